@@ -1,0 +1,11 @@
+import { defineSchema, defineTable } from "convex/server";
+import { v } from "convex/values";
+
+export default defineSchema({
+  profiles: defineTable({
+    name: v.string(),
+    bio: v.string(),
+    age: v.number(),
+    website: v.optional(v.string()),
+  }),
+});

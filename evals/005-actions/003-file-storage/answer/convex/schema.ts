@@ -1,0 +1,9 @@
+import { defineSchema, defineTable } from "convex/server";
+import { v } from "convex/values";
+
+export default defineSchema({
+  notes: defineTable({
+    title: v.string(),
+    storageId: v.id("_storage"),
+  }),
+});

@@ -1,0 +1,10 @@
+import { defineSchema, defineTable } from "convex/server";
+import { v } from "convex/values";
+
+export default defineSchema({
+  documents: defineTable({
+    title: v.string(),
+    ownerTokenIdentifier: v.string(),
+    ownerName: v.string(),
+  }).index("by_owner", ["ownerTokenIdentifier"]),
+});

@@ -1,0 +1,73 @@
+"""Shared fixtures: a throw-away copy of the project, a CLI runner, and store URLs per backend."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PG_URL = os.environ.get("TUNER_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture
+def project_dir(tmp_path: Path, monkeypatch) -> Path:
+    """A copy of the repo's guidelines (and an empty evals/) that a test may edit freely."""
+    root = tmp_path / "proj"
+    shutil.copytree(REPO / "guidelines", root / "guidelines")
+    (root / "evals").mkdir()
+    monkeypatch.setenv("TUNER_HOME", str(root))
+    monkeypatch.delenv("TUNER_DB", raising=False)
+    return root
+
+
+@pytest.fixture
+def cli():
+    from typer.testing import CliRunner
+
+    from tuner.cli.main import app
+
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(app, list(args))
+
+    return invoke
+
+
+def _pg_available() -> bool:
+    try:
+        import sqlalchemy
+
+        engine = sqlalchemy.create_engine(PG_URL)
+        with engine.connect():
+            pass
+        engine.dispose()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path):
+    """One URL per backend; the PostgreSQL one points at a fresh schema dropped afterwards."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.db'}"
+        return
+    if not _pg_available():
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is not answering at {PG_URL}")
+        pytest.skip("PostgreSQL not available")
+    import sqlalchemy
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = sqlalchemy.create_engine(PG_URL)
+    with admin.begin() as conn:
+        conn.execute(sqlalchemy.text(f'CREATE SCHEMA "{schema}"'))
+    yield f"{PG_URL}?options=-csearch_path%3D{schema}"
+    with admin.begin() as conn:
+        conn.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()

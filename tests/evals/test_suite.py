@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tuner.errors import InputError, NotFoundError
+from tuner.evals import load_eval, load_suite
+from tuner.paths import Project
+
+ROOT = Path(__file__).resolve().parents[2]
+MANIFEST = """name = "t"
+version = "1"
+categories = ["fundamentals", "actions"]
+steps = ["filesystem", "codegen", "bundle", "tsc", "eslint", "tests"]
+held_out = []
+"""
+
+
+def _make_eval(folder: Path) -> None:
+    (folder / "answer" / "convex").mkdir(parents=True)
+    (folder / "answer" / "convex" / "a.ts").write_text("export const x = 1;\n")
+    (folder / "TASK.txt").write_text("do it\n")
+    (folder / "grader.test.ts").write_text("// grader\n")
+
+
+@pytest.fixture()
+def tiny(tmp_path: Path) -> Project:
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "suite.toml").write_text(MANIFEST)
+    _make_eval(tmp_path / "evals" / "001-fundamentals" / "001-one")
+    _make_eval(tmp_path / "evals" / "001-fundamentals" / "002-two")
+    _make_eval(tmp_path / "evals" / "002-actions" / "001-three")
+    return Project(tmp_path)
+
+
+def test_real_suite_loads_sorted_with_categories():
+    suite = load_suite(Project(ROOT))
+    assert suite.evals, "the suite has evals"
+    assert [e.id for e in suite.evals] == sorted(e.id for e in suite.evals)
+    assert set(e.category for e in suite.evals) <= set(suite.categories)
+    assert suite.categories == ["fundamentals", "data_modeling", "queries", "mutations", "actions", "idioms", "clients"]
+    first = suite.evals[0]
+    assert first.task.strip() and first.grader_hash.startswith("sha256:")
+    assert all(p.startswith(("convex/", "src/")) for p in first.answer_files())
+
+
+def test_held_out_is_the_last_eval_of_each_category():
+    suite = load_suite(Project(ROOT))
+    for cat in suite.categories:
+        evs = suite.select(category=cat)
+        if evs:
+            assert [e.id for e in evs if e.held_out] == [evs[-1].id]
+    held = suite.select(held_out=True)
+    assert len(held) + len(suite.select(held_out=False)) == len(suite.evals)
+
+
+def test_select(tiny: Project):
+    suite = load_suite(tiny)
+    assert [e.id for e in suite.select(category="actions")] == ["002-actions/001-three"]
+    assert [e.id for e in suite.select(ids=["001-fundamentals/002-two"])] == ["001-fundamentals/002-two"]
+    with pytest.raises(NotFoundError) as err:
+        suite.select(category="nope")
+    assert "nope" in str(err.value) and "fundamentals, actions" in str(err.value)
+    with pytest.raises(NotFoundError):
+        suite.select(ids=["001-fundamentals/999-missing"])
+
+
+def test_unknown_manifest_key_names_file_and_field(tiny: Project):
+    path = tiny.evals / "suite.toml"
+    path.write_text(MANIFEST + 'colour = "blue"\n')
+    with pytest.raises(InputError) as err:
+        load_suite(tiny)
+    assert str(path) in str(err.value) and "colour" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "edit, field",
+    [
+        (lambda m: m.replace('name = "t"\n', ""), "name"),
+        (lambda m: m.replace('"tsc", ', ""), "steps"),
+        (lambda m: m.replace("held_out = []", 'held_out = ["001-fundamentals/404-x"]'), "held_out"),
+        (lambda m: m.replace('"actions"]', '"clients"]'), "categories"),
+        (lambda m: m.replace("version = \"1\"", "version = [1]"), "version"),
+    ],
+)
+def test_manifest_errors_name_the_field(tiny: Project, edit, field):
+    path = tiny.evals / "suite.toml"
+    path.write_text(edit(MANIFEST))
+    with pytest.raises(InputError) as err:
+        load_suite(tiny)
+    assert str(path) in str(err.value) and field in str(err.value)
+
+
+@pytest.mark.parametrize("missing", ["TASK.txt", "grader.test.ts", "answer"])
+def test_malformed_eval_names_the_folder(tiny: Project, missing: str):
+    folder = tiny.evals / "001-fundamentals" / "002-two"
+    target = folder / missing
+    shutil.rmtree(target) if target.is_dir() else target.unlink()
+    with pytest.raises(InputError) as err:
+        load_suite(tiny)
+    assert str(folder) in str(err.value)
+
+
+def test_hash_follows_content(tiny: Project):
+    before = load_suite(tiny).hash
+    assert load_suite(tiny).hash == before
+    (tiny.evals / "002-actions" / "001-three" / "answer" / "convex" / "a.ts").write_text("export const x = 2;\n")
+    assert load_suite(tiny).hash != before
+
+
+def test_load_eval_outside_a_suite(tiny: Project):
+    ev = load_eval(tiny.evals / "002-actions" / "001-three")
+    assert ev.id == "002-actions/001-three" and ev.category == "actions" and not ev.held_out
+    assert ev.answer_files() == {"convex/a.ts": "export const x = 1;\n"}

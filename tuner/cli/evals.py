@@ -1,0 +1,74 @@
+"""`tuner evals list|validate`: look at the suite, and check every reference answer passes."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Optional
+
+import typer
+
+__all__ = ["register"]
+
+evals_app = typer.Typer(help="The eval suite: list it, validate its reference answers.", no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(evals_app, name="evals")
+
+
+@evals_app.command("list")
+def list_evals(json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """Evals per category, with the held-out count."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from tuner.evals import load_suite
+    from tuner.paths import find_project
+
+    suite = load_suite(find_project())
+    per_cat = {c: [e for e in suite.evals if e.category == c] for c in suite.categories}
+    if json_out:
+        data = {
+            "suite": suite.manifest.name, "version": suite.manifest.version, "hash": suite.hash,
+            "total": len(suite.evals), "held_out": sum(e.held_out for e in suite.evals),
+            "categories": {c: {"evals": [e.id for e in evs], "held_out": [e.id for e in evs if e.held_out]}
+                           for c, evs in per_cat.items()},
+        }
+        typer.echo(json.dumps(data, indent=2))
+        return
+    table = Table(title=f"suite {suite.manifest.name} v{suite.manifest.version}")
+    for column in ("category", "evals", "held out", "ids"):
+        table.add_column(column)
+    for cat, evs in per_cat.items():
+        ids = ", ".join(e.id.split("/", 1)[1] + ("*" if e.held_out else "") for e in evs)
+        table.add_row(cat, str(len(evs)), str(sum(e.held_out for e in evs)), ids)
+    table.add_row("total", str(len(suite.evals)), str(sum(e.held_out for e in suite.evals)), "(* held out)")
+    Console().print(table)
+
+
+@evals_app.command("validate")
+def validate(
+    category: Annotated[Optional[str], typer.Option("--category", "-c", help="Only this category.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Grade again even if cached.")] = False,
+) -> None:
+    """Grade every reference answer (batched); exit 1 unless all pass every step."""
+    from tuner.cli.grade import graded_with_progress, print_steps
+    from tuner.evals import load_suite
+    from tuner.grading import GradeRequest
+    from tuner.paths import find_project
+
+    project = find_project()
+    evals = load_suite(project).select(category=category)
+    requests = [GradeRequest(eval=e, files=e.answer_files()) for e in evals]
+    results = graded_with_progress(project, requests, use_cache=not no_cache, quiet=json_out)
+    bad = [r for r in results if not r.passed]
+    if json_out:
+        typer.echo(json.dumps({"total": len(results), "passed": len(results) - len(bad),
+                               "results": [r.model_dump() for r in results]}, indent=2))
+    else:
+        for result in bad:
+            print_steps(result, only_problems=True)
+        typer.echo(f"{len(results) - len(bad)}/{len(results)} reference answers pass every step")
+    if bad:
+        raise typer.Exit(1)

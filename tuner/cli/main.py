@@ -1,0 +1,73 @@
+"""The ``tuner`` command. Only this layer turns errors into exit codes."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Annotated
+
+import typer
+import typer.core
+
+from tuner import __version__
+from tuner.errors import TunerError
+
+__all__ = ["app", "main"]
+
+# Command modules, registered in this order. Each exposes ``register(app)`` and imports nothing
+# heavy at module level, so `tuner --help` stays fast.
+_MODULES = ("guidelines", "evals", "grade", "models", "run", "runs", "compare", "tune", "ablate", "publish")
+
+
+class _Group(typer.core.TyperGroup):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except TunerError as exc:
+            message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            typer.echo(f"tuner: error: {message}", err=True)
+            raise typer.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:
+            typer.echo("tuner: interrupted; everything recorded so far is kept (run the same command to resume)", err=True)
+            raise typer.Exit(130) from None
+
+
+app = typer.Typer(
+    cls=_Group,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    help="Tune the guideline files that teach LLMs to write Convex code, with evidence.",
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tuner {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """tuner: which rules make which models better at which kinds of task."""
+
+
+for _name in _MODULES:
+    try:
+        _module = importlib.import_module(f"tuner.cli.{_name}")
+    except ModuleNotFoundError as _exc:
+        if _exc.name != f"tuner.cli.{_name}":
+            raise
+        continue  # command group not built yet
+    _module.register(app)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

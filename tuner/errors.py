@@ -1,0 +1,54 @@
+"""The few named errors of tuner.
+
+Library code raises these; only the CLI turns them into exit codes and one-line messages.
+A failed *sample* (bad model output, a grader step that fails) is data, recorded in the store,
+never an exception.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "TunerError",
+    "InputError",
+    "NotFoundError",
+    "ProviderError",
+    "ToolchainError",
+    "StoreError",
+]
+
+
+class TunerError(Exception):
+    """Base class. ``exit_code`` is what the CLI exits with."""
+
+    exit_code = 1
+
+
+class InputError(TunerError):
+    """Something a person wrote is malformed: a rule file, a set, a config, an option value.
+
+    The message names the file (and field) or the value.
+    """
+
+    exit_code = 2
+
+
+class NotFoundError(InputError):
+    """An unknown rule id, set, category, eval, run or study."""
+
+
+class ProviderError(TunerError):
+    """A model provider could not be used at all (bad model string, missing credentials)."""
+
+    exit_code = 2
+
+
+class ToolchainError(TunerError):
+    """The grader toolchain (Node, npm, the locked packages) is missing or broken."""
+
+    exit_code = 3
+
+
+class StoreError(TunerError):
+    """The results store cannot be opened, or its schema is newer than this tuner."""
+
+    exit_code = 3

@@ -1,0 +1,146 @@
+"""Steps 3–6 run over many sub-projects at once: bundle, tsc, eslint, tests.
+
+Each ``run_*`` launches one tool process for the given sub-projects and returns an outcome for
+every sub-project it could attribute output to. A sub-project missing from the answer has no
+result (the tool crashed, hung or printed something unattributable); the pipeline re-runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tuner.grading import sandbox
+from tuner.grading.models import StepOutcome
+from tuner.grading.workspace import SubProject, Workspace
+
+__all__ = ["run_bundle", "run_tsc", "run_eslint", "run_tests", "DETAIL_LINES"]
+
+DETAIL_LINES = 20
+_TSC_LINE = re.compile(r"^(p\d{3})/(.+?\(\d+,\d+\): (?:error|warning) TS\d+: .*)$")
+
+
+def _detail(lines: list[str]) -> str:
+    out = "\n".join(lines).splitlines()
+    more = len(out) - DETAIL_LINES
+    return "\n".join(out[:DETAIL_LINES] + ([f"… ({more} more lines)"] if more > 0 else []))
+
+
+def _relative(text: str, sub: SubProject) -> str:
+    """Paths in tool output, made relative to the sub-project."""
+    return text.replace(str(sub.dir) + "/", "").replace(str(sub.dir.resolve()) + "/", "")
+
+
+def _node(ws: Workspace, argv: list[str], timeout_s: float, env: dict[str, str] | None = None) -> sandbox.Completed:
+    return sandbox.run([ws.toolchain.node, *argv], cwd=ws.root, home=ws.home, timeout_s=timeout_s, env=env)
+
+
+def _split(wall: float, n: int) -> float:
+    # A batched tool's wall time, shared among the sub-projects it checked.
+    return round(wall / max(n, 1), 3)
+
+
+def run_bundle(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
+    jobs = [s.bundle_job(ws.root / ".bundles" / s.name) for s in subs]
+    job_file = ws.fresh_name("bundle-jobs", "json")
+    job_file.write_text(json.dumps(jobs))
+    done = _node(ws, ["_tuner/bundle.mjs", str(job_file)], timeout_s)
+    each = _split(done.duration_s, len(subs))
+    by_name = {s.name: s for s in subs}
+    outcomes: dict[str, StepOutcome] = {}
+    for line in done.stdout.splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        sub = by_name.get(record.get("id"))
+        if sub is None:
+            continue
+        errors = [_relative(e, sub) for e in record["errors"]]
+        outcomes[sub.name] = StepOutcome(status="fail" if errors else "pass", detail=_detail(errors), duration_s=each)
+    return outcomes
+
+
+def run_tsc(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
+    config = ws.write_tsconfig(subs)
+    done = _node(ws, [ws.toolchain.bin("typescript", "bin/tsc"), "-p", config.name, "--pretty", "false"], timeout_s)
+    if done.timed_out or done.returncode not in (0, 1, 2):
+        return {}
+    errors: dict[str, list[str]] = {s.name: [] for s in subs}
+    current: list[str] | None = None
+    unattributed = False
+    for line in done.stdout.splitlines():
+        match = _TSC_LINE.match(line)
+        if match and match.group(1) in errors:
+            current = errors[match.group(1)]
+            current.append(match.group(2))
+        elif line.startswith((" ", "\t")) and current is not None:
+            current.append(line)  # continuation of the previous diagnostic
+        elif line.strip():
+            unattributed, current = True, None
+    if unattributed or (done.returncode != 0 and not any(errors.values())):
+        return {}  # output we cannot attribute: each sub-project is re-checked alone
+    each = _split(done.duration_s, len(subs))
+    return {n: StepOutcome(status="fail" if e else "pass", detail=_detail(e), duration_s=each) for n, e in errors.items()}
+
+
+def run_eslint(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
+    argv = [ws.toolchain.bin("eslint", "bin/eslint.js"), "--format", "json", "--no-warn-ignored",
+            "--no-error-on-unmatched-pattern", *[f"{s.name}/convex" for s in subs]]
+    done = _node(ws, argv, timeout_s)
+    if done.timed_out or done.returncode not in (0, 1):
+        return {}
+    try:
+        reports = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        return {}
+    errors: dict[str, list[str]] = {s.name: [] for s in subs}
+    root = str(ws.root.resolve()) + "/"
+    for report in reports:
+        rel = str(Path(report["filePath"]).resolve()).removeprefix(root)
+        name, _, path = rel.partition("/")
+        if name not in errors:
+            return {}
+        for m in report["messages"]:
+            if m.get("severity") == 2:
+                rule = m.get("ruleId") or "parse"
+                errors[name].append(f"{path}:{m.get('line', 0)}:{m.get('column', 0)}: {m['message']} ({rule})")
+    each = _split(done.duration_s, len(subs))
+    return {n: StepOutcome(status="fail" if e else "pass", detail=_detail(e), duration_s=each) for n, e in errors.items()}
+
+
+def run_tests(
+    ws: Workspace, subs: list[SubProject], timeout_s: float, *, isolated: bool, stall_s: float
+) -> tuple[dict[str, StepOutcome], set[str]]:
+    """Run the graders; also return the sub-projects that were still running when it stalled."""
+    config = ws.write_vitest_config(subs, isolated=isolated)
+    results = ws.fresh_name("vitest-results", "jsonl")
+    env = {"TUNER_RESULTS": str(results), "TUNER_STALL_MS": str(int(stall_s * 1000))}
+    argv = [ws.toolchain.bin("vitest", "vitest.mjs"), "run", "--config", config.name]
+    done = _node(ws, argv, timeout_s, env=env)
+    by_file = {str((s.dir / "grader.test.ts").resolve()): s for s in subs}
+    outcomes: dict[str, StepOutcome] = {}
+    running: set[str] = set()
+    each = _split(done.duration_s, len(subs))
+    lines = results.read_text().splitlines() if results.exists() else []
+    for line in lines:
+        record = json.loads(line)
+        sub = by_file.get(str(Path(record.get("file", "/")).resolve()))
+        if sub is None:
+            continue
+        if record.get("running"):
+            running.add(sub.name)
+            continue
+        outcomes[sub.name] = _test_outcome(record, sub, each)
+    return outcomes, running
+
+
+def _test_outcome(record: dict, sub: SubProject, duration_s: float) -> StepOutcome:
+    passed, total = record["passed"], record["total"]
+    problems = [_relative(t, sub) for t in record["errors"] + record["failures"]]
+    ok = total > 0 and passed == total and not record["errors"]
+    if total == 0 and not problems:
+        problems = ["the grader ran no test"]
+    return StepOutcome(status="pass" if ok else "fail", detail=_detail(problems), duration_s=duration_s,
+                       tests_passed=passed, tests_total=total)

@@ -1,0 +1,193 @@
+"""Step 2: write ``convex/_generated/`` offline, as ``npx convex codegen`` would.
+
+Convex's codegen output is small and mostly constant; only the module list (``api.d.ts``) and
+whether a schema exists (``dataModel.d.ts``) vary. Writing it here takes milliseconds instead of
+~2 s per project for the CLI, and needs no deployment. The typing is the CLI's (Convex 1.48,
+``--system-udfs``): ``api``/``internal`` are ``FilterApi<ApiFromModules<…>>`` of
+``FunctionReference``s, ``DataModel`` comes from ``DataModelFromSchemaDefinition``, and the
+builders and ``*Ctx`` types are parameterized by it. The JS halves are the CLI's too (``anyApi``,
+the ``*Generic`` builders), which is what convex-test loads at run time. The doc comments of the
+real files are left out. A node test compares this output with the CLI's (tests/grading).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+__all__ = ["entry_points", "generate", "write_generated"]
+
+_ENTRY_EXTENSIONS = (".js", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".jsx")
+_HAS_IMPORT_OR_EXPORT = re.compile(r"^\s{0,100}(import|export)", re.MULTILINE)
+_RESERVED = {
+    "fullApi", "api", "internal", "components", "break", "case", "catch", "class", "const",
+    "continue", "debugger", "default", "delete", "do", "else", "export", "extends", "false",
+    "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return",
+    "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with",
+    "let", "static", "yield", "await", "enum", "implements", "interface", "package", "private",
+    "protected", "public",
+}
+
+
+def entry_points(convex_files: dict[str, str]) -> list[str]:
+    """Function modules, relative to ``convex/``, by the CLI's rules (sorted like the CLI)."""
+    found = []
+    for rel, text in convex_files.items():
+        base = rel.rsplit("/", 1)[-1]
+        if not rel.endswith(_ENTRY_EXTENSIONS) or rel.startswith("_generated/"):
+            continue
+        if base.startswith((".", "#")) or base in ("schema.ts", "schema.js"):
+            continue
+        if base.count(".") > 1 or " " in rel or rel.startswith("_deps/"):
+            continue
+        # The CLI skips TypeScript files that are not modules (nothing imported or exported).
+        if rel.endswith((".ts", ".tsx")) and not _HAS_IMPORT_OR_EXPORT.search(text):
+            continue
+        found.append(rel)
+    return sorted(found)
+
+
+def _import_path(module: str) -> str:
+    return module.rsplit(".", 1)[0]
+
+
+def _identifier(module: str) -> str:
+    ident = _import_path(module).replace("/", "_").replace("-", "_")
+    return f"{ident}_" if ident in _RESERVED else ident
+
+
+def _key(module: str) -> str:
+    path = _import_path(module)
+    return path if re.fullmatch(r"[A-Za-z_$][\w$]*", path) else f'"{path}"'
+
+
+def _api_dts(modules: list[str]) -> str:
+    imports = "".join(f'import type * as {_identifier(m)} from "../{_import_path(m)}.js";\n' for m in modules)
+    entries = "".join(f"  {_key(m)}: typeof {_identifier(m)};\n" for m in modules)
+    return (
+        "/* eslint-disable */\n"
+        "import type {\n  ApiFromModules,\n  FilterApi,\n  FunctionReference,\n} from \"convex/server\";\n"
+        f"{imports}\n"
+        f"declare const fullApi: ApiFromModules<{{\n{entries}}}>;\n"
+        "export declare const api: FilterApi<\n  typeof fullApi,\n  FunctionReference<any, \"public\">\n>;\n"
+        "export declare const internal: FilterApi<\n  typeof fullApi,\n  FunctionReference<any, \"internal\">\n>;\n"
+    )
+
+
+_API_JS = """/* eslint-disable */
+import { anyApi } from "convex/server";
+
+export const api = anyApi;
+export const internal = anyApi;
+"""
+
+_DATA_MODEL_WITH_SCHEMA = """/* eslint-disable */
+import type {
+  DataModelFromSchemaDefinition,
+  DocumentByName,
+  TableNamesInDataModel,
+  SystemTableNames,
+} from "convex/server";
+import type { GenericId } from "convex/values";
+import schema from "../schema.js";
+
+export type TableNames = TableNamesInDataModel<DataModel>;
+
+export type Doc<TableName extends TableNames> = DocumentByName<
+  DataModel,
+  TableName
+>;
+
+export type Id<TableName extends TableNames | SystemTableNames> =
+  GenericId<TableName>;
+
+export type DataModel = DataModelFromSchemaDefinition<typeof schema>;
+"""
+
+# Without a schema the CLI writes permissive types (any table, any document).
+_DATA_MODEL_WITHOUT_SCHEMA = """/* eslint-disable */
+import { AnyDataModel } from "convex/server";
+import type { GenericId } from "convex/values";
+
+export type TableNames = string;
+
+export type Doc = any;
+
+export type Id<TableName extends TableNames = TableNames> =
+  GenericId<TableName>;
+
+export type DataModel = AnyDataModel;
+"""
+
+_SERVER_DTS = """/* eslint-disable */
+import {
+  ActionBuilder,
+  HttpActionBuilder,
+  MutationBuilder,
+  QueryBuilder,
+  GenericActionCtx,
+  GenericMutationCtx,
+  GenericQueryCtx,
+  GenericDatabaseReader,
+  GenericDatabaseWriter,
+} from "convex/server";
+import type { DataModel } from "./dataModel.js";
+
+export declare const query: QueryBuilder<DataModel, "public">;
+export declare const internalQuery: QueryBuilder<DataModel, "internal">;
+export declare const mutation: MutationBuilder<DataModel, "public">;
+export declare const internalMutation: MutationBuilder<DataModel, "internal">;
+export declare const action: ActionBuilder<DataModel, "public">;
+export declare const internalAction: ActionBuilder<DataModel, "internal">;
+export declare const httpAction: HttpActionBuilder;
+
+export declare const env: Record<string, string | undefined>;
+
+export type QueryCtx = GenericQueryCtx<DataModel>;
+export type MutationCtx = GenericMutationCtx<DataModel>;
+export type ActionCtx = GenericActionCtx<DataModel>;
+export type DatabaseReader = GenericDatabaseReader<DataModel>;
+export type DatabaseWriter = GenericDatabaseWriter<DataModel>;
+"""
+
+_SERVER_JS = """/* eslint-disable */
+import {
+  actionGeneric,
+  httpActionGeneric,
+  queryGeneric,
+  mutationGeneric,
+  internalActionGeneric,
+  internalMutationGeneric,
+  internalQueryGeneric,
+} from "convex/server";
+
+export const query = queryGeneric;
+export const internalQuery = internalQueryGeneric;
+export const mutation = mutationGeneric;
+export const internalMutation = internalMutationGeneric;
+export const action = actionGeneric;
+export const internalAction = internalActionGeneric;
+export const httpAction = httpActionGeneric;
+
+export const env = process.env;
+"""
+
+
+def generate(files: dict[str, str]) -> dict[str, str]:
+    """The ``convex/_generated/*`` files for a project's ``files`` (paths relative to the project)."""
+    convex = {p.removeprefix("convex/"): t for p, t in files.items() if p.startswith("convex/")}
+    has_schema = "schema.ts" in convex or "schema.js" in convex
+    return {
+        "convex/_generated/api.d.ts": _api_dts(entry_points(convex)),
+        "convex/_generated/api.js": _API_JS,
+        "convex/_generated/dataModel.d.ts": _DATA_MODEL_WITH_SCHEMA if has_schema else _DATA_MODEL_WITHOUT_SCHEMA,
+        "convex/_generated/server.d.ts": _SERVER_DTS,
+        "convex/_generated/server.js": _SERVER_JS,
+    }
+
+
+def write_generated(project_dir: Path, files: dict[str, str]) -> None:
+    for rel, text in generate(files).items():
+        target = project_dir / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")

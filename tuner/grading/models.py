@@ -1,0 +1,66 @@
+"""What goes in and comes out of grading: plain pydantic models the store can persist."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from tuner.evals import STEP_NAMES, Eval
+
+__all__ = ["GradeRequest", "GradeResult", "StepResult", "StepStatus", "STEP_NAMES"]
+
+StepStatus = Literal["pass", "fail", "skip", "error"]
+
+
+class GradeRequest(BaseModel):
+    """Grade ``files`` (relative paths such as ``convex/messages.ts``) against ``eval``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    eval: Eval
+    files: dict[str, str]
+    # Symlinks found when the output was read from a folder: the filesystem step rejects them.
+    symlinks: list[str] = []
+
+
+class StepResult(BaseModel):
+    name: str
+    status: StepStatus
+    duration_s: float = 0.0
+    # The first ~20 lines of the error output, paths relative to the graded project.
+    detail: str = ""
+
+
+class GradeResult(BaseModel):
+    eval_id: str
+    passed: bool
+    steps: list[StepResult]
+    tests_passed: int = 0
+    tests_total: int = 0
+    # Set when the grader itself failed (toolchain crash, hang even when run alone, npm missing):
+    # an infrastructure failure, excluded from scores and never counted against the model.
+    infra_error: str | None = None
+    cache_key: str = ""
+    cached: bool = False
+
+    def step(self, name: str) -> StepResult:
+        return next(s for s in self.steps if s.name == name)
+
+    @property
+    def failed_step(self) -> str | None:
+        """The first step that did not pass (fail or error), or None."""
+        return next((s.name for s in self.steps if s.status in ("fail", "error")), None)
+
+
+class StepOutcome(BaseModel):
+    """What one step said about one project, before results are assembled (internal)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    status: StepStatus
+    detail: str = ""
+    duration_s: float = 0.0
+    tests_passed: int = 0
+    tests_total: int = 0
+    infra_error: str | None = None

@@ -1,0 +1,65 @@
+// A vitest reporter that appends one JSON line per finished test file to $TUNER_RESULTS, so a
+// batch that is killed part-way still leaves the results it had. A watchdog ends the run when
+// nothing has finished for $TUNER_STALL_MS (a synchronous infinite loop cannot be interrupted
+// inside its worker); the files still running are then listed as {file, running: true}.
+import { appendFileSync } from "node:fs";
+
+const out = process.env.TUNER_RESULTS;
+const stallMs = Number(process.env.TUNER_STALL_MS || 0);
+
+function write(record) {
+  appendFileSync(out, JSON.stringify(record) + "\n");
+}
+
+function errorText(error) {
+  return [error.name && error.message ? `${error.name}: ${error.message}` : error.message || String(error),
+    error.diff || ""].filter(Boolean).join("\n");
+}
+
+export default class LineReporter {
+  running = new Set();
+  lastProgress = Date.now();
+
+  onInit() {
+    if (stallMs > 0) {
+      this.timer = setInterval(() => this.watch(), 250);
+      this.timer.unref();
+    }
+  }
+
+  progress() {
+    this.lastProgress = Date.now();
+  }
+
+  onTestModuleQueued() { this.progress(); }
+  onTestModuleStart(mod) { this.running.add(mod.moduleId); this.progress(); }
+  onTestCaseResult() { this.progress(); }
+
+  onTestModuleEnd(mod) {
+    this.running.delete(mod.moduleId);
+    this.progress();
+    const tests = [...mod.children.allTests()];
+    const failures = [];
+    for (const test of tests) {
+      const result = test.result();
+      if (result.state === "failed") {
+        failures.push(`✗ ${test.fullName}\n${(result.errors || []).map(errorText).join("\n")}`);
+      }
+    }
+    const moduleErrors = mod.errors().map(errorText);
+    write({
+      file: mod.moduleId,
+      passed: tests.filter((t) => t.result().state === "passed").length,
+      total: tests.length,
+      failures,
+      errors: moduleErrors,
+    });
+  }
+
+  watch() {
+    if (Date.now() - this.lastProgress < stallMs) return;
+    for (const file of this.running) write({ file, running: true });
+    write({ stalled: true });
+    process.exit(124);
+  }
+}

@@ -1,0 +1,212 @@
+"""``grade()``: the whole pipeline, batched, cached and isolated when something goes wrong.
+
+Requests missing from the cache are graded in batches: each batch is one workspace where every
+tool runs once over all its sub-projects (tsc, eslint and vitest concurrently). A sub-project a
+batched tool leaves without a result (crash, hang, unattributable output) is re-run alone; if it
+still has none, the step is an infrastructure error, never a model failure.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from tuner.errors import ToolchainError
+from tuner.evals import STEP_NAMES
+from tuner.grading import checks, sandbox
+from tuner.grading.cache import GradeCache, cache_key
+from tuner.grading.codegen import write_generated
+from tuner.grading.filesystem import check_files, write_files
+from tuner.grading.models import GradeRequest, GradeResult, StepOutcome, StepResult
+from tuner.grading.toolchain import Toolchain, ensure_toolchain, lock_hash, toolchain_dir
+from tuner.grading.workspace import SubProject, Workspace
+from tuner.paths import Project
+
+__all__ = ["grade", "DEFAULT_TIMEOUT_S", "BATCH_SIZE"]
+
+DEFAULT_TIMEOUT_S = 600.0
+BATCH_SIZE = 64
+# vitest is stopped when no test file finished for this long (a synchronous infinite loop).
+STALL_S = 30.0
+# A sub-project re-run alone gets this much time per tool at most.
+ISOLATED_TIMEOUT_S = 180.0
+
+Progress = Callable[[int, int], None]
+
+
+def grade(
+    project: Project,
+    requests: list[GradeRequest],
+    *,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+) -> list[GradeResult]:
+    """Grade each request; results come back in the order of ``requests``."""
+    try:
+        lock = lock_hash(toolchain_dir(project))
+    except ToolchainError as e:
+        return [_infra_result(r, "", str(e)) for r in requests]
+    keys = [cache_key(r, lock) for r in requests]
+    cache = GradeCache(project.cache_dir / "grading")
+    found: dict[str, GradeResult] = {}
+    try:
+        if use_cache:
+            found = {k: hit for k in set(keys) if (hit := cache.get(k)) is not None}
+        # One grading per distinct output: identical samples share it.
+        todo = {k: r for k, r in zip(keys, requests) if k not in found}
+        done = len(requests) - sum(1 for k in keys if k in todo)
+        _tick(progress, done, len(requests))
+        if todo:
+            for key, result in _grade_uncached(project, todo, timeout_s, progress, done, len(requests), keys):
+                found[key] = result
+                cache.put(result)
+    finally:
+        cache.close()
+    return [found[k].model_copy(update={"eval_id": r.eval.id}) for k, r in zip(keys, requests)]
+
+
+def _grade_uncached(project, todo: dict[str, GradeRequest], timeout_s, progress, done, total, keys):
+    try:
+        toolchain = ensure_toolchain(project)
+    except ToolchainError as e:
+        for key, request in todo.items():
+            yield key, _infra_result(request, key, str(e))
+        return
+    items = list(todo.items())
+    for start in range(0, len(items), BATCH_SIZE):
+        chunk = items[start:start + BATCH_SIZE]
+        results = _grade_batch(toolchain, [r for _, r in chunk], timeout_s)
+        for (key, _), result in zip(chunk, results):
+            yield key, result.model_copy(update={"cache_key": key})
+        done += sum(keys.count(k) for k, _ in chunk)
+        _tick(progress, done, total)
+
+
+def _tick(progress: Progress | None, done: int, total: int) -> None:
+    if progress is not None:
+        progress(done, total)
+
+
+def _infra_result(request: GradeRequest, key: str, message: str) -> GradeResult:
+    steps = [StepResult(name=n, status="error" if i == 0 else "skip", detail=message if i == 0 else "")
+             for i, n in enumerate(STEP_NAMES)]
+    return GradeResult(eval_id=request.eval.id, passed=False, steps=steps, infra_error=message, cache_key=key)
+
+
+def _grade_batch(toolchain: Toolchain, requests: list[GradeRequest], timeout_s: float) -> list[GradeResult]:
+    with sandbox.temp_dir() as root:
+        ws = Workspace(root, toolchain)
+        subs = [ws.new_subproject(i, r) for i, r in enumerate(requests)]
+        for sub in subs:
+            _prepare(sub)
+        _record(subs, "bundle", _with_retry("bundle", ws, _alive(subs), timeout_s, checks.run_bundle))
+        alive = _alive(subs)
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            tsc = pool.submit(_run_tsc, ws, alive, timeout_s)
+            eslint = pool.submit(_with_retry, "eslint", ws, alive, timeout_s, checks.run_eslint)
+            tests = pool.submit(_run_tests, ws, alive, timeout_s)
+            outcomes = {"tsc": tsc.result(), "eslint": eslint.result(), "tests": tests.result()}
+        for name in ("tsc", "eslint", "tests"):
+            _record(alive, name, outcomes[name])
+        return [_assemble(s) for s in subs]
+
+
+def _alive(subs: list[SubProject]) -> list[SubProject]:
+    return [s for s in subs if s.alive]
+
+
+def _record(subs: list[SubProject], step: str, outcomes: dict[str, StepOutcome]) -> None:
+    for sub in subs:
+        if sub.alive:  # after the first failing step, later outcomes are not recorded
+            sub.outcomes[step] = outcomes[sub.name]
+
+
+def _prepare(sub: SubProject) -> None:
+    """Steps 1 and 2, in-process: check and write the files, then the generated code."""
+    start = time.monotonic()
+    request = sub.request
+    problems = check_files(request.files, request.symlinks)
+    if not problems:
+        try:
+            write_files(sub.dir, request.files)
+            (sub.dir / "grader.test.ts").write_text(request.eval.grader, encoding="utf-8")
+        except OSError as e:
+            problems = [f"cannot write the files: {e.strerror or e}"]
+    status = "fail" if problems else "pass"
+    sub.outcomes["filesystem"] = StepOutcome(status=status, detail=checks._detail(problems),
+                                             duration_s=round(time.monotonic() - start, 3))
+    if problems:
+        return
+    start = time.monotonic()
+    write_generated(sub.dir, request.files)
+    sub.outcomes["codegen"] = StepOutcome(status="pass", duration_s=round(time.monotonic() - start, 3))
+
+
+def _with_retry(step: str, ws: Workspace, subs: list[SubProject], timeout_s: float, runner) -> dict[str, StepOutcome]:
+    """Run ``runner`` over the batch, then alone for each sub-project it gave no result."""
+    if not subs:
+        return {}
+    outcomes = runner(ws, subs, timeout_s)
+    for sub in subs:
+        if sub.name not in outcomes:
+            alone = runner(ws, [sub], min(timeout_s, ISOLATED_TIMEOUT_S))
+            outcomes[sub.name] = alone.get(sub.name) or _no_result(step, "the tool crashed or timed out")
+    return outcomes
+
+
+def _no_result(step: str, why: str) -> StepOutcome:
+    message = f"{step}: no result even when run alone ({why})"
+    return StepOutcome(status="error", detail=message, infra_error=message)
+
+
+def _run_tsc(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
+    # `declare global` / `declare module` in one project would leak into a shared program.
+    shared = [s for s in subs if not s.declares_globals()]
+    outcomes = _with_retry("tsc", ws, shared, timeout_s, checks.run_tsc)
+    for sub in subs:
+        if sub not in shared:
+            outcomes.update(_with_retry("tsc", ws, [sub], timeout_s, checks.run_tsc))
+    return outcomes
+
+
+def _run_tests(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
+    """Batched vitest; the files running when it stalled go alone, the rest into a new batch."""
+    outcomes: dict[str, StepOutcome] = {}
+    pending = list(subs)
+    while pending:
+        found, running = checks.run_tests(ws, pending, timeout_s, isolated=False, stall_s=STALL_S)
+        outcomes.update(found)
+        suspects = [s for s in pending if s.name in running and s.name not in found]
+        rest = [s for s in pending if s.name not in found and s not in suspects]
+        if not found and not suspects:  # no progress at all: stop batching
+            suspects, rest = rest, []
+        for sub in suspects:
+            alone, _ = checks.run_tests(ws, [sub], min(timeout_s, ISOLATED_TIMEOUT_S), isolated=True, stall_s=STALL_S)
+            outcomes[sub.name] = alone.get(sub.name) or _no_result(
+                "tests", f"no test file finished within {STALL_S:.0f}s: a hang, such as an infinite loop")
+        pending = rest
+    return outcomes
+
+
+def _assemble(sub: SubProject) -> GradeResult:
+    steps: list[StepResult] = []
+    stopped = False
+    for name in STEP_NAMES:
+        outcome = sub.outcomes.get(name)
+        if stopped or outcome is None:
+            steps.append(StepResult(name=name, status="skip"))
+            continue
+        steps.append(StepResult(name=name, status=outcome.status, duration_s=outcome.duration_s, detail=outcome.detail))
+        stopped = outcome.status != "pass"
+    tests = sub.outcomes.get("tests")
+    infra = next((o.infra_error for o in sub.outcomes.values() if o.infra_error), None)
+    return GradeResult(
+        eval_id=sub.request.eval.id,
+        passed=all(s.status == "pass" for s in steps),
+        steps=steps,
+        tests_passed=tests.tests_passed if tests else 0,
+        tests_total=tests.tests_total if tests else 0,
+        infra_error=infra,
+    )

@@ -1,0 +1,175 @@
+"""A grading batch on disk: one temp folder, one sub-project per request, shared tool configs.
+
+```
+<tmp>/tuner-grade-*/
+  node_modules -> evals/toolchain/node_modules   (symlink: nothing is installed per batch)
+  package.json, eslint.config.mjs, tsconfig.*.json, vitest.*.mjs, _tuner/*.mjs
+  p000/convex/…  p000/src/…  p000/grader.test.ts
+  p001/…
+```
+Tools run once over many sub-projects and their output is attributed back by the ``pNNN/``
+prefix of each path.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tuner.grading.codegen import entry_points
+from tuner.grading.models import GradeRequest, StepOutcome
+from tuner.grading.toolchain import Toolchain
+
+__all__ = ["SubProject", "Workspace", "rules_config"]
+
+_NODE_DIR = Path(__file__).parent / "node"
+_USE_NODE = re.compile(r"""^(?:\s|//[^\n]*\n|/\*.*?\*/)*(?:(['"])use strict\1;?\s*)?(['"])use node\2""", re.DOTALL)
+# Files that can change the global scope of a shared tsc program; type-checked on their own.
+_GLOBAL_DECL = re.compile(r"^\s*declare\s+(global|module)\b", re.MULTILINE)
+
+# Our eslint rule levels; the reasons are in evals/README.md. Warnings never fail a step, so
+# every rule is either an error or off.
+RULES = {
+    "@convex-dev/no-old-registered-function-syntax": "error",
+    "@convex-dev/require-args-validator": "error",
+    "@convex-dev/explicit-table-ids": "error",
+    "@convex-dev/no-filter-in-query": "error",
+    "@convex-dev/no-schema-import-cycle": "error",
+    "@convex-dev/no-duplicate-indexes": "error",
+    "@convex-dev/no-process-env": "off",
+    "@convex-dev/import-wrong-runtime": "off",
+    "@convex-dev/require-access-control": "off",
+    "@convex-dev/no-collect-in-query": "off",
+    "@convex-dev/no-top-of-hour-crons": "off",
+}
+
+
+def rules_config() -> dict[str, str]:
+    return dict(RULES)
+
+
+@dataclass
+class SubProject:
+    index: int
+    request: GradeRequest
+    dir: Path
+    outcomes: dict[str, StepOutcome] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.dir.name
+
+    @property
+    def alive(self) -> bool:
+        """No step has failed or errored yet."""
+        return all(o.status == "pass" for o in self.outcomes.values())
+
+    def is_node_file(self, rel: str) -> bool:
+        return bool(_USE_NODE.match(self.request.files.get(rel, "")))
+
+    def bundle_job(self, out: Path) -> dict:
+        convex = {p.removeprefix("convex/"): t for p, t in self.request.files.items() if p.startswith("convex/")}
+        entries = ["convex/" + e for e in entry_points(convex)]
+        schema = [f"convex/{s}" for s in ("schema.ts", "schema.js") if s in convex][:1]
+        node = [e for e in entries if self.is_node_file(e)]
+        browser = [e for e in entries if e not in node] + schema
+        return {"id": self.name, "dir": str(self.dir), "browser": browser, "node": node, "out": str(out)}
+
+    def declares_globals(self) -> bool:
+        return any(p.endswith(".d.ts") or _GLOBAL_DECL.search(t) for p, t in self.request.files.items())
+
+
+class Workspace:
+    def __init__(self, root: Path, toolchain: Toolchain) -> None:
+        self.root = root
+        self.toolchain = toolchain
+        self.home = root / ".home"
+        self.home.mkdir()
+        (root / "node_modules").symlink_to(toolchain.node_modules, target_is_directory=True)
+        (root / "package.json").write_text('{"private": true, "type": "module"}\n')
+        shutil.copytree(_NODE_DIR, root / "_tuner")
+        (root / "eslint.config.mjs").write_text(_eslint_config())
+        self._runs = itertools.count(1)  # next() is atomic: steps run in threads
+
+    def new_subproject(self, index: int, request: GradeRequest) -> SubProject:
+        path = self.root / f"p{index:03d}"
+        path.mkdir()
+        return SubProject(index, request, path)
+
+    def fresh_name(self, stem: str, ext: str) -> Path:
+        """A unique file name per tool run (isolated re-runs share the workspace)."""
+        return self.root / f"{stem}.{next(self._runs)}.{ext}"
+
+    def write_tsconfig(self, subs: list[SubProject]) -> Path:
+        include = [f"{s.name}/{part}" for s in subs for part in ("convex/**/*", "src/**/*", "grader.test.ts")]
+        config = {"compilerOptions": _TS_OPTIONS, "include": include, "exclude": ["**/_generated/**"]}
+        path = self.fresh_name("tsconfig", "json")
+        path.write_text(json.dumps(config, indent=2))
+        return path
+
+    def write_vitest_config(self, subs: list[SubProject], *, isolated: bool) -> Path:
+        include = [f"{s.name}/grader.test.ts" for s in subs]
+        pool = "{ pool: 'forks', isolate: true }" if isolated else "{ pool: 'threads', isolate: false }"
+        path = self.fresh_name("vitest.config", "mjs")
+        path.write_text(_VITEST_CONFIG.format(include=json.dumps(include), pool=pool))
+        return path
+
+
+# Convex's generated convex/tsconfig.json, plus what the graders need: a recent lib (the Convex
+# runtimes support modern JS), Node types for "use node" files (TypeScript 6 no longer loads
+# @types by itself), vite's ImportMeta.glob types, and moduleDetection "force" so a file without
+# imports cannot put its declarations into the program's shared global scope.
+_TS_OPTIONS = {
+    "target": "ESNext",
+    "lib": ["ESNext", "DOM", "DOM.Iterable"],
+    "module": "ESNext",
+    "moduleResolution": "Bundler",
+    "moduleDetection": "force",
+    "jsx": "react-jsx",
+    "strict": True,
+    "allowJs": True,
+    "skipLibCheck": True,
+    "allowSyntheticDefaultImports": True,
+    "isolatedModules": True,
+    "forceConsistentCasingInFileNames": True,
+    "noEmit": True,
+    "types": ["node", "vite/client"],
+}
+
+_VITEST_CONFIG = """import {{ defineConfig }} from "vitest/config";
+export default defineConfig({{
+  cacheDir: "./.vite",
+  test: {{
+    include: {include},
+    environment: "edge-runtime",
+    server: {{ deps: {{ inline: ["convex-test"] }} }},
+    setupFiles: ["./_tuner/setup.mjs"],
+    reporters: ["./_tuner/reporter.mjs"],
+    testTimeout: 20000,
+    hookTimeout: 20000,
+    watch: false,
+    ...{pool},
+  }},
+}});
+"""
+
+
+def _eslint_config() -> str:
+    return f"""import convex from "@convex-dev/eslint-plugin";
+import tseslint from "typescript-eslint";
+export default [
+  {{ ignores: ["**/_generated/**", "node_modules/**", "_tuner/**", ".home/**"] }},
+  {{
+    files: ["**/convex/**/*.{{ts,tsx,mts,cts,js,jsx,mjs,cjs}}"],
+    languageOptions: {{ parser: tseslint.parser, ecmaVersion: "latest", sourceType: "module" }},
+    // A model cannot switch the checks off with eslint-disable comments.
+    linterOptions: {{ noInlineConfig: true, reportUnusedDisableDirectives: "off" }},
+    plugins: {{ "@convex-dev": convex }},
+    rules: {json.dumps(RULES, indent=6)},
+  }},
+];
+"""

@@ -1,0 +1,356 @@
+"""Calling models: bounded concurrency, rate limits, retries, the cache, accounting.
+
+Every model, real or ``sim/*``, goes through ``litellm.acompletion``.
+
+Retries: our own loop built on tenacity (``AsyncRetrying``), with litellm's and the OpenAI SDK's
+retries switched off (``num_retries=0``, ``max_retries=0``) so that exactly one layer retries and
+the attempt counts are true. Transient failures (429, 408, 5xx, timeouts, connection errors, a
+malformed or empty body) are retried up to ``spec.max_retries`` times with exponential backoff and
+jitter; a ``Retry-After`` (or ``retry-after-ms``) header from the provider replaces the backoff and
+pauses the whole model, not just that request. Permanent failures (400, 401, 403, 404, unsupported
+params) are not retried. Either way the result is ``status="infra_error"`` with a one-line, scrubbed
+reason; it is excluded from scores and, never being cached, retried on the next run. Failures that
+concern the model as a whole (401, 403, 404, 402, unsupported params) also stop further calls to
+that model within the batch: its remaining requests fail at once with the same reason instead of
+repeating the same doomed call hundreds of times.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from tuner.models.cache import ResponseCache, cache_key
+from tuner.models.messages import build_messages
+from tuner.models.panel import ModelSpec, check_models
+
+__all__ = ["CompletionRequest", "Completion", "complete_many", "complete_all", "scrub"]
+
+_MAX_WAIT_S = 120.0
+_SCRUB = [
+    (re.compile(r"sk-[A-Za-z0-9_\-]{6,}"), "sk-***"),
+    (re.compile(r"(?i)bearer\s+[A-Za-z0-9_\-.=:/+]+"), "Bearer ***"),
+    (re.compile(r"(?i)((?:api[_-]?key|x-api-key|authorization|access[_-]?token)[\"']?\s*[:=]\s*[\"']?)[^\s\"',}]+"), r"\1***"),
+    (re.compile(r"AIza[0-9A-Za-z_\-]{20,}"), "AIza***"),
+]
+
+
+class CompletionRequest(BaseModel):
+    """One generation: ``user`` is the task text (the client appends the output format)."""
+
+    model_config = ConfigDict(frozen=True)
+    spec: ModelSpec
+    system: str
+    user: str
+    sample_index: int = 0
+
+    def messages(self) -> list[dict[str, str]]:
+        return build_messages(self.system, self.user)
+
+
+class Completion(BaseModel):
+    text: str = ""
+    status: Literal["ok", "infra_error"]
+    error: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cost_usd: float | None = None  # litellm's price map; None when unknown (and for sim)
+    latency_s: float = 0.0  # of the last attempt
+    attempts: int = 0  # provider calls made for this result in this run (0 = cache hit / skipped)
+    cached: bool = False
+    cache_key: str = ""
+    model: str = ""
+    response_model: str | None = None  # what the provider says answered (e.g. a dated snapshot)
+    sample_index: int = 0
+
+
+def scrub(text: str) -> str:
+    """One line, no secrets: provider errors can echo keys and headers."""
+    line = " ".join(str(text).split())
+    for pattern, repl in _SCRUB:
+        line = pattern.sub(repl, line)
+    return line[:400]
+
+
+class _Transient(Exception):
+    """A reply we could not use but may get right on another try (empty or malformed body)."""
+
+
+class _Permanent(Exception):
+    """A reply that will not get better by asking again (e.g. empty because max_tokens ran out)."""
+
+
+class _ModelLimiter:
+    """Per model: at most ``concurrency`` in flight, at most ``rpm`` starts a minute, and a shared
+    pause when the provider asks us (Retry-After) to back off."""
+
+    def __init__(self, spec: ModelSpec):
+        self.slots = asyncio.Semaphore(spec.concurrency)
+        self.interval = 60.0 / spec.rpm if spec.rpm else 0.0
+        self.next_start = 0.0
+        self.resume_at = 0.0
+        self.fatal: str | None = None
+        self._lock = asyncio.Lock()
+
+    async def pace(self) -> None:
+        async with self._lock:  # serialise start times so they are spread evenly
+            now = time.monotonic()
+            start = max(now, self.next_start, self.resume_at)
+            self.next_start = start + self.interval
+        if start > now:
+            await asyncio.sleep(start - now)
+
+    def pause(self, seconds: float) -> None:
+        self.resume_at = max(self.resume_at, time.monotonic() + seconds)
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    """Seconds from a provider's Retry-After / retry-after-ms header, if it sent one."""
+    headers: Any = None
+    for source in (getattr(exc, "response", None), exc):
+        headers = getattr(source, "headers", None) or getattr(source, "litellm_response_headers", None)
+        if headers:
+            break
+    if not headers:
+        return None
+    try:
+        if headers.get("retry-after-ms") is not None:
+            return float(headers["retry-after-ms"]) / 1000.0
+        value = headers.get("retry-after")
+        if value is None:
+            return None
+        return float(value)
+    except (TypeError, ValueError):
+        return _http_date_delay(headers.get("retry-after"))
+
+
+def _http_date_delay(value: Any) -> float | None:
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(str(value))
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _status(exc: BaseException) -> int | None:
+    code = getattr(exc, "status_code", None)
+    return code if isinstance(code, int) else None
+
+
+def _classify(exc: BaseException) -> Literal["retry", "fail", "fatal"]:
+    """retry: transient. fail: this request is wrong. fatal: every request to this model will fail."""
+    if isinstance(exc, (asyncio.TimeoutError, _Transient)):
+        return "retry"
+    if isinstance(exc, _Permanent):
+        return "fail"
+    name = type(exc).__name__
+    if name in ("AuthenticationError", "PermissionDeniedError", "NotFoundError", "PaymentRequiredError",
+                "UnsupportedParamsError", "LiteLLMUnknownProvider"):
+        return "fatal"
+    if name in ("RateLimitError", "Timeout", "APIConnectionError", "InternalServerError",
+                "ServiceUnavailableError", "BadGatewayError", "APIResponseValidationError"):
+        return "retry"
+    code = _status(exc)
+    if code is None and not type(exc).__module__.startswith(("litellm", "openai", "httpx", "aiohttp")):
+        return "fail"  # a bug on our side or in a library: asking again will not help
+    if code is None or code in (408, 409, 425, 429) or code >= 500:
+        return "retry"  # provider failures without a 4xx verdict are treated as transient
+    return "fail"
+
+
+def _describe(exc: BaseException, spec: ModelSpec, litellm: Any) -> str:
+    if isinstance(exc, asyncio.TimeoutError):
+        return f"timeout after {spec.timeout_s:g}s"
+    name = type(exc).__name__
+    if name == "AuthenticationError":
+        missing = _missing_keys(spec, litellm)
+        hint = f"set {', '.join(missing)} in the environment" if missing else "check the API key in the environment"
+        return f"{spec.model}: authentication failed (401): {hint}"
+    code = _status(exc)
+    message = getattr(exc, "message", None) or str(exc) or name
+    prefix = f"{name} ({code})" if code else name
+    return scrub(f"{prefix}: {message}")
+
+
+def _missing_keys(spec: ModelSpec, litellm: Any) -> list[str]:
+    try:
+        return list(litellm.validate_environment(model=spec.model).get("missing_keys") or [])
+    except Exception:  # only a hint for the message
+        return []
+
+
+def _wait_seconds(spec: ModelSpec, attempt: int, exc: BaseException | None, limiter: _ModelLimiter) -> float:
+    """Retry-After when the provider sent one (applied to the whole model), else backoff + jitter."""
+    after = _retry_after(exc) if exc is not None else None
+    if after is not None:
+        wait = min(_MAX_WAIT_S, after) * random.uniform(1.0, 1.1)  # never earlier than asked
+        limiter.pause(wait)
+        return wait
+    base = min(_MAX_WAIT_S, spec.backoff_s * 2 ** (attempt - 1))
+    return base / 2 + random.uniform(0, base / 2)
+
+
+def _call_kwargs(request: CompletionRequest, messages: list[dict]) -> dict[str, Any]:
+    spec = request.spec
+    kwargs: dict[str, Any] = dict(spec.params)
+    if spec.is_sim:
+        # A real model varies by itself between samples; the simulator is told which sample this is.
+        kwargs["sample_index"] = request.sample_index
+    else:
+        kwargs.pop("sim_file", None)
+    kwargs.update(
+        model=spec.model,
+        messages=messages,
+        timeout=spec.timeout_s,
+        num_retries=0,  # litellm's retry wrapper: off, we retry
+        max_retries=0,  # the OpenAI SDK's own retries: off, we retry
+    )
+    if spec.api_base:
+        kwargs["api_base"] = spec.api_base
+    return kwargs
+
+
+def _read_response(response: Any, spec: ModelSpec, litellm: Any) -> dict[str, Any]:
+    try:
+        choice = response.choices[0]
+        text = choice.message.content or ""
+        finish = getattr(choice, "finish_reason", None)
+    except (AttributeError, IndexError, TypeError) as exc:
+        raise _Transient(f"malformed response: {type(exc).__name__}") from exc
+    if not text.strip():
+        if finish == "length":
+            raise _Permanent("empty response (finish_reason=length: raise max_tokens)")
+        raise _Transient(f"empty response (finish_reason={finish})")
+    usage = getattr(response, "usage", None)
+    return {
+        "text": text,
+        "prompt_tokens": getattr(usage, "prompt_tokens", None),
+        "completion_tokens": getattr(usage, "completion_tokens", None),
+        "cost_usd": None if spec.is_sim else _cost(response, litellm),
+        "response_model": getattr(response, "model", None),
+    }
+
+
+def _cost(response: Any, litellm: Any) -> float | None:
+    try:
+        cost = litellm.completion_cost(completion_response=response)
+    except Exception:  # unmapped model: unknown, not zero
+        return None
+    return float(cost) if cost is not None else None
+
+
+async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter, litellm: Any) -> Completion:
+    from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
+
+    spec = request.spec
+    base = {"model": spec.model, "sample_index": request.sample_index, "cache_key": key}
+    if limiter.fatal:
+        return Completion(status="infra_error", error=limiter.fatal, **base)
+    kwargs = _call_kwargs(request, request.messages())
+    started = time.monotonic()
+    retrying = AsyncRetrying(
+        stop=stop_after_attempt(spec.max_retries + 1),
+        retry=retry_if_exception(lambda e: _classify(e) == "retry"),
+        wait=lambda state: _wait_seconds(spec, state.attempt_number, state.outcome.exception(), limiter),
+        reraise=True,
+    )
+    attempts = 0
+    async with limiter.slots:  # held across retries: a struggling provider gets less pressure
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    attempts += 1
+                    await limiter.pace()
+                    started = time.monotonic()
+                    response = await asyncio.wait_for(litellm.acompletion(**kwargs), timeout=spec.timeout_s)
+                    fields = _read_response(response, spec, litellm)
+        except Exception as exc:  # classified, recorded as data: never raised to the runner
+            error = str(exc) if isinstance(exc, (_Transient, _Permanent)) else _describe(exc, spec, litellm)
+            if attempts > 1:
+                error = f"{error} (after {attempts} attempts)"
+            if _classify(exc) == "fatal":
+                limiter.fatal = error
+            return Completion(status="infra_error", error=scrub(error), attempts=attempts,
+                              latency_s=time.monotonic() - started, **base)
+    return Completion(status="ok", attempts=attempts, latency_s=time.monotonic() - started, **fields, **base)
+
+
+def _extra_key(spec: ModelSpec, memo: dict[str | None, str]) -> str | None:
+    if not spec.is_sim:
+        return None
+    sim_file = spec.params.get("sim_file")
+    if sim_file not in memo:
+        from tuner.models.sim.world import fingerprint
+
+        memo[sim_file] = fingerprint(sim_file)
+    return memo[sim_file]
+
+
+def _check_cheap(specs: list[ModelSpec]) -> None:
+    """Model-string and sim-profile checks that need no litellm import."""
+    from tuner.models.panel import _check_prefix, _check_sim_profiles
+    from tuner.models.sim.world import sim_root
+    from tuner.paths import Project
+
+    for spec in specs:
+        _check_prefix(spec)
+    _check_sim_profiles(specs, Project(sim_root()))
+
+
+async def complete_many(
+    requests: list[CompletionRequest],
+    *,
+    cache: ResponseCache | None,
+    progress: Callable[[Completion], None] | None = None,
+) -> list[Completion]:
+    """Completions in request order. Raises ProviderError (before any call) for an unusable model
+    string; every other failure is an ``infra_error`` Completion."""
+    specs = list({r.spec.key: r.spec for r in requests}.values())
+    _check_cheap(specs)
+    memo: dict[str | None, str] = {}
+    keys = [cache_key(r.spec, r.messages(), r.sample_index, _extra_key(r.spec, memo)) for r in requests]
+    results: list[Completion | None] = [None] * len(requests)
+    todo: list[int] = []
+    for i, (request, key) in enumerate(zip(requests, keys)):
+        record = cache.get(key) if cache is not None else None
+        if record is None:
+            todo.append(i)
+            continue
+        results[i] = Completion(**record, cached=True, cache_key=key, sample_index=request.sample_index)
+        if progress:
+            progress(results[i])
+    if todo:
+        from tuner.models.runtime import litellm_module
+
+        litellm = litellm_module()
+        check_models([s for s in specs if any(requests[i].spec.key == s.key for i in todo)])
+        limiters = {s.key: _ModelLimiter(s) for s in specs}
+
+        async def one(i: int) -> None:
+            done = await _generate(requests[i], keys[i], limiters[requests[i].spec.key], litellm)
+            if cache is not None:
+                cache.put(keys[i], done)
+            results[i] = done
+            if progress:
+                progress(done)
+
+        await asyncio.gather(*(one(i) for i in todo))
+    return [r for r in results if r is not None]
+
+
+def complete_all(
+    requests: list[CompletionRequest],
+    *,
+    cache: ResponseCache | None,
+    progress: Callable[[Completion], None] | None = None,
+) -> list[Completion]:
+    """Synchronous ``complete_many`` (runs its own event loop)."""
+    return asyncio.run(complete_many(requests, cache=cache, progress=progress))

@@ -1,0 +1,187 @@
+"""Simulated model profiles and the planted-truth data they are made of.
+
+The data lives next to the eval suite (``evals/sim/gaps.yaml``, ``evals/sim/profiles.yaml``); a
+user file (``TUNER_SIM_FILE`` or the ``sim_file`` model parameter) with top-level ``gaps:`` and/or
+``profiles:`` adds entries or replaces same-named ones, so anyone can plant their own truth.
+
+How a profile turns guidance into behaviour (shared by the simulator and ``truth``):
+
+* ``attention(tokens) = 1 / (1 + (tokens / attention_tokens) ** 2)``: how well guidance is followed,
+  1 for a short prompt, 1/2 when the system prompt is ``attention_tokens`` long, falling
+  quadratically after. Tokens are estimated offline as ``ceil(chars / 4)``.
+* a gap's mistake probability is ``(b + (1 - b) * induce) * (1 - cure)`` where ``b`` is the
+  profile's base probability for the gap, ``cure = cure_strength * cue * attention`` (``cue`` the
+  strongest matching cure cue) and ``induce`` the same for ``induced_by`` cues (harmful guidance).
+* a side effect fires with ``probability * attention`` when its ``rule_cue`` is in the prompt.
+* ``noise``: with this probability one more applicable gap, chosen uniformly, is planted anyway.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from tuner.errors import InputError
+from tuner.hashing import sha256_json
+from tuner.models.sim.gaps import Category, Cue, Edit, Gap
+
+__all__ = ["SideEffect", "Profile", "SimData", "load_sim_data", "approx_tokens", "sim_data_dir"]
+
+
+def approx_tokens(text: str) -> int:
+    """Offline token estimate (~4 characters a token for English and code)."""
+    return math.ceil(len(text) / 4)
+
+
+class SideEffect(Edit):
+    """Over-eager rule following: the cue's rule also causes this edit in evals of ``categories``."""
+
+    rule_cue: str
+    categories: list[Category] = Field(min_length=1)
+    probability: float = Field(1.0, ge=0.0, le=1.0)
+
+    def cue(self) -> Cue:
+        return Cue(pattern=self.rule_cue)
+
+
+class Profile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    description: str = ""
+    gaps: dict[str, float] = Field(default_factory=dict)
+    cure_strength: float = Field(ge=0.0, le=1.0)
+    attention_tokens: int = Field(gt=0)
+    noise: float = Field(0.0, ge=0.0, le=1.0)
+    latency_ms: int = Field(0, ge=0)
+    side_effects: list[SideEffect] = Field(default_factory=list)
+
+    @field_validator("gaps")
+    @classmethod
+    def _probabilities(cls, value: dict[str, float]) -> dict[str, float]:
+        bad = {k: p for k, p in value.items() if not 0.0 <= p <= 1.0}
+        if bad:
+            raise ValueError(f"base probabilities must be in [0, 1]: {bad}")
+        return value
+
+    def attention(self, prompt_tokens: int) -> float:
+        return 1.0 / (1.0 + (prompt_tokens / self.attention_tokens) ** 2)
+
+    def follow(self, cue: float, prompt_tokens: int) -> float:
+        """How strongly guidance with cue strength ``cue`` is acted on."""
+        return self.cure_strength * cue * self.attention(prompt_tokens)
+
+    def mistake_probability(self, gap: Gap, system_prompt: str, prompt_tokens: int | None = None) -> float:
+        base = self.gaps.get(gap.id, 0.0)
+        tokens = approx_tokens(system_prompt) if prompt_tokens is None else prompt_tokens
+        induce = self.follow(gap.induce_strength(system_prompt), tokens)
+        cure = self.follow(gap.cure_strength(system_prompt), tokens)
+        return (base + (1.0 - base) * induce) * (1.0 - cure)
+
+    def side_effect_probability(self, effect: SideEffect, system_prompt: str, prompt_tokens: int | None = None) -> float:
+        if not effect.cue().matches(system_prompt):
+            return 0.0
+        tokens = approx_tokens(system_prompt) if prompt_tokens is None else prompt_tokens
+        return effect.probability * self.attention(tokens)
+
+
+class SimData(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    gaps: list[Gap] = Field(default_factory=list)
+    profiles: dict[str, Profile] = Field(default_factory=dict)
+
+    def gap(self, gap_id: str) -> Gap:
+        return self._gap_index()[gap_id]
+
+    def _gap_index(self) -> dict[str, Gap]:
+        return {g.id: g for g in self.gaps}
+
+    def profile(self, name: str) -> Profile:
+        from tuner.errors import ProviderError
+
+        if name not in self.profiles:
+            known = ", ".join(sorted(self.profiles)) or "none"
+            raise ProviderError(f"sim/{name}: unknown simulated profile (known: {known})")
+        return self.profiles[name]
+
+    @property
+    def digest(self) -> str:
+        """Content hash: simulated answers change when the planted truth does."""
+        return sha256_json(self.model_dump(mode="json"))
+
+    def merged(self, other: SimData) -> SimData:
+        gaps = self._gap_index() | other._gap_index()
+        return SimData(gaps=list(gaps.values()), profiles=self.profiles | other.profiles)
+
+    def check(self, source: str) -> SimData:
+        ids = [g.id for g in self.gaps]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise InputError(f"{source}: duplicate gap ids {dupes}")
+        for name, prof in self.profiles.items():
+            unknown = sorted(set(prof.gaps) - set(ids))
+            if unknown:
+                raise InputError(f"{source}: profile {name}: unknown gap ids {unknown}")
+        return self
+
+
+def sim_data_dir(root: Path) -> Path:
+    return root / "evals" / "sim"
+
+
+def _read_yaml(path: Path) -> dict:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"{path}: not valid YAML ({exc})") from None
+    if not isinstance(raw, dict):
+        raise InputError(f"{path}: expected a mapping at the top level")
+    return raw
+
+
+def _parse(raw: dict, source: str) -> SimData:
+    try:
+        return SimData.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise InputError(f"{source}: {where}: {first['msg']}") from None
+
+
+def _stamp(path: Path) -> tuple[str, int]:
+    try:
+        return str(path), path.stat().st_mtime_ns
+    except OSError:
+        return str(path), -1
+
+
+def load_sim_data(root: Path | None, sim_file: str | Path | None = None) -> SimData:
+    """The built-in data under ``root`` merged with the user file (argument, else TUNER_SIM_FILE)."""
+    user = sim_file or os.environ.get("TUNER_SIM_FILE") or None
+    paths: list[Path] = []
+    if root is not None:
+        base = sim_data_dir(root)
+        paths += [base / "gaps.yaml", base / "profiles.yaml"]
+    if user:
+        paths.append(Path(user).expanduser())
+    # Keyed by modification times so an edited file is picked up without a restart.
+    return _load_cached(tuple(_stamp(p) for p in paths), user is not None)
+
+
+@lru_cache(maxsize=32)
+def _load_cached(stamps: tuple[tuple[str, int], ...], has_user: bool) -> SimData:
+    data = SimData()
+    for n, (path_str, mtime) in enumerate(stamps):
+        path = Path(path_str)
+        if mtime < 0:
+            if has_user and n == len(stamps) - 1:
+                raise InputError(f"{path}: simulated-model file not found")
+            continue  # a project without built-in sim data is fine
+        data = data.merged(_parse(_read_yaml(path), str(path)))
+    # Cross-file checks (profile -> gap ids) once everything is merged.
+    return data.check(str(Path(stamps[-1][0]) if stamps else "sim data"))

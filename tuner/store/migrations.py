@@ -1,0 +1,55 @@
+"""Schema versions and how to move a store between them.
+
+A new store is created at ``SCHEMA_VERSION``. An older store is upgraded one step at a time by the
+functions in ``_STEPS`` (``_STEPS[n]`` takes a store from version n to n+1, inside one transaction).
+A store written by a newer tuner is refused rather than misread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import Connection, inspect, select
+
+from tuner.errors import StoreError
+from tuner.store.schema import SCHEMA_VERSION, Base, Meta
+
+__all__ = ["migrate", "current_version"]
+
+# version n -> function upgrading n to n+1. Empty while the schema is at version 1.
+_STEPS: dict[int, Callable[[Connection], None]] = {}
+
+
+def current_version(conn: Connection) -> int | None:
+    if not inspect(conn).has_table(Meta.__tablename__):
+        return None
+    row = conn.execute(select(Meta.value).where(Meta.key == "schema_version")).scalar_one_or_none()
+    return int(row) if row is not None else None
+
+
+def _set_version(conn: Connection, version: int) -> None:
+    table = Meta.__table__
+    if conn.execute(select(Meta.key).where(Meta.key == "schema_version")).first():
+        conn.execute(table.update().where(table.c.key == "schema_version").values(value=str(version)))
+    else:
+        conn.execute(table.insert().values(key="schema_version", value=str(version)))
+
+
+def migrate(conn: Connection, url_for_errors: str, steps: dict[int, Callable[[Connection], None]] | None = None) -> int:
+    """Bring the store at ``conn`` to ``SCHEMA_VERSION``; returns the version found before."""
+    steps = _STEPS if steps is None else steps
+    found = current_version(conn)
+    if found is None:
+        Base.metadata.create_all(conn)
+        _set_version(conn, SCHEMA_VERSION)
+        return 0
+    if found > SCHEMA_VERSION:
+        raise StoreError(
+            f"{url_for_errors}: store schema v{found} is newer than this tuner understands (v{SCHEMA_VERSION}); upgrade tuner"
+        )
+    for version in range(found, SCHEMA_VERSION):
+        if version not in steps:
+            raise StoreError(f"{url_for_errors}: no migration from schema v{version}")
+        steps[version](conn)
+        _set_version(conn, version + 1)
+    return found

@@ -1,0 +1,146 @@
+"""The recorded schema: every table tuner writes, in one module.
+
+``SCHEMA_VERSION`` is stored in ``tuner_meta``; ``tuner.store.migrations`` moves an older store
+forward and refuses a newer one. Identity columns hold content hashes (see ``tuner.hashing``), never
+timestamps: re-running the same configuration addresses the same run.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Base",
+    "Meta",
+    "ExperimentRow",
+    "PromptRow",
+    "RunRow",
+    "ResultRow",
+    "StepRow",
+    "LabelRow",
+]
+
+SCHEMA_VERSION = 1
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict: JSON, list: JSON}
+
+
+class Meta(Base):
+    """Key/value facts about the store itself (``schema_version``)."""
+
+    __tablename__ = "tuner_meta"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True, doc="Name of the fact.")
+    value: Mapped[str] = mapped_column(Text, doc="Its value, as text.")
+
+
+class ExperimentRow(Base):
+    """A named piece of work that groups runs: a compare, a tuning study, an ablation."""
+
+    __tablename__ = "experiments"
+    id: Mapped[str] = mapped_column(String(80), primary_key=True, doc="Content hash of kind + config.")
+    name: Mapped[str] = mapped_column(String(200), doc="Human name (study name, compare label).")
+    kind: Mapped[str] = mapped_column(String(32), doc="run | compare | tune | ablate | publish.")
+    config: Mapped[dict] = mapped_column(doc="The configuration that defines it (no secrets).")
+    result: Mapped[dict | None] = mapped_column(nullable=True, doc="Its summary once finished.")
+    created_at: Mapped[datetime] = mapped_column(default=_now, doc="When first recorded (UTC).")
+
+
+class PromptRow(Base):
+    """A composed system prompt, stored once by the hash of its exact text."""
+
+    __tablename__ = "prompts"
+    hash: Mapped[str] = mapped_column(String(80), primary_key=True, doc="sha256 of the text.")
+    set_name: Mapped[str] = mapped_column(String(200), doc="The set it was composed from ('' if ad hoc).")
+    template: Mapped[str] = mapped_column(String(200), doc="Template name.")
+    rules: Mapped[list] = mapped_column(doc="[[rule id, variant, rule hash], ...] in prompt order.")
+    tokens: Mapped[int] = mapped_column(Integer, doc="Token count (o200k_base).")
+    text: Mapped[str] = mapped_column(Text, doc="The exact prompt text.")
+
+
+class RunRow(Base):
+    """One model × one prompt × one selection of evals × K samples."""
+
+    __tablename__ = "runs"
+    id: Mapped[str] = mapped_column(String(80), primary_key=True, doc="Hash of everything defining the run.")
+    experiment_id: Mapped[str | None] = mapped_column(ForeignKey("experiments.id"), nullable=True, doc="Grouping, if any.")
+    prompt_hash: Mapped[str] = mapped_column(ForeignKey("prompts.hash"), doc="The system prompt.")
+    set_name: Mapped[str] = mapped_column(String(200), doc="Set name as the user gave it.")
+    model: Mapped[str] = mapped_column(String(200), doc="litellm model string, e.g. sim/careful.")
+    model_key: Mapped[str] = mapped_column(String(80), doc="Hash of model + parameters.")
+    params: Mapped[dict] = mapped_column(doc="Model parameters (never API keys).")
+    suite: Mapped[str] = mapped_column(String(200), doc="Suite name.")
+    suite_hash: Mapped[str] = mapped_column(String(80), doc="Hash of the suite's tasks, graders, answers.")
+    grader_hash: Mapped[str] = mapped_column(String(80), doc="Hash of the grading pipeline + toolchain lock.")
+    eval_ids: Mapped[list] = mapped_column(doc="The evals in the run.")
+    samples: Mapped[int] = mapped_column(Integer, doc="Samples per eval (K).")
+    sample_offset: Mapped[int] = mapped_column(Integer, default=0, doc="First sample index (fresh samples use a new offset).")
+    git_rev: Mapped[str | None] = mapped_column(String(64), nullable=True, doc="Git revision of the project, if any.")
+    status: Mapped[str] = mapped_column(String(16), default="running", doc="running | complete | partial.")
+    summary: Mapped[dict | None] = mapped_column(nullable=True, doc="Pass rates, counts, cache hits.")
+    created_at: Mapped[datetime] = mapped_column(default=_now, doc="First started (UTC).")
+    updated_at: Mapped[datetime] = mapped_column(default=_now, onupdate=_now, doc="Last written (UTC).")
+    results: Mapped[list[ResultRow]] = relationship(back_populates="run", cascade="all, delete-orphan")
+
+
+class ResultRow(Base):
+    """One sample of one eval in one run: the model's output and its grade."""
+
+    __tablename__ = "results"
+    __table_args__ = (UniqueConstraint("run_id", "eval_id", "sample_index"), Index("ix_results_run", "run_id"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    run_id: Mapped[str] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), doc="The run.")
+    eval_id: Mapped[str] = mapped_column(String(200), doc="Eval path under evals/.")
+    category: Mapped[str] = mapped_column(String(64), doc="Eval category.")
+    sample_index: Mapped[int] = mapped_column(Integer, doc="Sample index (pairs results across runs).")
+    outcome: Mapped[str] = mapped_column(String(16), doc="pass | fail (model) | infra (excluded from scores).")
+    failed_step: Mapped[str | None] = mapped_column(String(32), nullable=True, doc="First failing step, if any.")
+    output: Mapped[str | None] = mapped_column(Text, nullable=True, doc="The model's raw answer text.")
+    files: Mapped[dict | None] = mapped_column(nullable=True, doc="Parsed files {path: content}.")
+    error: Mapped[str | None] = mapped_column(Text, nullable=True, doc="Infra error or parse error, first lines.")
+    tests_passed: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Grader tests passed.")
+    tests_total: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Grader tests run.")
+    prompt_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Tokens in.")
+    completion_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Tokens out.")
+    cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True, doc="Cost from litellm's price map; null if unknown.")
+    latency_s: Mapped[float | None] = mapped_column(Float, nullable=True, doc="Provider latency.")
+    response_key: Mapped[str | None] = mapped_column(String(80), nullable=True, doc="Response cache key.")
+    grade_key: Mapped[str | None] = mapped_column(String(80), nullable=True, doc="Grading cache key.")
+    created_at: Mapped[datetime] = mapped_column(default=_now, doc="When recorded (UTC).")
+    run: Mapped[RunRow] = relationship(back_populates="results")
+    steps: Mapped[list[StepRow]] = relationship(back_populates="result", cascade="all, delete-orphan", order_by="StepRow.position")
+
+
+class StepRow(Base):
+    """One grading step of one result."""
+
+    __tablename__ = "steps"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer, doc="Order in the pipeline.")
+    name: Mapped[str] = mapped_column(String(32), doc="filesystem | codegen | bundle | tsc | eslint | tests.")
+    status: Mapped[str] = mapped_column(String(16), doc="pass | fail | skip | error.")
+    duration_s: Mapped[float] = mapped_column(Float, default=0.0, doc="Wall time of the step.")
+    detail: Mapped[str | None] = mapped_column(Text, nullable=True, doc="First lines of its error.")
+    result: Mapped[ResultRow] = relationship(back_populates="steps")
+
+
+class LabelRow(Base):
+    """A person's label on a result (for failure analysis and exports)."""
+
+    __tablename__ = "labels"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id", ondelete="CASCADE"), index=True)
+    label: Mapped[str] = mapped_column(String(64), doc="e.g. good | bad | grader-bug | flaky.")
+    note: Mapped[str] = mapped_column(Text, default="", doc="Free text.")
+    author: Mapped[str] = mapped_column(String(120), default="", doc="Who labelled it.")
+    created_at: Mapped[datetime] = mapped_column(default=_now, doc="When (UTC).")

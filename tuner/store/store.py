@@ -1,0 +1,221 @@
+"""The results store.
+
+Contract (every backend: SQLite by default, PostgreSQL to scale out; tested once against both):
+
+- ``Store.open(url)`` creates the database schema if absent, migrates an older one, refuses a newer
+  one (``StoreError``) and never drops data.
+- Prompts are stored once per text hash; saving the same prompt again is a no-op.
+- A run is addressed by its content hash (``RunSpec.id``). Starting a run that exists returns it
+  unchanged apart from status, so re-running a configuration resumes it and loses nothing.
+- ``record_result`` upserts by (run, eval, sample index). A recorded model outcome (pass/fail) is
+  never replaced by an infrastructure failure; an infra outcome is replaced by any later outcome.
+  The result and its steps are written in one transaction: nothing half-written.
+- Reads return plain pydantic records (``tuner.store.records``), detached from any session.
+- Secrets never reach the store: callers pass model parameters without API keys (``ModelSpec``
+  refuses them) and the store rejects any params key that looks like a credential.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import create_engine, event, select
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from sqlalchemy.orm import Session, selectinload, sessionmaker
+
+from tuner.errors import InputError, NotFoundError, StoreError
+from tuner.store.migrations import migrate
+from tuner.store.records import LabelRecord, ResultRecord, RunRecord, RunSpec, StepRecord
+from tuner.store.schema import ExperimentRow, LabelRow, PromptRow, ResultRow, RunRow, StepRow
+
+__all__ = ["Store"]
+
+_SECRET_KEY = re.compile(r"key|token|secret|password", re.IGNORECASE)
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    cur = dbapi_conn.cursor()
+    # WAL lets a reader (the viewer, `runs show`) work while a run writes; foreign keys for cascades.
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()
+
+class Store:
+    def __init__(self, engine: Engine, url: str):
+        self.engine = engine
+        self.url = url
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    @classmethod
+    def open(cls, url: str) -> Store:
+        try:
+            parsed = make_url(url)
+        except ArgumentError:
+            raise InputError(f"--db {url!r}: not a SQLAlchemy database URL") from None
+        safe = parsed.render_as_string(hide_password=True)
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            engine = create_engine(parsed, pool_pre_ping=True)
+        except (ArgumentError, ImportError) as exc:
+            raise InputError(f"--db {safe}: {exc}") from None
+        if parsed.get_backend_name() == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        try:
+            with engine.begin() as conn:
+                migrate(conn, safe)
+        except OperationalError as exc:
+            raise StoreError(f"{safe}: cannot open the store: {str(exc.orig).strip().splitlines()[0]}") from None
+        return cls(engine, safe)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with self._sessions() as session:
+            try:
+                yield session
+                session.commit()
+            except SQLAlchemyError:
+                session.rollback()
+                raise
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # prompts -----------------------------------------------------------------------------------
+    def save_prompt(self, prompt) -> None:
+        with self.session() as s:
+            if s.get(PromptRow, prompt.hash) is None:
+                s.add(
+                    PromptRow(
+                        hash=prompt.hash,
+                        set_name=prompt.set_name,
+                        template=prompt.template,
+                        rules=[[r.id, r.variant, r.hash] for r in prompt.rules],
+                        tokens=prompt.tokens,
+                        text=prompt.text,
+                    )
+                )
+
+    def prompt_text(self, prompt_hash: str) -> str:
+        with self.session() as s:
+            row = s.get(PromptRow, prompt_hash)
+            if row is None:
+                raise NotFoundError(f"unknown prompt {prompt_hash}")
+            return row.text
+
+    # experiments -------------------------------------------------------------------------------
+    def save_experiment(self, exp_id: str, name: str, kind: str, config: dict, result: dict | None = None) -> None:
+        with self.session() as s:
+            row = s.get(ExperimentRow, exp_id)
+            if row is None:
+                s.add(ExperimentRow(id=exp_id, name=name, kind=kind, config=config, result=result))
+            elif result is not None:
+                row.result = result
+
+    def experiment(self, exp_id: str) -> dict | None:
+        with self.session() as s:
+            row = s.get(ExperimentRow, exp_id)
+            return None if row is None else {"id": row.id, "name": row.name, "kind": row.kind, "config": row.config, "result": row.result}
+
+    # runs --------------------------------------------------------------------------------------
+    def start_run(self, spec: RunSpec) -> RunRecord:
+        bad = [k for k in spec.params if _SECRET_KEY.search(k)]
+        if bad:
+            raise InputError(f"model parameter '{bad[0]}' looks like a credential; pass secrets through the environment")
+        with self.session() as s:
+            row = s.get(RunRow, spec.id)
+            if row is None:
+                row = RunRow(**spec.model_dump(exclude={"id"}), id=spec.id, status="running")
+                s.add(row)
+            else:
+                row.status = "running"
+            s.flush()
+            return RunRecord.from_row(row)
+
+    def finish_run(self, run_id: str, status: str, summary: dict) -> None:
+        with self.session() as s:
+            row = s.get(RunRow, run_id)
+            if row is None:
+                raise NotFoundError(f"unknown run {run_id}")
+            row.status, row.summary = status, summary
+
+    def record_result(self, run_id: str, result: ResultRecord) -> None:
+        self.record_results(run_id, [result])
+
+    def record_results(self, run_id: str, results: Iterable[ResultRecord]) -> None:
+        with self.session() as s:
+            for result in results:
+                self._upsert_result(s, run_id, result)
+
+    def _upsert_result(self, s: Session, run_id: str, result: ResultRecord) -> None:
+        row = s.execute(
+            select(ResultRow).where(
+                ResultRow.run_id == run_id,
+                ResultRow.eval_id == result.eval_id,
+                ResultRow.sample_index == result.sample_index,
+            )
+        ).scalar_one_or_none()
+        if row is not None and result.outcome == "infra" and row.outcome != "infra":
+            return  # keep what the model really did; an outage later says nothing about it
+        if row is None:
+            row = ResultRow(run_id=run_id)
+            s.add(row)
+        # Updated in place, so labels a person put on this result survive a re-grade.
+        for field, value in result.model_dump(exclude={"id", "steps"}).items():
+            setattr(row, field, value)
+        row.steps = [StepRow(position=i, **st.model_dump()) for i, st in enumerate(result.steps)]
+
+    def run(self, run_id_or_prefix: str) -> RunRecord:
+        with self.session() as s:
+            rows = s.execute(select(RunRow).where(RunRow.id.startswith(self._full(run_id_or_prefix)))).scalars().all()
+            if not rows:
+                raise NotFoundError(f"unknown run '{run_id_or_prefix}'")
+            if len(rows) > 1:
+                raise InputError(f"run prefix '{run_id_or_prefix}' is ambiguous ({len(rows)} runs); give more digits")
+            return RunRecord.from_row(rows[0])
+
+    @staticmethod
+    def _full(prefix: str) -> str:
+        return prefix if prefix.startswith("sha256:") else "sha256:" + prefix
+
+    def runs(self, *, model: str | None = None, suite_hash: str | None = None, limit: int | None = None) -> list[RunRecord]:
+        with self.session() as s:
+            q = select(RunRow).order_by(RunRow.updated_at.desc())
+            if model:
+                q = q.where(RunRow.model == model)
+            if suite_hash:
+                q = q.where(RunRow.suite_hash == suite_hash)
+            if limit:
+                q = q.limit(limit)
+            return [RunRecord.from_row(r) for r in s.execute(q).scalars()]
+
+    def results(self, run_id: str) -> list[ResultRecord]:
+        with self.session() as s:
+            rows = s.execute(
+                select(ResultRow)
+                .where(ResultRow.run_id == run_id)
+                .options(selectinload(ResultRow.steps))
+                .order_by(ResultRow.eval_id, ResultRow.sample_index)
+            ).scalars()
+            return [ResultRecord.from_row(r) for r in rows]
+
+    # labels ------------------------------------------------------------------------------------
+    def add_label(self, result_id: int, label: str, note: str = "", author: str = "") -> LabelRecord:
+        with self.session() as s:
+            if s.get(ResultRow, result_id) is None:
+                raise NotFoundError(f"unknown result id {result_id}")
+            row = LabelRow(result_id=result_id, label=label, note=note, author=author)
+            s.add(row)
+            s.flush()
+            return LabelRecord.model_validate(row, from_attributes=True)
+
+    def labels(self, result_id: int) -> list[LabelRecord]:
+        with self.session() as s:
+            rows = s.execute(select(LabelRow).where(LabelRow.result_id == result_id).order_by(LabelRow.id)).scalars()
+            return [LabelRecord.model_validate(r, from_attributes=True) for r in rows]
+
+StepRecord = StepRecord  # re-exported for callers building results
