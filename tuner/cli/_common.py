@@ -43,3 +43,44 @@ def open_store(db: str | None):
     from tuner.store import Store
 
     return Store.open(project().db_url(db))
+
+
+ModelOption = Annotated[
+    Optional[list[str]],
+    typer.Option("--model", "-m", help="litellm model string (repeatable), e.g. sim/careful or openai/gpt-5-mini."),
+]
+PanelOption = Annotated[
+    Optional[str], typer.Option("--panel", "--models", help="Model panel: experiments/NAME.toml or a path.")
+]
+SamplesOption = Annotated[int, typer.Option("--samples", "-k", min=1, max=1000, help="Samples per eval.")]
+NoCacheOption = Annotated[bool, typer.Option("--no-cache", help="Ignore the response and grading caches.")]
+
+DEFAULT_MODEL = "sim/careful"
+
+
+def resolve_models(proj, models: list[str] | None, panel: str | None) -> list:
+    """Specs from --model flags (taking a panel's settings for a model it lists) or from a panel.
+
+    With neither, the default panel's first model, else the offline simulator.
+    """
+    from tuner.models import ModelSpec, load_panel
+
+    listed = load_panel(panel, proj) if panel else []
+    if not models:
+        if listed:
+            return listed
+        default = proj.experiments / "panel.toml"
+        return load_panel(default, proj)[:1] if default.is_file() else [ModelSpec(model=DEFAULT_MODEL)]
+    by_name = {s.model: s for s in listed}
+    if not listed and (proj.experiments / "panel.toml").is_file():
+        by_name = {s.model: s for s in load_panel(proj.experiments / "panel.toml", proj)}
+    specs = [by_name.get(m) or ModelSpec(model=m) for m in models]
+    from tuner.models.panel import _check_prefix  # noqa: PLC2701 - same check a panel gets
+
+    for spec in specs:
+        _check_prefix(spec)
+    return specs
+
+
+def model_label(model: str) -> str:
+    return f"{model} (simulator)" if model.startswith("sim/") else model

@@ -1,0 +1,70 @@
+"""`tuner run`: one rule set on one or more models, every eval graded and stored."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from tuner.cli._common import (
+    DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
+    console, model_label, print_json, resolve_models,
+)
+from tuner.cli._progress import phase_progress
+
+__all__ = ["register"]
+
+
+def run(
+    guidelines: Annotated[str, typer.Option("--guidelines", "-g", help="Rule set name or file.")] = "all-active",
+    model: ModelOption = None,
+    panel: PanelOption = None,
+    category: Annotated[Optional[str], typer.Option("--category", "-c", help="Only this category.")] = None,
+    samples: SamplesOption = 1,
+    no_cache: NoCacheOption = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Run a rule set on models over the eval suite; prints pass rates per category."""
+    from tuner.runs import Harness, RunConfig, execute_runs
+
+    h = Harness(db=db, use_cache=not no_cache)
+    try:
+        rule_set = h.guidelines.load_set(guidelines)
+        specs = resolve_models(h.project, model, panel)
+        evals = h.suite.select(category=category)
+        configs = [RunConfig(spec=s, rule_set=rule_set, eval_ids=tuple(e.id for e in evals), samples=samples) for s in specs]
+        with phase_progress(not as_json) as progress:
+            outcomes = execute_runs(h, configs, progress)
+    finally:
+        h.close()
+    if as_json:
+        print_json([{"run": o.run.id, "model": o.run.model, "prompt": o.prompt.hash, "status": o.run.status, **o.summary} for o in outcomes])
+        return
+    _print(outcomes)
+
+
+def _print(outcomes) -> None:
+    from rich.table import Table
+
+    from tuner.hashing import short
+
+    out = console()
+    for o in outcomes:
+        table = Table(title=f"{model_label(o.run.model)} · {o.run.set_name} · run {short(o.run.id)}")
+        for col in ("category", "pass", "fail", "infra", "pass rate"):
+            table.add_column(col, justify="right" if col != "category" else "left")
+        rows = {**o.summary["categories"], "overall": o.summary["overall"]}
+        for cat, c in rows.items():
+            rate = "n/a" if c["pass_rate"] is None else f"{c['pass_rate']:.0%}"
+            table.add_row(cat, str(c["pass"]), str(c["fail"]), str(c["infra"]), rate, end_section=cat == list(rows)[-2])
+        out.print(table)
+        calls = o.summary["calls"]
+        out.print(
+            f"[dim]{calls['provider_calls']} provider calls, {calls['response_cache_hits']} cache hits, "
+            f"{calls['kept']} results kept from before; prompt {short(o.prompt.hash)} ({o.prompt.tokens} tokens); status {o.run.status}[/dim]"
+        )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run")(run)

@@ -1,0 +1,70 @@
+"""The harness: one project's guidelines, suite, store and caches, opened lazily."""
+
+from __future__ import annotations
+
+import subprocess
+from functools import cached_property
+
+from tuner.paths import Project, find_project
+
+__all__ = ["Harness"]
+
+
+class Harness:
+    """What every command that runs models needs, each part loaded on first use."""
+
+    def __init__(self, project: Project | None = None, db: str | None = None, use_cache: bool = True):
+        self.project = project or find_project()
+        self.db_url = self.project.db_url(db)
+        self.use_cache = use_cache
+
+    @cached_property
+    def guidelines(self):
+        from tuner.guidelines import load_guidelines
+
+        return load_guidelines(self.project)
+
+    @cached_property
+    def suite(self):
+        from tuner.evals import load_suite
+
+        return load_suite(self.project)
+
+    @cached_property
+    def store(self):
+        from tuner.store import Store
+
+        return Store.open(self.db_url)
+
+    @cached_property
+    def response_cache(self):
+        if not self.use_cache:
+            return None
+        from tuner.models import ResponseCache
+
+        return ResponseCache.for_project(self.project)
+
+    @cached_property
+    def grader_hash(self) -> str:
+        """Identity of the grading: pipeline version + the locked toolchain."""
+        from tuner.grading import PIPELINE_VERSION
+        from tuner.grading.toolchain import lock_hash, toolchain_dir
+        from tuner.hashing import sha256_json
+
+        return sha256_json({"pipeline": PIPELINE_VERSION, "toolchain": lock_hash(toolchain_dir(self.project))})
+
+    @cached_property
+    def git_rev(self) -> str | None:
+        try:
+            out = subprocess.run(
+                ["git", "rev-parse", "HEAD"], cwd=self.project.root, capture_output=True, text=True, timeout=5
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return out.stdout.strip() or None if out.returncode == 0 else None
+
+    def close(self) -> None:
+        if "store" in self.__dict__:
+            self.store.close()
+        if self.__dict__.get("response_cache") is not None:
+            self.response_cache.close()

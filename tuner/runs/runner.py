@@ -1,0 +1,192 @@
+"""Running guideline variants on models: compose → generate → parse → grade → store.
+
+``execute_runs`` takes many run configurations at once so that generation shares one event loop
+(bounded per model) and grading shares one batch. A run is addressed by its content hash; results
+already recorded for it (pass or fail) are kept and not bought again, infrastructure failures are
+retried. Nothing here raises for a bad sample: it is recorded.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict
+
+from tuner.guidelines import Prompt, RuleSet
+from tuner.runs.harness import Harness
+from tuner.store import ResultRecord, RunRecord, RunSpec, StepRecord
+
+__all__ = ["RunConfig", "RunOutcome", "execute_runs", "summarize"]
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+
+class RunConfig(BaseModel):
+    """One model × one rule set × some evals × K samples."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    spec: object  # tuner.models.ModelSpec (kept loose so this module imports no model code)
+    rule_set: RuleSet
+    eval_ids: tuple[str, ...]
+    samples: int = 1
+    sample_offset: int = 0
+    experiment_id: str | None = None
+
+
+@dataclass
+class RunOutcome:
+    run: RunRecord
+    prompt: Prompt
+    results: list[ResultRecord]
+    summary: dict
+    new_calls: int = 0
+
+
+@dataclass
+class _Job:
+    config_index: int
+    eval_id: str
+    sample_index: int
+    completion: object | None = None
+    result: ResultRecord | None = None
+
+
+@dataclass
+class _Prepared:
+    config: RunConfig
+    prompt: Prompt
+    run: RunRecord
+    kept: list[ResultRecord]
+    jobs: list[_Job] = field(default_factory=list)
+
+
+def _prepare(h: Harness, index: int, config: RunConfig) -> _Prepared:
+    prompt = h.guidelines.compose(config.rule_set)
+    h.store.save_prompt(prompt)
+    spec = RunSpec(
+        experiment_id=config.experiment_id,
+        prompt_hash=prompt.hash,
+        set_name=config.rule_set.name,
+        model=config.spec.model,
+        model_key=config.spec.key,
+        params=config.spec.params,
+        suite=h.suite.manifest.name,
+        suite_hash=h.suite.hash,
+        grader_hash=h.grader_hash,
+        eval_ids=list(config.eval_ids),
+        samples=config.samples,
+        sample_offset=config.sample_offset,
+        git_rev=h.git_rev,
+    )
+    run = h.store.start_run(spec)
+    done = {(r.eval_id, r.sample_index): r for r in h.store.results(run.id) if r.outcome != "infra"}
+    prepared = _Prepared(config, prompt, run, kept=list(done.values()))
+    for eval_id in config.eval_ids:
+        for sample in range(config.sample_offset, config.sample_offset + config.samples):
+            if (eval_id, sample) not in done:
+                prepared.jobs.append(_Job(index, eval_id, sample))
+    return prepared
+
+
+def _generate(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> None:
+    from tuner.models import CompletionRequest, build_messages, complete_all
+
+    jobs = [job for p in prepared for job in p.jobs]
+    if not jobs:
+        return
+    requests = []
+    for job in jobs:
+        p = prepared[job.config_index]
+        messages = build_messages(p.prompt.text, h.suite.get(job.eval_id).task)
+        requests.append(
+            CompletionRequest(spec=p.config.spec, system=messages[0]["content"], user=messages[1]["content"], sample_index=job.sample_index)
+        )
+    counter = {"n": 0}
+
+    def tick(_completion) -> None:
+        counter["n"] += 1
+        if progress:
+            progress("generate", counter["n"], len(requests))
+
+    for job, completion in zip(jobs, complete_all(requests, cache=h.response_cache, progress=tick)):
+        job.completion = completion
+
+
+def _grade(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> None:
+    from tuner.grading import GradeRequest, grade
+    from tuner.models import parse_files
+
+    to_grade: list[tuple[_Job, object]] = []
+    for p in prepared:
+        for job in p.jobs:
+            c = job.completion
+            category = h.suite.get(job.eval_id).category
+            base = dict(
+                eval_id=job.eval_id, category=category, sample_index=job.sample_index, output=c.text or None,
+                prompt_tokens=c.prompt_tokens, completion_tokens=c.completion_tokens, cost_usd=c.cost_usd,
+                latency_s=c.latency_s, response_key=c.cache_key,
+            )
+            if c.status != "ok":
+                job.result = ResultRecord(**base, outcome="infra", error=c.error)
+                continue
+            parsed = parse_files(c.text)
+            if parsed.error:
+                step = StepRecord(name="filesystem", status="fail", detail=parsed.error)
+                job.result = ResultRecord(**base, outcome="fail", failed_step="filesystem", error=parsed.error, steps=[step])
+                continue
+            job.result = ResultRecord(**base, outcome="fail", files=parsed.files)
+            to_grade.append((job, GradeRequest(eval=h.suite.get(job.eval_id), files=parsed.files)))
+    if not to_grade:
+        return
+    grades = grade(
+        h.project, [req for _, req in to_grade], use_cache=h.use_cache,
+        progress=(lambda done, total: progress("grade", done, total)) if progress else None,
+    )
+    for (job, _), g in zip(to_grade, grades):
+        job.result = job.result.model_copy(
+            update=dict(
+                outcome="infra" if g.infra_error else ("pass" if g.passed else "fail"),
+                failed_step=g.failed_step,
+                error=g.infra_error,
+                tests_passed=g.tests_passed,
+                tests_total=g.tests_total,
+                grade_key=g.cache_key,
+                steps=[StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail or None) for s in g.steps],
+            )
+        )
+
+
+def summarize(results: list[ResultRecord]) -> dict:
+    """Counts and pass rates per category and overall; infra failures are excluded from rates."""
+    by_cat: dict[str, Counter] = {}
+    for r in results:
+        by_cat.setdefault(r.category, Counter())[r.outcome] += 1
+    total = sum(by_cat.values(), Counter())
+
+    def rate(c: Counter) -> dict:
+        scored = c["pass"] + c["fail"]
+        return {"pass": c["pass"], "fail": c["fail"], "infra": c["infra"], "pass_rate": (c["pass"] / scored) if scored else None}
+
+    return {"categories": {k: rate(v) for k, v in sorted(by_cat.items())}, "overall": rate(total)}
+
+
+def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None = None) -> list[RunOutcome]:
+    prepared = [_prepare(h, i, c) for i, c in enumerate(configs)]
+    _generate(h, prepared, progress)
+    _grade(h, prepared, progress)
+    outcomes = []
+    for p in prepared:
+        new = [job.result for job in p.jobs]
+        h.store.record_results(p.run.id, new)
+        results = h.store.results(p.run.id)
+        summary = summarize(results)
+        calls = sum(getattr(job.completion, "attempts", 0) for job in p.jobs)
+        summary["calls"] = {"new_results": len(new), "kept": len(p.kept), "provider_calls": calls,
+                            "response_cache_hits": sum(1 for j in p.jobs if j.completion.cached)}
+        status = "partial" if summary["overall"]["infra"] else "complete"
+        h.store.finish_run(p.run.id, status, summary)
+        outcomes.append(RunOutcome(h.store.run(p.run.id), p.prompt, results, summary, new_calls=calls))
+    return outcomes
