@@ -1,0 +1,112 @@
+"""Paired before/after comparisons and multiple-testing control.
+
+Results pair by (task, sample rank): the i-th sample of a task before against the i-th after.
+
+- Delta and its 95% interval: cluster bootstrap over tasks of the pooled paired difference (tasks
+  are the unit, as for the rates), percentile method.
+- p-value: exact McNemar test on the discordant pairs (statsmodels). It conditions on this suite's
+  tasks: "does the change alter outcomes on these tasks beyond sampling noise". With a handful of
+  tasks per category a test that generalises over tasks could never reach significance, so the
+  interval carries the task-level uncertainty and the test the sample-level one.
+- Many cells (category × model, rule × category) are tested together: Benjamini–Hochberg q-values.
+- Verdict: improved / regressed when q < alpha, else no detectable change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pydantic import BaseModel
+
+from tuner.stats.intervals import CONFIDENCE, N_RESAMPLES
+
+__all__ = ["PairedResult", "paired_compare", "bh_adjust", "verdict", "ALPHA"]
+
+ALPHA = 0.05
+
+
+class PairedResult(BaseModel):
+    before: float | None
+    after: float | None
+    delta: float | None
+    lo: float | None
+    hi: float | None
+    p_value: float
+    pairs: int
+    tasks: int
+    fail_to_pass: dict[str, int]  # task -> number of flipped pairs
+    pass_to_fail: dict[str, int]
+    q_value: float | None = None
+    verdict: str | None = None
+
+
+def _pairs(before: Mapping[str, Sequence[bool]], after: Mapping[str, Sequence[bool]]):
+    for task in sorted(before.keys() & after.keys()):
+        b, a = list(before[task]), list(after[task])
+        k = min(len(a), len(b))
+        if k:
+            yield task, b[:k], a[:k]
+
+
+def _delta_interval(diffs, counts, seed: int) -> tuple[float, float]:
+    import numpy as np
+    from scipy.stats import bootstrap
+
+    rates = diffs / counts
+    delta = float(diffs.sum() / counts.sum())
+    if len(diffs) < 2 or np.ptp(rates) == 0:
+        return delta, delta
+    res = bootstrap(
+        (diffs, counts),
+        lambda d, c, axis=-1: d.sum(axis=axis) / c.sum(axis=axis),
+        paired=True, vectorized=True, confidence_level=CONFIDENCE, n_resamples=N_RESAMPLES,
+        method="percentile", random_state=np.random.default_rng(seed),
+    )
+    return min(float(res.confidence_interval.low), delta), max(float(res.confidence_interval.high), delta)
+
+
+def _mcnemar(b01: int, b10: int) -> float:
+    if b01 + b10 == 0:
+        return 1.0
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    return float(mcnemar([[0, b01], [b10, 0]], exact=True).pvalue)
+
+
+def paired_compare(before: Mapping[str, Sequence[bool]], after: Mapping[str, Sequence[bool]], seed: int = 0) -> PairedResult:
+    """Compare per-task sample outcomes (True = pass); tasks or samples without a partner are dropped."""
+    import numpy as np
+
+    rows = list(_pairs(before, after))
+    if not rows:
+        return PairedResult(before=None, after=None, delta=None, lo=None, hi=None, p_value=1.0, pairs=0, tasks=0,
+                            fail_to_pass={}, pass_to_fail={})
+    f2p = {t: sum(1 for x, y in zip(b, a) if not x and y) for t, b, a in rows}
+    p2f = {t: sum(1 for x, y in zip(b, a) if x and not y) for t, b, a in rows}
+    counts = np.array([len(b) for _, b, _ in rows], dtype=float)
+    diffs = np.array([f2p[t] - p2f[t] for t, _, _ in rows], dtype=float)
+    n = counts.sum()
+    lo, hi = _delta_interval(diffs, counts, seed)
+    return PairedResult(
+        before=sum(sum(b) for _, b, _ in rows) / n,
+        after=sum(sum(a) for _, _, a in rows) / n,
+        delta=float(diffs.sum() / n), lo=lo, hi=hi,
+        p_value=_mcnemar(sum(f2p.values()), sum(p2f.values())),
+        pairs=int(n), tasks=len(rows),
+        fail_to_pass={t: c for t, c in f2p.items() if c}, pass_to_fail={t: c for t, c in p2f.items() if c},
+    )
+
+
+def bh_adjust(p_values: Sequence[float]) -> list[float]:
+    """Benjamini–Hochberg adjusted q-values, in input order."""
+    if not p_values:
+        return []
+    from statsmodels.stats.multitest import multipletests
+
+    return [float(q) for q in multipletests(list(p_values), method="fdr_bh")[1]]
+
+
+def verdict(delta: float | None, q_value: float | None, alpha: float = ALPHA) -> str:
+    if delta is None or q_value is None or q_value >= alpha or delta == 0:
+        return "no detectable change"
+    return "improved" if delta > 0 else "regressed"
