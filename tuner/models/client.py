@@ -33,6 +33,7 @@ from tuner.models.panel import ModelSpec, check_models
 __all__ = ["CompletionRequest", "Completion", "complete_many", "complete_all", "scrub"]
 
 _MAX_WAIT_S = 120.0
+_LITELLM_PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?")
 _SCRUB = [
     (re.compile(r"sk-[A-Za-z0-9_\-]{6,}"), "sk-***"),
     (re.compile(r"(?i)bearer\s+[A-Za-z0-9_\-.=:/+]+"), "Bearer ***"),
@@ -176,6 +177,7 @@ def _describe(exc: BaseException, spec: ModelSpec, litellm: Any) -> str:
         return f"{spec.model}: authentication failed (401): {hint}"
     code = _status(exc)
     message = getattr(exc, "message", None) or str(exc) or name
+    message = _LITELLM_PREFIX.sub("", str(message))  # "litellm.X: X: " repeats the class name
     prefix = f"{name} ({code})" if code else name
     return scrub(f"{prefix}: {message}")
 
@@ -240,6 +242,11 @@ def _read_response(response: Any, spec: ModelSpec, litellm: Any) -> dict[str, An
 
 
 def _cost(response: Any, litellm: Any) -> float | None:
+    # litellm already priced the response while logging it (a few ms): reuse that figure.
+    hidden = getattr(response, "_hidden_params", None) or {}
+    if "response_cost" in hidden:
+        cost = hidden["response_cost"]
+        return float(cost) if cost is not None else None
     try:
         cost = litellm.completion_cost(completion_response=response)
     except Exception:  # unmapped model: unknown, not zero
@@ -252,8 +259,6 @@ async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter
 
     spec = request.spec
     base = {"model": spec.model, "sample_index": request.sample_index, "cache_key": key}
-    if limiter.fatal:
-        return Completion(status="infra_error", error=limiter.fatal, **base)
     kwargs = _call_kwargs(request, request.messages())
     started = time.monotonic()
     retrying = AsyncRetrying(
@@ -264,6 +269,8 @@ async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter
     )
     attempts = 0
     async with limiter.slots:  # held across retries: a struggling provider gets less pressure
+        if limiter.fatal:  # checked once we hold a slot: an earlier request may have just failed
+            return Completion(status="infra_error", error=limiter.fatal, **base)
         try:
             async for attempt in retrying:
                 with attempt:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import tomllib
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +50,8 @@ class ModelSpec(BaseModel):
             )
         return value
 
-    @cached_property
-    def key(self) -> str:
+    @property
+    def key(self) -> str:  # not cached: model_copy() would carry a stale value along
         return sha256_json({"model": self.model, "params": self.params, "api_base": self.api_base})
 
     @property

@@ -44,7 +44,7 @@ def simulate(
         return probability > 0 and draw(prompt_hash, ev.id, sample_index, name) < probability
 
     files = dict(ev.answer)
-    applicable = [g for g in data.gaps if g.id in profile.gaps and g.applies_to(ev.answer)]
+    applicable = [g for g in data.applicable(ev.id, ev.answer) if g.id in profile.gaps]
     chosen = [g for g in applicable if hit(g.id, profile.mistake_probability(g, system_prompt, tokens))]
     # Noise: one more applicable mistake, whatever the guidance says.
     if applicable and hit("noise", profile.noise):

@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from tuner.errors import InputError
 from tuner.hashing import sha256_json
@@ -92,6 +92,14 @@ class SimData(BaseModel):
     model_config = ConfigDict(extra="forbid")
     gaps: list[Gap] = Field(default_factory=list)
     profiles: dict[str, Profile] = Field(default_factory=dict)
+    # Per-process memo: which gaps apply to an eval's reference answer (keyed by eval id).
+    _applicable: dict[str, list[Gap]] = PrivateAttr(default_factory=dict)
+
+    def applicable(self, eval_id: str, answer: dict[str, str]) -> list[Gap]:
+        found = self._applicable.get(eval_id)
+        if found is None:
+            found = self._applicable[eval_id] = [g for g in self.gaps if g.applies_to(answer)]
+        return found
 
     def gap(self, gap_id: str) -> Gap:
         return self._gap_index()[gap_id]

@@ -70,6 +70,9 @@ class SimProvider(CustomLLM):
                 "total_tokens": prompt_tokens + completion_tokens,
             },
         )
+        # Pre-set so litellm skips pricing an unknown model (an exception path costing milliseconds);
+        # the client reports a sim's cost as None regardless.
+        response._hidden_params["response_cost"] = 0.0
         return response, latency_ms / 1000.0
 
     def completion(self, *args: Any, **kwargs: Any) -> ModelResponse:

@@ -9,6 +9,7 @@ so the simulator and ``truth`` work without it.)
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -48,9 +49,18 @@ def _suite_stamp(evals: Path) -> tuple:
         return ()
 
 
+_RECHECK_S = 2.0  # how stale the view of the suite folders may get, to avoid stat()s per call
+_checked: dict[str, tuple[float, tuple]] = {}
+
+
 def load_suite(root: Path) -> tuple[SimEval, ...]:
     evals = root / "evals"
-    return _load(str(evals), _suite_stamp(evals))
+    now = time.monotonic()
+    seen = _checked.get(str(evals))
+    if seen is None or now - seen[0] > _RECHECK_S:
+        seen = (now, _suite_stamp(evals))
+        _checked[str(evals)] = seen
+    return _load(str(evals), seen[1])
 
 
 @lru_cache(maxsize=8)

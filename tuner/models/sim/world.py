@@ -6,6 +6,8 @@ package is installed from (editable install), so ``sim/*`` works from anywhere i
 
 from __future__ import annotations
 
+import os
+from functools import lru_cache
 from pathlib import Path
 
 from tuner.errors import TunerError
@@ -17,6 +19,12 @@ __all__ = ["sim_root", "fingerprint"]
 
 
 def sim_root() -> Path:
+    return _root_for(os.environ.get("TUNER_HOME"), os.getcwd())
+
+
+@lru_cache(maxsize=16)
+def _root_for(_home: str | None, _cwd: str) -> Path:
+    # Cached per (TUNER_HOME, cwd): walking up the tree on every simulated call is measurable.
     from tuner.paths import find_project
 
     try:

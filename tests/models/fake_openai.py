@@ -1,0 +1,110 @@
+"""A tiny OpenAI-compatible chat server on 127.0.0.1 for driving the real-provider path.
+
+The requested model name picks the behaviour (``openai/<mode>`` with ``api_base`` pointing here):
+
+normal      200 with a parseable answer and usage
+slow        sleeps ``SLOW_S`` before answering normally
+r429        429 with ``Retry-After: 1`` on the first request, then normal
+always429   429 with ``retry-after-ms: 50`` every time
+r500        500 every time
+flaky500    500 on the first request, then normal
+malformed   200 with a body that is not JSON
+empty       200 with empty content
+auth        401 (echoing a fake key, which must be scrubbed)
+
+``server.counts[mode]`` counts requests; ``server.times[mode]`` their arrival times.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import defaultdict
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+SLOW_S = 2.0
+ANSWER = "# Files\n\n## convex/a.ts\n\n```ts\nexport const a = 1;\n```\n"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: FakeOpenAI
+
+    def log_message(self, *args: object) -> None:  # keep test output clean
+        pass
+
+    def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _ok(self, content: str) -> None:
+        body = {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": "fake-model",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+        }
+        self._send(200, json.dumps(body).encode())
+
+    def _error(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        body = {"error": {"message": message, "type": "error", "code": status}}
+        self._send(status, json.dumps(body).encode(), headers)
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        request = json.loads(self.rfile.read(length) or b"{}")
+        mode = request.get("model", "normal")
+        with self.server.lock:
+            self.server.counts[mode] += 1
+            self.server.times[mode].append(time.monotonic())
+            self.server.bodies[mode].append(request)
+            n = self.server.counts[mode]
+        if mode == "slow":
+            time.sleep(SLOW_S)
+        if mode == "r429" and n == 1:
+            return self._error(429, "rate limited", {"Retry-After": "1"})
+        if mode == "always429":
+            return self._error(429, "rate limited", {"retry-after-ms": "50"})
+        if mode == "r500" or (mode == "flaky500" and n == 1):
+            return self._error(500, "server exploded")
+        if mode == "malformed":
+            return self._send(200, b'{"id": "x", "choices": [ {not json')
+        if mode == "empty":
+            return self._ok("")
+        if mode == "auth":
+            return self._error(401, "Incorrect API key provided: sk-abcdef1234567890XYZ. Bearer sk-zzzzzzzz")
+        return self._ok(ANSWER)
+
+
+class FakeOpenAI(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.lock = threading.Lock()
+        self.counts: dict[str, int] = defaultdict(int)
+        self.times: dict[str, list[float]] = defaultdict(list)
+        self.bodies: dict[str, list[dict]] = defaultdict(list)
+        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
+
+    def handle_error(self, request, client_address) -> None:
+        pass  # a client that timed out and hung up is part of the tests
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+
+    def start(self) -> FakeOpenAI:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.shutdown()
+        self.server_close()
