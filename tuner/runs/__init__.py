@@ -1,6 +1,6 @@
 """Runs: a model answering every eval of a selection under one rule set, graded and stored."""
 
 from tuner.runs.harness import Harness
-from tuner.runs.runner import RunConfig, RunOutcome, execute_runs, summarize
+from tuner.runs.runner import RunConfig, RunOutcome, execute_runs, outcomes_by_task, run_selections, summarize
 
-__all__ = ["Harness", "RunConfig", "RunOutcome", "execute_runs", "summarize"]
+__all__ = ["Harness", "RunConfig", "RunOutcome", "execute_runs", "outcomes_by_task", "run_selections", "summarize"]

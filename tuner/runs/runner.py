@@ -18,7 +18,7 @@ from tuner.guidelines import Prompt, RuleSet
 from tuner.runs.harness import Harness
 from tuner.store import ResultRecord, RunRecord, RunSpec, StepRecord
 
-__all__ = ["RunConfig", "RunOutcome", "execute_runs", "summarize"]
+__all__ = ["RunConfig", "RunOutcome", "execute_runs", "summarize", "outcomes_by_task", "run_selections"]
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
@@ -173,6 +173,15 @@ def summarize(results: list[ResultRecord]) -> dict:
     return {"categories": {k: rate(v) for k, v in sorted(by_cat.items())}, "overall": rate(total)}
 
 
+def outcomes_by_task(results: list[ResultRecord], category: str | None = None) -> dict[str, list[bool]]:
+    """``{eval_id: [passed, ...]}`` in sample order, infrastructure failures left out (for stats)."""
+    table: dict[str, list[tuple[int, bool]]] = {}
+    for r in results:
+        if r.outcome != "infra" and (category is None or r.category == category):
+            table.setdefault(r.eval_id, []).append((r.sample_index, r.outcome == "pass"))
+    return {k: [ok for _, ok in sorted(v)] for k, v in sorted(table.items())}
+
+
 def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None = None) -> list[RunOutcome]:
     prepared = [_prepare(h, i, c) for i, c in enumerate(configs)]
     _generate(h, prepared, progress)
@@ -190,3 +199,34 @@ def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None
         h.store.finish_run(p.run.id, status, summary)
         outcomes.append(RunOutcome(h.store.run(p.run.id), p.prompt, results, summary, new_calls=calls))
     return outcomes
+
+
+def run_selections(
+    h: Harness,
+    selections: list[tuple[str, dict[str, str]]],
+    specs: list,
+    eval_ids: list[str],
+    *,
+    samples: int,
+    sample_offset: int = 0,
+    experiment_id: str | None = None,
+    progress: Progress | None = None,
+) -> list[dict[str, RunOutcome]]:
+    """Run each named selection ({rule: variant}) on every model; per selection ``{model key: outcome}``.
+
+    Everything goes through one ``execute_runs`` call, so generation and grading are batched.
+    """
+    configs = [
+        RunConfig(
+            spec=spec, rule_set=RuleSet.from_selection(name, selection), eval_ids=tuple(eval_ids),
+            samples=samples, sample_offset=sample_offset, experiment_id=experiment_id,
+        )
+        for name, selection in selections
+        for spec in specs
+    ]
+    outcomes = execute_runs(h, configs, progress)
+    grouped: list[dict[str, RunOutcome]] = []
+    for i in range(len(selections)):
+        chunk = outcomes[i * len(specs) : (i + 1) * len(specs)]
+        grouped.append({spec.key: o for spec, o in zip(specs, chunk)})
+    return grouped

@@ -1,0 +1,83 @@
+"""`tuner ablate`: which rules help or hurt which categories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from tuner.cli._common import DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, model_label, print_json, resolve_models
+from tuner.cli._progress import phase_progress
+
+__all__ = ["register"]
+
+
+def ablate(
+    rule_set: Annotated[str, typer.Option("--set", help="The set to ablate (its rules are the pool for add/screening).")] = "all-active",
+    design: Annotated[str, typer.Option(help="loo | add | screening")] = "loo",
+    runs: Annotated[Optional[int], typer.Option(help="Screening: random selections per eval (default: about 2/3 of the rules).", min=2)] = None,
+    model: ModelOption = None,
+    panel: PanelOption = None,
+    samples: Annotated[Optional[int], typer.Option("--samples", "-k", min=1, help="Samples per eval (default 2; 1 for screening).")] = None,
+    category: Annotated[Optional[str], typer.Option("--category", "-c", help="Only this category's evals.")] = None,
+    seed: Annotated[int, typer.Option(help="Screening design seed.")] = 0,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Report path (.md; .json and .png beside it).")] = None,
+    no_cache: NoCacheOption = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Estimate each rule's effect per category with intervals and BH q-values."""
+    from tuner.ablation import DESIGNS, ablate as run_ablate, render_markdown, write_heatmap
+    from tuner.ablation.report import write_atomic
+    from tuner.errors import InputError
+    from tuner.hashing import short
+    from tuner.runs import Harness
+
+    if design not in DESIGNS:
+        raise InputError(f"--design {design!r}: use one of {', '.join(DESIGNS)}")
+    h = Harness(db=db, use_cache=not no_cache)
+    try:
+        specs = resolve_models(h.project, model, panel)
+        k = samples or (1 if design == "screening" else 2)
+        with phase_progress(not as_json) as progress:
+            report = run_ablate(h, design=design, set_name=rule_set, specs=specs, samples=k, runs=runs, seed=seed,
+                                category=category, progress=progress)
+        md = output or h.project.reports / "ablate" / f"{design}_{rule_set}_{short(report.id, 8)}.md"
+        write_atomic(md, render_markdown(report))
+        write_atomic(md.with_suffix(".json"), report.model_dump_json(indent=2))
+        write_heatmap(report, md.with_suffix(".png"))
+    finally:
+        h.close()
+    if as_json:
+        print_json({**report.model_dump(mode="json"), "report": str(md)})
+        return
+    _print(report, md)
+
+
+def _print(report, md: Path) -> None:
+    from rich.table import Table
+
+    out = console()
+    categories = sorted({e.category for e in report.effects})
+    for model in report.models:
+        table = Table(title=f"{model_label(model)}: effect of including each rule ({report.design}); + helps, − hurts")
+        table.add_column("rule")
+        table.add_column("tok", justify="right")
+        for cat in categories:
+            table.add_column(cat[:10], justify="right")
+        cells: dict[str, dict[str, str]] = {}
+        tokens: dict[str, int] = {}
+        for e in report.effects:
+            if e.model == model:
+                mark = {"helps": "[green]+[/green]", "hurts": "[red]−[/red]"}.get(e.verdict, " ")
+                cells.setdefault(e.rule, {})[e.category] = "n/a" if e.delta is None else f"{e.delta:+.2f}{mark}"
+                tokens[e.rule] = e.tokens
+        for rule in sorted(cells):
+            table.add_row(rule, str(tokens[rule]), *(cells[rule].get(c, "") for c in categories))
+        out.print(table)
+    out.print(f"[dim]{report.runs} variants, {report.calls} provider calls; report {md} (+ .json, .png)[/dim]")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ablate")(ablate)

@@ -1,0 +1,60 @@
+"""`tuner publish`: write guidelines/published/NAME/ with a manifest of evidence and a changelog."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from tuner.cli._common import DbOption, JsonOption, ModelOption, PanelOption, SamplesOption, console, model_label, print_json, resolve_models
+from tuner.cli._progress import phase_progress
+
+__all__ = ["register"]
+
+
+def publish(
+    source: Annotated[str, typer.Option("--from", help="A tuning study (its best trial) or a rule set.")] = "all-active",
+    name: Annotated[str, typer.Option(help="Published guideline name.")] = "convex_rules",
+    model: ModelOption = None,
+    panel: PanelOption = None,
+    samples: SamplesOption = 2,
+    force: Annotated[bool, typer.Option("--force", help="Publish even if a held-out category regresses (recorded).")] = False,
+    version: Annotated[Optional[str], typer.Option(help="Explicit version instead of the semver bump.")] = None,
+    storage: Annotated[Optional[str], typer.Option(help="Optuna storage of the study (default: the tuner store).")] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Publish the winning rules as Markdown, Cursor .mdc and AGENTS.md with a manifest of evidence."""
+    from tuner.publish import publish as run_publish
+    from tuner.runs import Harness
+
+    h = Harness(db=db)
+    try:
+        specs = resolve_models(h.project, model, panel)
+        with phase_progress(not as_json) as progress:
+            result = run_publish(h, source=source, name=name, specs=specs, samples=samples, force=force, storage=storage,
+                                 version=version, progress=progress)
+    finally:
+        h.close()
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+        return
+    out = console()
+    m = result.manifest
+    if result.unchanged:
+        out.print(f"{name} {m.version} already publishes exactly this text; nothing written")
+        return
+    out.print(f"published {name} {m.version} ({len(m.rules)} rules, {m.tokens} tokens) from {m.source['kind']} {m.source['name']}")
+    gate = "passed" if m.gate["passed"] else "[red]FORCED past a regression[/red]"
+    out.print(f"held-out gate: {gate}")
+    for row in m.evidence:
+        p = row["paired"]
+        if p["verdict"] != "no detectable change":
+            out.print(f"  {model_label(row['model'])} {row['category']}: {p['delta']:+.0%} ({p['verdict']}, q={p['q_value']:.3f})")
+    out.print(result.changelog)
+    for f in result.files:
+        out.print(f"[dim]wrote {f}[/dim]")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("publish")(publish)

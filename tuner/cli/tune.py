@@ -1,0 +1,128 @@
+"""`tuner tune` and `tuner worker`: the Optuna study over rules, resumable and shareable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from tuner.cli._common import (
+    DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
+    console, model_label, print_json, resolve_models,
+)
+from tuner.cli._progress import phase_progress
+
+__all__ = ["register"]
+
+StudyOption = Annotated[Optional[str], typer.Option("--study", help="Study name (default: derived from the configuration).")]
+StorageOption = Annotated[Optional[str], typer.Option("--storage", help="Optuna storage URL (default: the tuner store).")]
+
+
+def tune(
+    category: Annotated[str, typer.Option("--category", "-c", help="Target category to improve.")],
+    model: ModelOption = None,
+    panel: PanelOption = None,
+    trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Complete trials the study should reach.")] = None,
+    budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Stop once trials made this many provider calls.")] = None,
+    samples: SamplesOption = 2,
+    tolerance: Annotated[float, typer.Option(help="Allowed drop in other categories (paired lower bound).", min=0, max=1)] = 0.15,
+    baseline: Annotated[Optional[str], typer.Option(help="Baseline: published name, NAME@VERSION or set (default: published, else all-active).")] = None,
+    study: StudyOption = None,
+    storage: StorageOption = None,
+    batch: Annotated[int, typer.Option(help="Trials evaluated together (one grading batch).", min=1, max=64)] = 4,
+    seed: Annotated[int, typer.Option(help="Sampler seed.")] = 0,
+    report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
+    no_cache: NoCacheOption = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Find the rules that raise CATEGORY's pass rate without regressing the others."""
+    from tuner.runs import Harness
+    from tuner.tuning import build_config
+    from tuner.tuning import tune as run_tune
+
+    h = Harness(db=db, use_cache=not no_cache)
+    try:
+        specs = resolve_models(h.project, model, panel)
+        config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed)
+        n_trials = trials if trials is not None else (None if budget_calls else 16)
+        with phase_progress(not as_json) as progress:
+            trial_bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
+            result = run_tune(h, config, study_name=study, storage=storage, n_trials=n_trials, budget_calls=budget_calls,
+                              batch=batch, progress=trial_bar, run_progress=progress)
+        path = _write_report(h.project, result, report)
+    finally:
+        h.close()
+    if as_json:
+        print_json({**result.model_dump(mode="json"), "report": str(path)})
+        return
+    _print(result, path)
+
+
+def _write_report(project, result, path: Path | None) -> Path:
+    from tuner.tuning.markdown import render_markdown
+
+    path = path or project.reports / "tune" / f"{result.study}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(render_markdown(result), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def _print(result, path: Path) -> None:
+    from rich.table import Table
+
+    from tuner.tuning.markdown import fmt_delta, fmt_rate
+
+    out = console()
+    for title, rows in (("fresh samples, tuning evals", result.fresh), ("held-out evals", result.held_out)):
+        table = Table(title=f"{result.category}: baseline ({result.baseline}) vs winner: {title}")
+        for col in ("model", "category", "before", "after", "delta [95% CI]", "q", "verdict"):
+            table.add_column(col)
+        for r in rows:
+            q = "n/a" if r.paired.q_value is None else f"{r.paired.q_value:.3f}"
+            style = "bold" if r.category == result.category else None
+            table.add_row(model_label(r.model), r.category, fmt_rate(r.before), fmt_rate(r.after), fmt_delta(r.paired), q,
+                          r.paired.verdict, style=style)
+        out.print(table)
+    added = sorted(set(result.best_selection) - set(result.baseline_selection))
+    removed = sorted(set(result.baseline_selection) - set(result.best_selection))
+    out.print(f"winner: trial {result.best_trial}, {len(result.best_selection)} rules, {result.best_tokens} tokens "
+              f"(baseline {result.baseline_tokens}); added: {', '.join(added) or 'none'}; removed: {', '.join(removed) or 'none'}")
+    out.print(f"rules that help {result.category}: [green]{', '.join(result.found_helpful) or 'none detected'}[/green]")
+    out.print(f"rules that hurt another category: [red]{', '.join(result.found_harmful) or 'none detected'}[/red]")
+    out.print(f"[dim]{result.trials} trials, {result.calls} provider calls; study {result.study}; report {path}[/dim]")
+
+
+def worker(
+    study: Annotated[str, typer.Option("--study", help="Name of a study created by `tuner tune`.")],
+    storage: StorageOption = None,
+    trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Stop when the study has this many complete trials.")] = None,
+    batch: Annotated[int, typer.Option(min=1, max=64)] = 2,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Run trials of an existing study (any number of workers may share it through --storage)."""
+    from tuner.runs import Harness
+    from tuner.tuning.study import _counts, best_trial, load_config, open_study, run_trials
+
+    h = Harness(db=db)
+    try:
+        s = open_study(storage or h.db_url, study)
+        target = trials or len(load_config(s).pool) * 2
+        with phase_progress(not as_json, description=f"[{study}] ") as progress:
+            bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
+            run_trials(h, s, n_trials=target, batch=batch, progress=bar)
+        best, (complete, calls) = best_trial(s), _counts(s)
+    finally:
+        h.close()
+    summary = {"study": study, "complete_trials": complete, "calls": calls, "best_trial": best.number if best else None,
+               "best_value": best.value if best else None}
+    print_json(summary) if as_json else console().print(summary)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tune")(tune)
+    app.command("worker")(worker)

@@ -1,0 +1,34 @@
+"""What defines a tuning study. Its hash names the study, so the same command resumes it."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tuner.hashing import sha256_json, short
+
+__all__ = ["TuneConfig", "FRESH_OFFSET"]
+
+# Confirmation samples start here, far from the sample indices trials were selected on.
+FRESH_OFFSET = 1000
+
+
+class TuneConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    category: str = Field(description="The target category whose pass rate is maximised.")
+    models: list[dict] = Field(description="ModelSpec dumps of the panel (no secrets).")
+    samples: int = Field(description="Samples per eval per trial.")
+    tolerance: float = Field(description="How far below baseline another category's paired interval may reach.")
+    baseline: str = Field(description="Where the baseline came from: a published name or a set.")
+    baseline_selection: dict[str, str] = Field(description="The baseline rules {id: variant}: trial 0.")
+    pool: list[str] = Field(description="Rule ids the study may switch on or off.")
+    eval_ids: list[str] = Field(description="Tuning evals (held-out ones excluded), all categories.")
+    seed: int = 0
+
+    @property
+    def hash(self) -> str:
+        return sha256_json(self.model_dump())
+
+    @property
+    def default_study_name(self) -> str:
+        return f"tune-{self.category}-{short(self.hash, 8)}"

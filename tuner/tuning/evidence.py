@@ -1,0 +1,44 @@
+"""Evidence tables shared by tuning, ablation and publishing.
+
+``paired_table`` turns two sets of runs (same models, evals and sample indices) into per model ×
+category rows: both rates with cluster-bootstrap intervals and the paired difference, with
+Benjamini–Hochberg q-values across the whole table.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from tuner.runs import outcomes_by_task
+from tuner.stats import Estimate, PairedResult, bh_adjust, paired_compare, rate_interval, verdict
+
+__all__ = ["CategoryRow", "paired_table", "apply_bh"]
+
+
+class CategoryRow(BaseModel):
+    model: str
+    category: str
+    before: Estimate
+    after: Estimate
+    paired: PairedResult
+
+
+def apply_bh(results: list[PairedResult]) -> None:
+    """Fill ``q_value`` and ``verdict`` in place, adjusting across all of ``results``."""
+    for r, q in zip(results, bh_adjust([r.p_value for r in results])):
+        r.q_value = q
+        r.verdict = verdict(r.delta, q)
+
+
+def paired_table(before_runs: dict, after_runs: dict, categories: list[str] | None = None) -> list[CategoryRow]:
+    """``before_runs``/``after_runs``: {model key: RunOutcome} for the same models."""
+    rows: list[CategoryRow] = []
+    for key, after in after_runs.items():
+        before = before_runs[key]
+        cats = categories or sorted({r.category for r in after.results} | {r.category for r in before.results})
+        for cat in cats:
+            b, a = outcomes_by_task(before.results, cat), outcomes_by_task(after.results, cat)
+            rows.append(CategoryRow(model=after.run.model, category=cat, before=rate_interval(b), after=rate_interval(a),
+                                    paired=paired_compare(b, a)))
+    apply_bh([row.paired for row in rows])
+    return rows

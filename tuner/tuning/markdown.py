@@ -1,0 +1,68 @@
+"""The tuning report as Markdown (written to reports/tune/<study>.md)."""
+
+from __future__ import annotations
+
+from tuner.tuning.evidence import CategoryRow
+from tuner.tuning.report import TuneReport
+
+__all__ = ["render_markdown", "fmt_rate", "fmt_delta"]
+
+
+def fmt_rate(e) -> str:
+    if e.rate is None:
+        return "n/a"
+    return f"{e.rate:.0%} [{e.lo:.0%}, {e.hi:.0%}]"
+
+
+def fmt_delta(p) -> str:
+    if p.delta is None:
+        return "n/a"
+    return f"{p.delta:+.0%} [{p.lo:+.0%}, {p.hi:+.0%}]"
+
+
+def _rows(rows: list[CategoryRow]) -> list[str]:
+    out = ["| model | category | before | after | delta | q | verdict |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        q = "n/a" if r.paired.q_value is None else f"{r.paired.q_value:.3f}"
+        out.append(f"| {r.model} | {r.category} | {fmt_rate(r.before)} | {fmt_rate(r.after)} | {fmt_delta(r.paired)} | {q} | {r.paired.verdict} |")
+    return out
+
+
+def render_markdown(report: TuneReport) -> str:
+    added = sorted(set(report.best_selection) - set(report.baseline_selection))
+    removed = sorted(set(report.baseline_selection) - set(report.best_selection))
+    lines = [
+        f"# Tuning `{report.category}`: study {report.study}",
+        "",
+        f"Baseline: `{report.baseline}` ({len(report.baseline_selection)} rules, {report.baseline_tokens} tokens). "
+        f"Winner: trial {report.best_trial} ({len(report.best_selection)} rules, {report.best_tokens} tokens). "
+        f"{report.trials} trials, {report.calls} provider calls in all.",
+        "",
+        f"Added: {', '.join(added) or 'none'}. Removed: {', '.join(removed) or 'none'}.",
+        "",
+        "## Confirmation on fresh samples (tuning evals)",
+        "",
+        *_rows(report.fresh),
+        "",
+        "## Confirmation on held-out evals",
+        "",
+        *(_rows(report.held_out) if report.held_out else ["(the suite has no held-out evals)"]),
+        "",
+        "## Which rules do what (leave-one-out of the winner)",
+        "",
+        "| rule | model | category | effect of including it | q | verdict | tokens |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for e in report.rule_effects:
+        if e.verdict != "no detectable effect" or e.category == report.category:
+            delta = "n/a" if e.delta is None else f"{e.delta:+.0%} [{e.lo:+.0%}, {e.hi:+.0%}]"
+            q = "n/a" if e.q_value is None else f"{e.q_value:.3f}"
+            lines.append(f"| {e.rule} | {e.model} | {e.category} | {delta} | {q} | {e.verdict} | {e.tokens} |")
+    lines += ["", "## Parameter importance (PED-ANOVA over the study's trials)", ""]
+    for rid, value in sorted(report.importance.items(), key=lambda kv: -kv[1])[:10]:
+        lines.append(f"- {rid}: {value:.2f}")
+    if not report.importance:
+        lines.append("(too few distinct trials to estimate)")
+    lines += ["", f"Rules that help `{report.category}`: {', '.join(report.found_helpful) or 'none detected'}.",
+              f"Rules that hurt another category: {', '.join(report.found_harmful) or 'none detected'}.", ""]
+    return "\n".join(lines)

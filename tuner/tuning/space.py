@@ -1,0 +1,32 @@
+"""The search space of a tuning study: each rule is off or on in one of its phrasings."""
+
+from __future__ import annotations
+
+from tuner.guidelines import Rule, RuleLibrary
+
+__all__ = ["OFF", "choices", "rule_pool", "suggest", "params_of", "selection_of"]
+
+OFF = "off"
+
+
+def rule_pool(library: RuleLibrary, statuses: tuple[str, ...] = ("active", "candidate")) -> list[Rule]:
+    return [r for r in library if r.status in statuses]
+
+
+def choices(rule: Rule) -> list[str]:
+    return [OFF, *rule.variant_names]
+
+
+def suggest(trial, pool: list[Rule]) -> dict[str, str]:
+    """Ask Optuna for one selection: one categorical parameter per rule."""
+    params = {r.id: trial.suggest_categorical(r.id, choices(r)) for r in pool}
+    return selection_of(params)
+
+
+def selection_of(params: dict[str, str]) -> dict[str, str]:
+    return {rid: v for rid, v in sorted(params.items()) if v != OFF}
+
+
+def params_of(selection: dict[str, str], pool_ids: list[str]) -> dict[str, str]:
+    """The parameters that reproduce ``selection`` (used to enqueue the baseline as trial 0)."""
+    return {rid: selection.get(rid, OFF) for rid in pool_ids}

@@ -1,0 +1,203 @@
+"""The Optuna study behind `tuner tune` and `tuner worker`.
+
+Trials are asked in small batches so that one batch of rule selections is generated concurrently
+and graded in one grading batch (far cheaper per eval than one at a time). Each trial runs its
+selection on every model over the tuning evals; its value is the target category's pooled pass
+rate; its constraint is the worst, over models and other categories, of how far the lower bound of
+the paired 95% interval (trial − baseline) reaches below ``-tolerance`` (feasible when ≤ 0).
+The study lives in Optuna's RDB storage (the tuner store's database by default), so any number
+of workers on any number of machines can share it; runs are content-addressed in the tuner store,
+so a trial re-proposing a selection already measured costs nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from tuner.errors import InputError, NotFoundError
+from tuner.runs import Harness, outcomes_by_task, run_selections
+from tuner.stats import paired_compare
+from tuner.tuning.config import TuneConfig
+from tuner.tuning.space import params_of, rule_pool, suggest
+
+__all__ = ["TrialScore", "open_study", "load_config", "run_trials", "best_trial", "score_trial", "specs_of"]
+
+_CONFIG_ATTR = "tuner_config"
+TrialProgress = Callable[[int, int, str], None]
+
+
+class TrialScore(BaseModel):
+    target: float | None
+    constraint: float
+    tokens: int
+    deltas: dict[str, dict[str, float | None]]  # model -> category -> paired lower bound
+    run_ids: list[str]
+    calls: int
+
+
+def _storage(url: str):
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    if url.startswith("sqlite"):
+        # SQLite + several processes: wait for locks instead of failing.
+        return optuna.storages.RDBStorage(url, engine_kwargs={"connect_args": {"timeout": 60}})
+    return optuna.storages.RDBStorage(url, engine_kwargs={"pool_pre_ping": True})
+
+
+def _sampler(seed: int, startup: int):
+    import optuna
+
+    return optuna.samplers.TPESampler(
+        seed=seed, n_startup_trials=startup, multivariate=True, constant_liar=True,
+        constraints_func=lambda t: [t.user_attrs.get("constraint", 1.0)],
+    )
+
+
+def open_study(storage_url: str, name: str, config: TuneConfig | None = None, startup: int = 8):
+    """Create (with ``config``) or load the study ``name``; a config mismatch is an error."""
+    import optuna
+
+    storage = _storage(storage_url)
+    seed = config.seed if config else 0
+    if config is None:
+        try:
+            study = optuna.load_study(study_name=name, storage=storage, sampler=_sampler(seed, startup))
+        except KeyError:
+            raise NotFoundError(f"unknown study '{name}' (start it with `tuner tune`)") from None
+        cfg = load_config(study)
+        study.sampler = _sampler(cfg.seed, startup)
+        return study
+    study = optuna.create_study(
+        study_name=name, storage=storage, direction="maximize", sampler=_sampler(seed, startup), load_if_exists=True
+    )
+    stored = study.user_attrs.get(_CONFIG_ATTR)
+    if stored is None:
+        study.set_user_attr(_CONFIG_ATTR, config.model_dump_json())
+        study.enqueue_trial(params_of(config.baseline_selection, config.pool), user_attrs={"baseline": True})
+    elif TuneConfig.model_validate_json(stored).hash != config.hash:
+        raise InputError(f"study '{name}' exists with a different configuration; choose another --study name")
+    return study
+
+
+def load_config(study) -> TuneConfig:
+    raw = study.user_attrs.get(_CONFIG_ATTR)
+    if raw is None:
+        raise InputError(f"study '{study.study_name}' was not created by tuner tune")
+    return TuneConfig.model_validate_json(raw)
+
+
+def specs_of(config: TuneConfig) -> list:
+    from tuner.models import ModelSpec
+
+    return [ModelSpec.model_validate(m) for m in config.models]
+
+
+def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict) -> TrialScore:
+    passes = total = 0
+    worst = float("-inf")
+    deltas: dict[str, dict[str, float | None]] = {}
+    categories = sorted({r.category for o in base_runs.values() for r in o.results})
+    for key, outcome in trial_runs.items():
+        table = outcomes_by_task(outcome.results, config.category)
+        passes += sum(sum(v) for v in table.values())
+        total += sum(len(v) for v in table.values())
+        model_deltas = deltas.setdefault(outcome.run.model, {})
+        for cat in categories:
+            pr = paired_compare(outcomes_by_task(base_runs[key].results, cat), outcomes_by_task(outcome.results, cat))
+            model_deltas[cat] = pr.lo
+            if cat != config.category and pr.lo is not None:
+                worst = max(worst, -pr.lo - config.tolerance)
+    first = next(iter(trial_runs.values()))
+    return TrialScore(
+        target=(passes / total) if total else None,
+        constraint=worst if worst != float("-inf") else 0.0,
+        tokens=first.prompt.tokens,
+        deltas=deltas,
+        run_ids=[o.run.id for o in trial_runs.values()],
+        calls=sum(o.new_calls for o in trial_runs.values()),
+    )
+
+
+def _counts(study) -> tuple[int, int]:
+    from optuna.trial import TrialState
+
+    trials = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.RUNNING))
+    complete = sum(1 for t in trials if t.state == TrialState.COMPLETE)
+    calls = sum(int(t.user_attrs.get("calls", 0)) for t in trials)
+    return complete, calls
+
+
+def _tell_batch(study, config, trials, selections, outcomes, base_runs) -> None:
+    from optuna.trial import TrialState
+
+    for trial, (_, selection), by_model in zip(trials, selections, outcomes):
+        score = score_trial(config, by_model, base_runs)
+        for key, value in score.model_dump().items():
+            if key != "target":
+                trial.set_user_attr(key, value)
+        trial.set_user_attr("selection", json.dumps(selection, sort_keys=True))
+        if score.target is None:
+            study.tell(trial, state=TrialState.FAIL)
+        else:
+            study.tell(trial, score.target)
+
+
+def run_trials(
+    h: Harness,
+    study,
+    *,
+    n_trials: int | None,
+    budget_calls: int | None = None,
+    batch: int = 4,
+    progress: TrialProgress | None = None,
+    run_progress=None,
+) -> None:
+    """Ask, run and tell trials until the study has ``n_trials`` complete or the call budget is spent."""
+    from optuna.trial import TrialState
+
+    config = load_config(study)
+    specs = specs_of(config)
+    pool = [r for r in rule_pool(h.guidelines.library) if r.id in set(config.pool)]
+    base_runs = run_selections(h, [("baseline", config.baseline_selection)], specs, config.eval_ids,
+                               samples=config.samples, experiment_id=None, progress=run_progress)[0]
+    while True:
+        complete, calls = _counts(study)
+        if progress:
+            progress(complete, n_trials or complete, _best_note(study))
+        remaining = (n_trials - complete) if n_trials else batch
+        if remaining <= 0 or (budget_calls is not None and calls >= budget_calls):
+            return
+        trials = [study.ask() for _ in range(min(batch, remaining))]
+        try:
+            selections = [(f"{study.study_name}#{t.number}", suggest(t, pool)) for t in trials]
+            outcomes = run_selections(h, selections, specs, config.eval_ids, samples=config.samples,
+                                      experiment_id=None, progress=run_progress)
+            _tell_batch(study, config, trials, selections, outcomes, base_runs)
+        except BaseException:
+            for t in trials:  # never leave a trial RUNNING forever; its runs stay in the store
+                study.tell(t, state=TrialState.FAIL, skip_if_finished=True)
+            raise
+
+
+def best_trial(study):
+    """The feasible complete trial with the highest value; fewer prompt tokens break ties."""
+    from optuna.trial import TrialState
+
+    feasible = [
+        t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+        if t.user_attrs.get("constraint", 1.0) <= 0
+    ]
+    if not feasible:
+        return None
+    return max(feasible, key=lambda t: (round(t.value, 9), -int(t.user_attrs.get("tokens", 0)), -t.number))
+
+
+def _best_note(study) -> str:
+    best = best_trial(study)
+    if best is None:
+        return ""
+    return f"best {best.value:.0%} (trial {best.number}, {best.user_attrs.get('tokens')} tokens)"

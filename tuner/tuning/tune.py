@@ -1,0 +1,100 @@
+"""`tune`: the whole loop, from configuration to a confirmed winner and its evidence."""
+
+from __future__ import annotations
+
+from tuner.errors import InputError
+from tuner.runs import Harness
+from tuner.tuning.config import TuneConfig
+from tuner.tuning.report import TuneReport, confirm, importance, leave_one_out
+from tuner.tuning.space import rule_pool, selection_of
+from tuner.tuning.study import best_trial, load_config, open_study, run_trials, specs_of
+
+__all__ = ["build_config", "baseline_selection", "tune", "finish"]
+
+DEFAULT_PUBLISHED = "convex_rules"
+
+
+def baseline_selection(h: Harness, ref: str | None) -> tuple[str, dict[str, str]]:
+    """The currently published guideline file if there is one, else the ``all-active`` set."""
+    from tuner.guidelines import resolve_ref
+
+    if ref is None:
+        ref = DEFAULT_PUBLISHED if (h.project.published_dir / DEFAULT_PUBLISHED / "manifest.json").is_file() else "all-active"
+    refs = resolve_ref(h.guidelines, ref)
+    missing = [rid for rid in refs if rid not in h.guidelines.library.rules]
+    if missing:
+        raise InputError(f"baseline '{ref}' names rule '{missing[0]}', which no longer exists in guidelines/rules")
+    return ref, {rid: r.variant for rid, r in sorted(refs.items())}
+
+
+def build_config(
+    h: Harness, category: str, specs: list, *, samples: int, tolerance: float, baseline: str | None, seed: int = 0
+) -> TuneConfig:
+    h.suite.select(category=category)  # unknown category -> NotFoundError naming the valid ones
+    if not h.suite.select(category=category, held_out=False):
+        raise InputError(f"category '{category}' has no tuning evals (all are held out)")
+    name, selection = baseline_selection(h, baseline)
+    pool = sorted({r.id for r in rule_pool(h.guidelines.library)} | set(selection))
+    return TuneConfig(
+        category=category,
+        models=[s.model_dump(exclude_defaults=True) for s in specs],
+        samples=samples,
+        tolerance=tolerance,
+        baseline=name,
+        baseline_selection=selection,
+        pool=pool,
+        eval_ids=[e.id for e in h.suite.select(held_out=False)],
+        seed=seed,
+    )
+
+
+def finish(h: Harness, study, progress=None) -> TuneReport:
+    """Confirm the best trial and measure which of its rules do what."""
+    config = load_config(study)
+    specs = specs_of(config)
+    best = best_trial(study)
+    best_sel = selection_of({k: v for k, v in best.params.items()}) if best else dict(config.baseline_selection)
+    fresh, held, confirm_calls = confirm(h, config, specs, config.baseline_selection, best_sel, progress)
+    effects, loo_calls = leave_one_out(h, config, specs, best_sel, progress)
+    target = [e for e in effects if e.category == config.category]
+    others = [e for e in effects if e.category != config.category]
+    trials = study.get_trials(deepcopy=False)
+    tokens = {t.number: int(t.user_attrs.get("tokens", 0)) for t in trials}
+    base_trial = next((t for t in trials if t.user_attrs.get("baseline")), None)
+    return TuneReport(
+        study=study.study_name,
+        category=config.category,
+        baseline=config.baseline,
+        trials=sum(1 for t in trials if t.state.name == "COMPLETE"),
+        best_trial=best.number if best else None,
+        baseline_selection=config.baseline_selection,
+        best_selection=best_sel,
+        baseline_tokens=tokens.get(base_trial.number, 0) if base_trial else 0,
+        best_tokens=tokens.get(best.number, 0) if best else 0,
+        fresh=fresh,
+        held_out=held,
+        rule_effects=effects,
+        importance=importance(study),
+        found_helpful=sorted({e.rule for e in target if e.verdict == "helps"}),
+        found_harmful=sorted({e.rule for e in others if e.verdict == "hurts"}),
+        calls=sum(int(t.user_attrs.get("calls", 0)) for t in trials) + confirm_calls + loo_calls,
+    )
+
+
+def tune(
+    h: Harness,
+    config: TuneConfig,
+    *,
+    study_name: str | None = None,
+    storage: str | None = None,
+    n_trials: int | None = 24,
+    budget_calls: int | None = None,
+    batch: int = 4,
+    progress=None,
+    run_progress=None,
+) -> TuneReport:
+    study = open_study(storage or h.db_url, study_name or config.default_study_name, config)
+    run_trials(h, study, n_trials=n_trials, budget_calls=budget_calls, batch=batch, progress=progress, run_progress=run_progress)
+    report = finish(h, study, run_progress)
+    h.store.save_experiment(config.hash, study.study_name, "tune", config.model_dump(), result=report.model_dump(mode="json"))
+    return report
