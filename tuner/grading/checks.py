@@ -15,7 +15,7 @@ from tuner.grading import sandbox
 from tuner.grading.models import StepOutcome
 from tuner.grading.workspace import SubProject, Workspace
 
-__all__ = ["run_bundle", "run_tsc", "run_eslint", "run_tests", "DETAIL_LINES"]
+__all__ = ["run_bundle", "run_tsc", "run_eslint", "run_tests", "has_syntax_error", "DETAIL_LINES"]
 
 DETAIL_LINES = 20
 _TSC_LINE = re.compile(r"^(p\d{3})/(.+?\(\d+,\d+\): (?:error|warning) TS\d+: .*)$")
@@ -57,7 +57,7 @@ def run_bundle(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[
         sub = by_name.get(record.get("id"))
         if sub is None:
             continue
-        errors = [_relative(e, sub) for e in record["errors"]]
+        errors = sub.deploy_problems() + [_relative(e, sub) for e in record["errors"]]
         outcomes[sub.name] = StepOutcome(status="fail" if errors else "pass", detail=_detail(errors), duration_s=each)
     return outcomes
 
@@ -83,6 +83,11 @@ def run_tsc(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str
         return {}  # output we cannot attribute: each sub-project is re-checked alone
     each = _split(done.duration_s, len(subs))
     return {n: StepOutcome(status="fail" if e else "pass", detail=_detail(e), duration_s=each) for n, e in errors.items()}
+
+
+def has_syntax_error(outcome: StepOutcome) -> bool:
+    # TS1xxx are the parser's (and grammar) diagnostics; the detail keeps them, first lines first.
+    return bool(re.search(r"error TS1\d{3}:", outcome.detail))
 
 
 def run_eslint(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["entry_points", "generate", "write_generated"]
+__all__ = ["entry_points", "generate", "write_generated", "module_problems"]
 
 _ENTRY_EXTENSIONS = (".js", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".jsx")
 _HAS_IMPORT_OR_EXPORT = re.compile(r"^\s{0,100}(import|export)", re.MULTILINE)
@@ -54,6 +54,18 @@ def _import_path(module: str) -> str:
 def _identifier(module: str) -> str:
     ident = _import_path(module).replace("/", "_").replace("-", "_")
     return f"{ident}_" if ident in _RESERVED else ident
+
+
+def module_problems(files: dict[str, str]) -> list[str]:
+    """Modules whose path cannot appear in the generated ``api`` (the CLI would write invalid
+    TypeScript for them, so the deploy fails at codegen)."""
+    convex = {p.removeprefix("convex/"): t for p, t in files.items() if p.startswith("convex/")}
+    return [
+        f"convex/{m}: module path is not usable in the generated api "
+        f"('{_identifier(m)}' is not a valid identifier; use letters, digits and _, not starting with a digit)"
+        for m in entry_points(convex)
+        if not re.fullmatch(r"[A-Za-z_$][\w$]*", _identifier(m))
+    ]
 
 
 def _key(module: str) -> str:

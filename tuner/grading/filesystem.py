@@ -8,13 +8,16 @@ only relative POSIX paths under ``convex/`` or ``src/``, no ``..``, never into
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
-__all__ = ["check_files", "write_files", "read_output_dir", "MAX_FILES", "MAX_FILE_BYTES"]
+__all__ = ["check_files", "missing_for_grader", "write_files", "read_output_dir", "MAX_FILES", "MAX_FILE_BYTES"]
 
 MAX_FILES = 200
 MAX_FILE_BYTES = 1_000_000
 _ROOTS = ("convex", "src")
+_GRADER_IMPORT = re.compile(r"""(?:from|import)\s*\(?\s*["']\./((?:convex|src)/[^"']+)["']""")
+_SOURCE_EXTENSIONS = ("", ".ts", ".tsx", ".js", ".jsx", ".mts", ".mjs", "/index.ts", "/index.tsx", "/index.js")
 
 
 def _path_problem(path: str) -> str | None:
@@ -55,6 +58,18 @@ def check_files(files: dict[str, str], symlinks: list[str] | None = None) -> lis
     prefixes = {"/".join(p.split("/")[:i]) for p in files for i in range(1, p.count("/") + 1)}
     problems += [f"{p}: both a file and a folder" for p in sorted(prefixes & files.keys())]
     return problems
+
+
+def missing_for_grader(grader: str, files: dict[str, str]) -> list[str]:
+    """Modules the grader imports (``./convex/schema``, ``./src/client``) that the output lacks."""
+    missing = []
+    for target in sorted(set(_GRADER_IMPORT.findall(grader))):
+        if target.startswith("convex/_generated/"):
+            continue
+        stem = re.sub(r"\.(js|jsx|mjs)$", "", target)
+        if not any(stem + ext in files or target + ext in files for ext in _SOURCE_EXTENSIONS):
+            missing.append(f"{target}: missing (the task asks for it and the grader imports it)")
+    return missing
 
 
 def write_files(project_dir: Path, files: dict[str, str]) -> None:

@@ -16,8 +16,8 @@ from tuner.errors import ToolchainError
 from tuner.evals import STEP_NAMES
 from tuner.grading import checks, sandbox
 from tuner.grading.cache import GradeCache, cache_key
-from tuner.grading.codegen import write_generated
-from tuner.grading.filesystem import check_files, write_files
+from tuner.grading.codegen import module_problems, write_generated
+from tuner.grading.filesystem import check_files, missing_for_grader, write_files
 from tuner.grading.models import GradeRequest, GradeResult, StepOutcome, StepResult
 from tuner.grading.toolchain import Toolchain, ensure_toolchain, lock_hash, toolchain_dir
 from tuner.grading.workspace import SubProject, Workspace
@@ -127,7 +127,7 @@ def _prepare(sub: SubProject) -> None:
     """Steps 1 and 2, in-process: check and write the files, then the generated code."""
     start = time.monotonic()
     request = sub.request
-    problems = check_files(request.files, request.symlinks)
+    problems = check_files(request.files, request.symlinks) or missing_for_grader(request.eval.grader, request.files)
     if not problems:
         try:
             write_files(sub.dir, request.files)
@@ -140,8 +140,11 @@ def _prepare(sub: SubProject) -> None:
     if problems:
         return
     start = time.monotonic()
-    write_generated(sub.dir, request.files)
-    sub.outcomes["codegen"] = StepOutcome(status="pass", duration_s=round(time.monotonic() - start, 3))
+    problems = module_problems(request.files)
+    if not problems:
+        write_generated(sub.dir, request.files)
+    sub.outcomes["codegen"] = StepOutcome(status="fail" if problems else "pass", detail=checks._detail(problems),
+                                          duration_s=round(time.monotonic() - start, 3))
 
 
 def _with_retry(step: str, ws: Workspace, subs: list[SubProject], timeout_s: float, runner) -> dict[str, StepOutcome]:
@@ -165,6 +168,13 @@ def _run_tsc(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[st
     # `declare global` / `declare module` in one project would leak into a shared program.
     shared = [s for s in subs if not s.declares_globals()]
     outcomes = _with_retry("tsc", ws, shared, timeout_s, checks.run_tsc)
+    # tsc skips the semantic check of the whole program when any file has a syntax error, so a
+    # "pass" next to one is not a pass: check the rest again without the failing sub-projects.
+    while any(o.status == "fail" and checks.has_syntax_error(o) for o in outcomes.values()):
+        shared = [s for s in shared if outcomes[s.name].status == "pass"]
+        if not shared:
+            break
+        outcomes.update(_with_retry("tsc", ws, shared, timeout_s, checks.run_tsc))
     for sub in subs:
         if sub not in shared:
             outcomes.update(_with_retry("tsc", ws, [sub], timeout_s, checks.run_tsc))

@@ -31,6 +31,9 @@ _USE_NODE = re.compile(r"""^(?:\s|//[^\n]*\n|/\*.*?\*/)*(?:(['"])use strict\1;?\
 # Files that can change the global scope of a shared tsc program; type-checked on their own.
 _GLOBAL_DECL = re.compile(r"^\s*declare\s+(global|module)\b", re.MULTILINE)
 
+# Files Convex always runs in its own runtime, whatever their directive says.
+_MUST_BE_ISOLATE = ("http", "crons", "schema", "auth.config")
+
 # Our eslint rule levels; the reasons are in evals/README.md. Warnings never fail a step, so
 # every rule is either an error or off.
 RULES = {
@@ -78,6 +81,19 @@ class SubProject:
         node = [e for e in entries if self.is_node_file(e)]
         browser = [e for e in entries if e not in node] + schema
         return {"id": self.name, "dir": str(self.dir), "browser": browser, "node": node, "out": str(out)}
+
+    def deploy_problems(self) -> list[str]:
+        """What Convex's CLI refuses before bundling: "use node" in a file that must run in the
+        default runtime, and a file under convex/actions/ without "use node" (a legacy rule)."""
+        convex = {p.removeprefix("convex/"): t for p, t in self.request.files.items() if p.startswith("convex/")}
+        problems = []
+        for rel in entry_points(convex) + [s for s in ("schema.ts", "schema.js") if s in convex]:
+            node = self.is_node_file("convex/" + rel)
+            if node and rel.rsplit(".", 1)[0] in _MUST_BE_ISOLATE:
+                problems.append(f'convex/{rel}: error: "use node" directive is not allowed for {rel}')
+            elif not node and rel.startswith("actions/"):
+                problems.append(f'convex/{rel}: error: files in convex/actions/ must start with "use node"')
+        return problems
 
     def declares_globals(self) -> bool:
         return any(p.endswith(".d.ts") or _GLOBAL_DECL.search(t) for p, t in self.request.files.items())

@@ -32,7 +32,7 @@ export default class LineReporter {
   }
 
   onTestModuleQueued() { this.progress(); }
-  onTestModuleStart(mod) { this.running.add(mod.moduleId); this.progress(); }
+  onTestModuleStart(mod) { this.running.add(mod.moduleId); this.started = true; this.progress(); }
   onTestCaseResult() { this.progress(); }
 
   onTestModuleEnd(mod) {
@@ -57,7 +57,9 @@ export default class LineReporter {
   }
 
   watch() {
-    if (Date.now() - this.lastProgress < stallMs) return;
+    // Start-up (transforming convex-test, the first imports) gets more slack on a busy machine.
+    const limit = this.started ? stallMs : 3 * stallMs;
+    if (Date.now() - this.lastProgress < limit) return;
     for (const file of this.running) write({ file, running: true });
     write({ stalled: true });
     process.exit(124);

@@ -76,3 +76,11 @@ def hanging_query() -> dict[str, str]:
 
 def syntax_error() -> dict[str, str]:
     return _replace("export const get = query({", "export const get = query({{")
+
+
+def use_node_in_crons() -> dict[str, str]:
+    files = answer()
+    files["convex/crons.ts"] = (
+        '"use node";\nimport { cronJobs } from "convex/server";\nconst crons = cronJobs();\nexport default crons;\n'
+    )
+    return files

@@ -1,0 +1,79 @@
+"""One batched grading shared by the pipeline tests: the counter variants (tests/grading),
+every reference answer of the suite and every broken output (tests/fixtures/broken)."""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from counter_variants import counter_eval
+import counter_variants as variants
+from tuner.evals import load_suite
+from tuner.grading import GradeRequest, GradeResult, grade, read_output_dir
+from tuner.paths import Project
+
+ROOT = Path(__file__).resolve().parents[2]
+BROKEN = ROOT / "tests" / "fixtures" / "broken"
+VARIANTS = ["answer", "node_builtin_without_use_node", "query_in_use_node_file", "use_node_action",
+            "type_error", "filter_in_query", "wrong_behaviour", "syntax_error", "use_node_in_crons", "hanging_query"]
+
+
+def broken_cases() -> list[Path]:
+    return sorted(BROKEN.glob("**/broken.toml"))
+
+
+def broken_request(project: Project, case: Path) -> tuple[GradeRequest, dict]:
+    spec = tomllib.loads(case.read_text())
+    ev = load_suite(project).get(spec["eval"])
+    if "files" in spec:
+        return GradeRequest(eval=ev, files=spec["files"]), spec
+    files, symlinks = read_output_dir(case.parent)
+    return GradeRequest(eval=ev, files=files, symlinks=symlinks), spec
+
+
+@pytest.fixture(scope="session")
+def grading_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("grading-cache")
+
+
+@pytest.fixture(scope="session")
+def project(grading_cache: Path) -> Project:
+    """The real project (its suite and toolchain) with a throw-away grading cache."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TUNER_CACHE_DIR", str(grading_cache))
+    yield Project(ROOT)
+    mp.undo()
+
+
+@pytest.fixture(scope="session")
+def batch(project: Project) -> dict[str, GradeResult]:
+    """Everything graded in one call; keys: ``variant:<name>``, ``answer:<eval id>``, ``broken:<path>``."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    import tuner.grading.pipeline as pipeline
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(pipeline, "STALL_S", 8.0)  # the hanging variant costs about twice this
+    keys, requests = [], []
+    ev = counter_eval()
+    for name in VARIANTS:
+        keys.append(f"variant:{name}")
+        requests.append(GradeRequest(eval=ev, files=getattr(variants, name)()))
+    for e in load_suite(project).evals:
+        keys.append(f"answer:{e.id}")
+        requests.append(GradeRequest(eval=e, files=e.answer_files()))
+    for case in broken_cases():
+        try:  # a malformed case fails its own test (which loads it again), not the whole batch
+            request = broken_request(project, case)[0]
+        except Exception:
+            continue
+        keys.append(f"broken:{case.parent.relative_to(BROKEN)}")
+        requests.append(request)
+    try:
+        results = grade(project, requests, use_cache=True, timeout_s=300)
+    finally:
+        mp.undo()
+    return dict(zip(keys, results))
