@@ -51,12 +51,9 @@ def _pg_available() -> bool:
         return False
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request, tmp_path):
-    """One URL per backend; the PostgreSQL one points at a fresh schema dropped afterwards."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'store.db'}"
-        return
+@pytest.fixture
+def pg_url():
+    """A URL to a fresh PostgreSQL schema on the local server, dropped afterwards."""
     if not _pg_available():
         if os.environ.get("CI"):
             pytest.fail(f"PostgreSQL is not answering at {PG_URL}")
@@ -71,3 +68,32 @@ def store_url(request, tmp_path):
     with admin.begin() as conn:
         conn.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
     admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path):
+    """One URL per backend (the store contract runs against each)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.db'}"
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(scope="session")
+def shared_cache(tmp_path_factory) -> Path:
+    """Response and grading caches shared by the tests that run the simulator end to end."""
+    return tmp_path_factory.mktemp("tuner-cache")
+
+
+@pytest.fixture
+def live_project(tmp_path: Path, monkeypatch, shared_cache) -> Path:
+    """A project a test may edit (guidelines copied) that grades with the real suite (evals linked)."""
+    root = tmp_path / "live"
+    shutil.copytree(REPO / "guidelines", root / "guidelines")
+    (root / "evals").symlink_to(REPO / "evals", target_is_directory=True)
+    (root / "experiments").mkdir()
+    shutil.copy(REPO / "experiments" / "panel.toml", root / "experiments" / "panel.toml")
+    monkeypatch.setenv("TUNER_HOME", str(root))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_cache))
+    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
+    monkeypatch.chdir(root)
+    return root

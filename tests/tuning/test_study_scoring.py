@@ -1,0 +1,75 @@
+"""The trial score and the choice of the best trial, on synthetic runs (no grading)."""
+
+from dataclasses import dataclass
+
+import optuna
+import pytest
+
+from tuner.store import ResultRecord
+from tuner.tuning import TuneConfig, best_trial
+from tuner.tuning.space import OFF, params_of, selection_of
+from tuner.tuning.study import score_trial
+
+
+@dataclass
+class _Run:
+    id: str
+    model: str = "sim/careful"
+
+
+@dataclass
+class _Prompt:
+    tokens: int
+
+
+@dataclass
+class _Outcome:
+    run: _Run
+    prompt: _Prompt
+    results: list
+    new_calls: int = 0
+
+
+def outcome(passes: dict[str, list[bool]], tokens=100, run_id="r") -> _Outcome:
+    results = [
+        ResultRecord(eval_id=f"{cat}/e{i}", category=cat, sample_index=s, outcome="pass" if ok else "fail")
+        for cat, oks in passes.items() for i, chunk in enumerate([oks[j:j + 2] for j in range(0, len(oks), 2)])
+        for s, ok in enumerate(chunk)
+    ]
+    return _Outcome(_Run(run_id), _Prompt(tokens), results)
+
+
+CONFIG = TuneConfig(category="actions", models=[{"model": "sim/careful"}], samples=2, tolerance=0.1, baseline="all-active",
+                    baseline_selection={}, pool=["a.x", "b.y"], eval_ids=[])
+
+
+def test_target_rate_and_no_regression_is_feasible():
+    base = {"k": outcome({"actions": [False] * 8, "queries": [True] * 8})}
+    trial = {"k": outcome({"actions": [True] * 6 + [False] * 2, "queries": [True] * 8}, tokens=80)}
+    score = score_trial(CONFIG, trial, base)
+    assert score.target == pytest.approx(0.75)
+    assert score.constraint <= 0 and score.tokens == 80
+
+
+def test_regression_elsewhere_is_infeasible():
+    base = {"k": outcome({"actions": [False] * 8, "queries": [True] * 8})}
+    trial = {"k": outcome({"actions": [True] * 8, "queries": [False] * 8})}
+    score = score_trial(CONFIG, trial, base)
+    assert score.target == 1.0 and score.constraint > 0
+
+
+def test_best_trial_prefers_feasible_then_fewer_tokens():
+    study = optuna.create_study(direction="maximize")
+    for value, constraint, tokens in ((0.9, 0.5, 10), (0.8, -0.1, 300), (0.8, -0.1, 200), (0.5, -0.2, 50)):
+        trial = study.ask()
+        trial.set_user_attr("constraint", constraint)
+        trial.set_user_attr("tokens", tokens)
+        study.tell(trial, value)
+    best = best_trial(study)
+    assert best.value == 0.8 and best.user_attrs["tokens"] == 200
+
+
+def test_params_roundtrip():
+    params = params_of({"a.x": "terse"}, ["a.x", "b.y"])
+    assert params == {"a.x": "terse", "b.y": OFF}
+    assert selection_of(params) == {"a.x": "terse"}
