@@ -43,6 +43,10 @@ test("useMessages subscribes with useQuery(api.messages.list, { channel })", () 
   expect(getFunctionName(ref)).toBe("messages:list");
   expect(args).toEqual({ channel: "general" });
   expect(result.messages).toBe(rows);
+  useMessages("dev-ops");
+  expect(mocks.useQuery).toHaveBeenCalledTimes(2);
+  expect(getFunctionName(mocks.useQuery.mock.calls[1][0])).toBe("messages:list");
+  expect(mocks.useQuery.mock.calls[1][1]).toEqual({ channel: "dev-ops" });
 });
 
 test("useMessages passes through undefined while loading", () => {
