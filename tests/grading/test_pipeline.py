@@ -106,6 +106,33 @@ def test_infrastructure_errors_are_not_cached(batch, project, monkeypatch):
     assert calls == [1]
 
 
+def _orphaned_graders() -> list[int]:
+    """Processes still running inside a grading directory that has already been removed."""
+    import os
+
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except OSError:
+            continue
+        if "tuner-grade-" in cwd and cwd.endswith("(deleted)"):
+            found.append(int(pid))
+    return found
+
+
+def test_a_hang_leaves_no_process_behind(batch, project, monkeypatch):
+    import time
+
+    import tuner.grading.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "STALL_S", 0.5)
+    before = set(_orphaned_graders())
+    grade(project, [GradeRequest(eval=variants.counter_eval(), files=variants.hanging_query())], timeout_s=5, use_cache=False)
+    time.sleep(0.5)
+    assert set(_orphaned_graders()) - before == set()
+
+
 def test_cli_grade_reports_steps(batch, project, tmp_path, monkeypatch):
     import typer
     from typer.testing import CliRunner

@@ -101,6 +101,10 @@ def run(
         _kill_group(proc)
         out, err = proc.communicate()
         code = None
+    finally:
+        # A tool that exits on its own can leave workers behind (vitest's watchdog exits while a
+        # forked worker spins in an infinite loop): nothing of the group may outlive the step.
+        _kill_group(proc)
     return Completed(code, out, err, time.monotonic() - start)
 
 

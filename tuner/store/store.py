@@ -22,9 +22,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import create_engine, event, select
+from sqlalchemy import create_engine, event, select, text
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from tuner.errors import InputError, NotFoundError, StoreError
@@ -43,6 +43,17 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=30000")
     cur.close()
+
+def _insert_once(s: Session, row) -> bool:
+    """Insert ``row`` unless a concurrent writer already did (then False; the session stays usable)."""
+    try:
+        with s.begin_nested():
+            s.add(row)
+            s.flush()
+        return True
+    except IntegrityError:
+        return False
+
 
 class Store:
     def __init__(self, engine: Engine, url: str):
@@ -66,11 +77,26 @@ class Store:
         if parsed.get_backend_name() == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
         try:
-            with engine.begin() as conn:
-                migrate(conn, safe)
+            cls._migrate(engine, safe)
         except OperationalError as exc:
             raise StoreError(f"{safe}: cannot open the store: {str(exc.orig).strip().splitlines()[0]}") from None
         return cls(engine, safe)
+
+    @staticmethod
+    def _migrate(engine: Engine, safe: str) -> None:
+        # Several workers may open a new store at once. PostgreSQL serialises the migration with a
+        # transaction-scoped advisory lock; elsewhere the loser of a creation race simply retries
+        # and then finds the schema in place.
+        for attempt in range(3):
+            try:
+                with engine.begin() as conn:
+                    if engine.dialect.name == "postgresql":
+                        conn.execute(text("SELECT pg_advisory_xact_lock(7312026)"))
+                    migrate(conn, safe)
+                return
+            except (IntegrityError, OperationalError) as exc:
+                if attempt == 2 or "already exists" not in str(exc) and not isinstance(exc, IntegrityError):
+                    raise
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -89,16 +115,15 @@ class Store:
     def save_prompt(self, prompt) -> None:
         with self.session() as s:
             if s.get(PromptRow, prompt.hash) is None:
-                s.add(
-                    PromptRow(
-                        hash=prompt.hash,
-                        set_name=prompt.set_name,
-                        template=prompt.template,
-                        rules=[[r.id, r.variant, r.hash] for r in prompt.rules],
-                        tokens=prompt.tokens,
-                        text=prompt.text,
-                    )
+                row = PromptRow(
+                    hash=prompt.hash,
+                    set_name=prompt.set_name,
+                    template=prompt.template,
+                    rules=[[r.id, r.variant, r.hash] for r in prompt.rules],
+                    tokens=prompt.tokens,
+                    text=prompt.text,
                 )
+                _insert_once(s, row)
 
     def prompt_text(self, prompt_hash: str) -> str:
         with self.session() as s:
@@ -128,10 +153,10 @@ class Store:
             raise InputError(f"model parameter '{bad[0]}' looks like a credential; pass secrets through the environment")
         with self.session() as s:
             row = s.get(RunRow, spec.id)
-            if row is None:
-                row = RunRow(**spec.model_dump(exclude={"id"}), id=spec.id, status="running")
-                s.add(row)
+            if row is None and _insert_once(s, RunRow(**spec.model_dump(exclude={"id"}), id=spec.id, status="running")):
+                row = s.get(RunRow, spec.id)
             else:
+                row = row or s.get(RunRow, spec.id)
                 row.status = "running"
             s.flush()
             return RunRecord.from_row(row)
@@ -162,8 +187,12 @@ class Store:
         if row is not None and result.outcome == "infra" and row.outcome != "infra":
             return  # keep what the model really did; an outage later says nothing about it
         if row is None:
-            row = ResultRow(run_id=run_id)
-            s.add(row)
+            fresh = ResultRow(run_id=run_id, eval_id=result.eval_id, sample_index=result.sample_index,
+                              category=result.category, outcome=result.outcome)
+            if not _insert_once(s, fresh):
+                # Another worker recorded the same sample of the same run a moment ago.
+                return self._upsert_result(s, run_id, result)
+            row = fresh
         # Updated in place, so labels a person put on this result survive a re-grade.
         for field, value in result.model_dump(exclude={"id", "steps"}).items():
             setattr(row, field, value)

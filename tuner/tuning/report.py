@@ -5,27 +5,14 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from tuner.runs import Harness, outcomes_by_task, run_selections
-from tuner.stats import paired_compare
+from tuner.ablation.designs import loo
+from tuner.ablation.effects import Effect as RuleEffect
+from tuner.ablation.effects import finalize, paired_effects
+from tuner.runs import Harness, run_selections
 from tuner.tuning.config import FRESH_OFFSET, TuneConfig
-from tuner.tuning.evidence import CategoryRow, apply_bh, paired_table
+from tuner.tuning.evidence import CategoryRow, paired_table
 
 __all__ = ["RuleEffect", "TuneReport", "confirm", "leave_one_out", "importance"]
-
-
-class RuleEffect(BaseModel):
-    """Effect of including ``rule`` (winner vs winner without it) on one model × category."""
-
-    rule: str
-    model: str
-    category: str
-    delta: float | None
-    lo: float | None
-    hi: float | None
-    p_value: float
-    q_value: float | None
-    verdict: str
-    tokens: int
 
 
 class TuneReport(BaseModel):
@@ -59,28 +46,16 @@ def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: d
 
 
 def leave_one_out(h: Harness, config: TuneConfig, specs: list, best: dict, progress=None) -> tuple[list[RuleEffect], int]:
+    """The winner against the winner without each of its rules (the ablation's loo design)."""
     if not best:
         return [], 0
-    variants = [(f"winner-minus-{rid}", {k: v for k, v in best.items() if k != rid}) for rid in best]
-    groups = run_selections(h, [("winner", best), *variants], specs, config.eval_ids, samples=config.samples, progress=progress)
-    winner, without = groups[0], groups[1:]
-    effects: list[RuleEffect] = []
-    paired = []
-    for (name, _), runs in zip(variants, without):
-        rid = name.removeprefix("winner-minus-")
-        for key, outcome in runs.items():
-            tokens = winner[key].prompt.tokens - outcome.prompt.tokens
-            for cat in sorted({r.category for r in outcome.results}):
-                pr = paired_compare(outcomes_by_task(outcome.results, cat), outcomes_by_task(winner[key].results, cat))
-                paired.append(pr)
-                effects.append(RuleEffect(rule=rid, model=outcome.run.model, category=cat, delta=pr.delta, lo=pr.lo, hi=pr.hi,
-                                          p_value=pr.p_value, q_value=None, verdict="", tokens=tokens))
-    apply_bh(paired)
-    for effect, pr in zip(effects, paired):
-        effect.q_value = pr.q_value
-        effect.verdict = {"improved": "helps", "regressed": "hurts"}.get(pr.verdict, "no detectable effect")
-    calls = sum(o.new_calls for g in groups for o in g.values())
-    return effects, calls
+    variants = loo(best)
+    groups = run_selections(h, [(f"winner-{v.name}", v.selection) for v in variants], specs, config.eval_ids,
+                            samples=config.samples, progress=progress)
+    from tuner.ablation import rule_tokens
+
+    effects = finalize(paired_effects(variants, groups, "loo"), rule_tokens(h, best))
+    return effects, sum(o.new_calls for g in groups for o in g.values())
 
 
 def importance(study) -> dict[str, float]:

@@ -51,10 +51,8 @@ def _storage(url: str):
 def _sampler(seed: int, startup: int):
     import optuna
 
-    return optuna.samplers.TPESampler(
-        seed=seed, n_startup_trials=startup, multivariate=True, constant_liar=True,
-        constraints_func=lambda t: [t.user_attrs.get("constraint", 1.0)],
-    )
+    # Constraints reach the sampler through trial.set_constraint (Optuna 5), see _tell_batch.
+    return optuna.samplers.TPESampler(seed=seed, n_startup_trials=startup, multivariate=True, constant_liar=True)
 
 
 def open_study(storage_url: str, name: str, config: TuneConfig | None = None, startup: int = 8):
@@ -140,6 +138,7 @@ def _tell_batch(study, config, trials, selections, outcomes, base_runs) -> None:
             if key != "target":
                 trial.set_user_attr(key, value)
         trial.set_user_attr("selection", json.dumps(selection, sort_keys=True))
+        trial.set_constraint("no_regression", score.constraint)
         if score.target is None:
             study.tell(trial, state=TrialState.FAIL)
         else:
