@@ -2,5 +2,9 @@
 
 from tuner.stats.intervals import CONFIDENCE, Estimate, rate_interval
 from tuner.stats.paired import ALPHA, PairedResult, bh_adjust, paired_compare, verdict
+from tuner.stats.power import PowerPoint, PowerResult, estimate_icc, power_curve
 
-__all__ = ["ALPHA", "CONFIDENCE", "Estimate", "PairedResult", "bh_adjust", "paired_compare", "rate_interval", "verdict"]
+__all__ = [
+    "ALPHA", "CONFIDENCE", "Estimate", "PairedResult", "PowerPoint", "PowerResult",
+    "bh_adjust", "estimate_icc", "paired_compare", "power_curve", "rate_interval", "verdict",
+]

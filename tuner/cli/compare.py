@@ -1,0 +1,163 @@
+"""`tuner compare` (before vs after, paired, gated) and `tuner power` (how many samples it takes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from tuner.cli._common import (
+    DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, print_json, resolve_models,
+)
+from tuner.cli._progress import phase_progress
+
+__all__ = ["register"]
+
+CategoryOption = Annotated[Optional[str], typer.Option("--category", "-c", help="Only this category.")]
+
+
+def compare_cmd(
+    before: Annotated[str, typer.Option("--before", help="Rule set (name or file) or stored run id/prefix.")],
+    after: Annotated[str, typer.Option("--after", help="Rule set (name or file) or stored run id/prefix.")],
+    model: ModelOption = None,
+    panel: PanelOption = None,
+    samples: Annotated[int, typer.Option("--samples", "-k", min=1, max=1000, help="Samples per eval (set sides).")] = 3,
+    category: CategoryOption = None,
+    before_offset: Annotated[int, typer.Option("--before-offset", min=0, help="First sample index of the before side.")] = 0,
+    after_offset: Annotated[int, typer.Option("--after-offset", min=0, help="First sample index of the after side.")] = 0,
+    report: Annotated[Optional[Path], typer.Option("--report", help="Markdown report path (default reports/compare/...).")] = None,
+    chart: Annotated[Optional[Path], typer.Option("--chart", help="PNG chart path (default: next to the report).")] = None,
+    no_cache: NoCacheOption = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Compare two rule sets (or stored runs), paired per eval and sample; exit 1 on a significant regression."""
+    from tuner.compare import compare, default_report_path, render_markdown, write_atomic, write_chart
+    from tuner.runs import Harness
+
+    h = Harness(db=db, use_cache=not no_cache)
+    try:
+        specs = resolve_models(h.project, model, panel)
+        with phase_progress(not as_json) as progress:
+            result = compare(
+                h, before, after, specs, category=category, samples=samples,
+                before_offset=before_offset, after_offset=after_offset,
+                models_given=bool(model or panel), progress=progress,
+            )
+        report_path = report or default_report_path(h, result)
+        chart_path = chart or report_path.with_suffix(".png")
+    finally:
+        h.close()
+    # Chart first: the report links to it, so a report never points at a missing picture.
+    write_chart(result, chart_path)
+    chart_link = _relative(chart_path, report_path.parent)
+    write_atomic(report_path, lambda tmp: tmp.write_text(render_markdown(result, chart_link), encoding="utf-8"))
+    if as_json:
+        print_json({**result.to_json(), "report": str(report_path), "chart": str(chart_path)})
+    else:
+        _print(result, report_path, chart_path)
+    if result.exit_code:
+        raise typer.Exit(result.exit_code)
+
+
+def _relative(path: Path, base: Path) -> str:
+    import os
+
+    try:
+        return os.path.relpath(path.resolve(), base.resolve())
+    except ValueError:  # another drive (Windows)
+        return str(path.resolve())
+
+
+def _print(result, report_path: Path, chart_path: Path) -> None:
+    from rich.table import Table
+
+    from tuner.compare.report import fmt_delta, fmt_rate
+
+    out = console()
+    styles = {"improved": "green", "regressed": "bold red"}
+    for model in dict.fromkeys(c.model for c in result.cells):
+        cells = [c for c in result.cells if c.model == model]
+        table = Table(title=f"{cells[0].model_label} · {result.before.label} → {result.after.label} · {result.samples} samples/eval")
+        for col in ("category", "before", "after", "Δ [95% CI]", "p", "q (BH)", "f→p", "p→f", "infra", "verdict"):
+            table.add_column(col, justify="left" if col in ("category", "verdict") else "right")
+        for c in cells:
+            f2p = sum(f.fail_to_pass for f in c.flips.values())
+            p2f = sum(f.pass_to_fail for f in c.flips.values())
+            style = styles.get(c.verdict, "")
+            table.add_row(
+                c.category, fmt_rate(c.before), fmt_rate(c.after), fmt_delta(c), f"{c.p_value:.3g}", f"{c.q_value:.3g}",
+                str(f2p), str(p2f), f"{c.infra_before}/{c.infra_after}",
+                f"[{style}]{c.verdict}[/{style}]" if style else c.verdict,
+                end_section=len(cells) > 1 and cells[-1].category == "overall" and c is cells[-2],
+            )
+        out.print(table)
+    flipped = [(c.model_label, ev, f) for c in result.cells if c.category != "overall" for ev, f in c.flips.items()]
+    if flipped:
+        out.print("[bold]flips per eval[/bold] (fail→pass / pass→fail)")
+        for label, ev, f in flipped:
+            out.print(f"  {label}  {ev}  +{f.fail_to_pass} / -{f.pass_to_fail}")
+    for note in result.notes:
+        out.print(f"[yellow]note:[/yellow] {note}")
+    if result.simulated_models:
+        out.print(f"[dim]simulated models (planted gaps, not real LLMs): {', '.join(result.simulated_models)}[/dim]")
+    verdict = "[bold red]significant regression: exit 1[/bold red]" if result.exit_code else "no significant regression"
+    out.print(f"{verdict}\nreport {report_path}\nchart  {chart_path}")
+
+
+def power_cmd(
+    effect: Annotated[float, typer.Option("--effect", help="Expected change in pass rate (e.g. 0.15 or -0.1).")] = 0.15,
+    baseline: Annotated[Optional[float], typer.Option("--baseline", help="Pass rate before (default: stored runs, else 0.6).")] = None,
+    category: CategoryOption = None,
+    alpha: Annotated[float, typer.Option("--alpha", min=0.0001, max=0.5, help="Significance level of one cell.")] = 0.05,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """How many samples per eval give 80% power to detect an effect on this suite."""
+    from tuner.compare.history import stored_heterogeneity
+    from tuner.runs import Harness
+    from tuner.stats.power import DEFAULT_BASELINE, DEFAULT_ICC, power_curve
+
+    h = Harness(db=db)
+    try:
+        tasks = len(h.suite.select(category=category))
+        stored = stored_heterogeneity(h.store, h.suite.hash, category)
+    finally:
+        h.close()
+    rate, icc = stored if stored else (DEFAULT_BASELINE, DEFAULT_ICC)
+    source = "stored runs" if stored else "default"
+    if baseline is not None:
+        rate, source = baseline, f"--baseline; icc from {source}"
+    result = power_curve(tasks, effect=effect, baseline=rate, icc=icc, alpha=alpha, source=source)
+    if as_json:
+        print_json({**result.model_dump(mode="json"), "category": category})
+        return
+    _print_power(result, category)
+
+
+def _print_power(result, category: str | None) -> None:
+    from rich.table import Table
+
+    out = console()
+    out.print(
+        f"{result.tasks} evals ({category or 'all categories'}) · baseline {result.baseline:.0%} · effect {result.effect:+.0%}"
+        f" · intra-task correlation {result.icc:.2f} ({result.source}) · alpha {result.alpha}"
+    )
+    table = Table(title="power by samples per eval")
+    table.add_column("samples per eval", justify="right")
+    table.add_column("power", justify="right")
+    for p in result.points:
+        table.add_row(str(p.samples), f"{p.power:.0%}", style="green" if p.power >= 0.8 else "")
+    out.print(table)
+    if result.smallest_k is None:
+        out.print(f"No K up to {result.points[-1].samples} reaches 80% power: this comparison cannot reliably tell; "
+                  "expect a larger effect or add evals.")
+    else:
+        out.print(f"Smallest K with 80% power: [bold]{result.smallest_k}[/bold] (McNemar exact, one cell; "
+                  "BH across many cells needs a little more).")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("compare")(compare_cmd)
+    app.command("power")(power_cmd)

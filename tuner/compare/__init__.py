@@ -1,0 +1,37 @@
+"""Before/after comparisons of guideline variants: pairing, the tested table, report and chart.
+
+Importing this package pulls in no heavy library: scipy/statsmodels load on the first test,
+matplotlib inside ``write_chart``.
+"""
+
+from tuner.compare.chart import write_chart
+from tuner.compare.engine import compare, default_report_path
+from tuner.compare.pairing import Paired, pair_results
+from tuner.compare.rates import OVERALL, RateRow, is_simulated, model_label, per_task, rate_rows
+from tuner.compare.report import render_markdown, write_atomic
+from tuner.compare.sides import Side, resolve_side
+from tuner.compare.table import Cell, Comparison, Flip, SideInfo, build_cells, finalize
+
+__all__ = [
+    "OVERALL",
+    "Cell",
+    "Comparison",
+    "Flip",
+    "Paired",
+    "RateRow",
+    "Side",
+    "SideInfo",
+    "build_cells",
+    "compare",
+    "default_report_path",
+    "finalize",
+    "is_simulated",
+    "model_label",
+    "pair_results",
+    "per_task",
+    "rate_rows",
+    "render_markdown",
+    "resolve_side",
+    "write_atomic",
+    "write_chart",
+]

@@ -1,0 +1,65 @@
+"""Pass rates per category and overall, each with a 95% interval (tasks are the unit).
+
+Results become ``{eval id: [pass?, ...]}`` maps in sample-index order; infrastructure failures are
+left out of the maps (they say nothing about the model) and counted on the side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pydantic import BaseModel
+
+from tuner.stats import Estimate, rate_interval
+from tuner.store import ResultRecord
+
+__all__ = ["OVERALL", "RateRow", "per_task", "rate_rows", "is_simulated", "model_label"]
+
+OVERALL = "overall"
+
+
+class RateRow(BaseModel):
+    """One category (or ``overall``) of one run."""
+
+    category: str
+    estimate: Estimate
+    infra: int
+
+
+def is_simulated(model: str) -> bool:
+    return model.startswith("sim/")
+
+
+def model_label(model: str) -> str:
+    """Simulated models are always named as such, in every output."""
+    return f"{model} (simulator)" if is_simulated(model) else model
+
+
+def per_task(results: Iterable[ResultRecord], category: str | None = None) -> dict[str, list[bool]]:
+    """Scored outcomes per eval, in sample-index order (infra failures dropped)."""
+    chosen = sorted(
+        (r for r in results if r.outcome != "infra" and (category is None or r.category == category)),
+        key=lambda r: (r.eval_id, r.sample_index),
+    )
+    out: dict[str, list[bool]] = {}
+    for r in chosen:
+        out.setdefault(r.eval_id, []).append(r.outcome == "pass")
+    return out
+
+
+def rate_rows(results: list[ResultRecord], categories: list[str] | None = None) -> list[RateRow]:
+    """One row per category present (in ``categories`` order when given), then ``overall``."""
+    present = {r.category for r in results}
+    order = [c for c in (categories or []) if c in present] + sorted(present - set(categories or []))
+    rows = [
+        RateRow(
+            category=cat,
+            estimate=rate_interval(per_task(results, cat)),
+            infra=sum(1 for r in results if r.category == cat and r.outcome == "infra"),
+        )
+        for cat in order
+    ]
+    rows.append(
+        RateRow(category=OVERALL, estimate=rate_interval(per_task(results)), infra=sum(r.outcome == "infra" for r in results))
+    )
+    return rows

@@ -1,0 +1,123 @@
+"""The Markdown report of a comparison, written atomically (temp file, then rename)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from tuner.compare.table import Cell, Comparison
+from tuner.hashing import short
+
+__all__ = ["render_markdown", "write_atomic", "fmt_rate", "fmt_delta"]
+
+
+def fmt_rate(est) -> str:
+    if est.rate is None:
+        return "n/a"
+    return f"{est.rate:.0%} [{est.lo:.0%}, {est.hi:.0%}]"
+
+
+def fmt_delta(cell: Cell) -> str:
+    if cell.delta is None:
+        return "n/a"
+    return f"{cell.delta:+.0%} [{cell.lo:+.0%}, {cell.hi:+.0%}]"
+
+
+def _side(name: str, side) -> list[str]:
+    lines = [f"- **{name}**: `{side.token}` ({side.kind}{', sample offset ' + str(side.offset) if side.offset else ''})"]
+    for model, run in side.runs.items():
+        lines.append(f"  - {model}: run `{short(run)}`, prompt `{short(side.prompts.get(model, ''))}`")
+    return lines
+
+
+def _table(cells: list[Cell]) -> list[str]:
+    lines = [
+        "| model | category | before | after | Δ [95% CI] | p | q (BH) | fail→pass | pass→fail | infra b/a | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for c in cells:
+        f2p = sum(f.fail_to_pass for f in c.flips.values())
+        p2f = sum(f.pass_to_fail for f in c.flips.values())
+        verdict = f"**{c.verdict}**" if c.verdict != "no detectable change" else c.verdict
+        lines.append(
+            f"| {c.model_label} | {c.category} | {fmt_rate(c.before)} | {fmt_rate(c.after)} | {fmt_delta(c)} "
+            f"| {c.p_value:.3g} | {c.q_value:.3g} | {f2p} | {p2f} | {c.infra_before}/{c.infra_after} | {verdict} |"
+        )
+    return lines
+
+
+def _flips(cells: list[Cell]) -> list[str]:
+    seen: dict[tuple[str, str], object] = {}
+    for c in cells:
+        if c.category == "overall":
+            continue
+        for ev, flip in c.flips.items():
+            seen[(c.model_label, ev)] = flip
+    if not seen:
+        return ["No eval changed outcome on any paired sample."]
+    lines = ["| model | eval | fail→pass | pass→fail |", "|---|---|---|---|"]
+    for (model, ev), flip in sorted(seen.items()):
+        lines.append(f"| {model} | `{ev}` | {flip.fail_to_pass} | {flip.pass_to_fail} |")
+    return lines
+
+
+def render_markdown(comparison: Comparison, chart_name: str | None = None) -> str:
+    c = comparison
+    if c.regressions:
+        headline = f"**Regressed** in {len(c.regressions)} cell(s): " + ", ".join(f"{x.model_label} · {x.category}" for x in c.regressions)
+    elif c.improvements:
+        headline = f"**Improved** in {len(c.improvements)} cell(s), no significant regression."
+    else:
+        headline = "No detectable change."
+    lines = [
+        f"# Compare `{c.before.label}` → `{c.after.label}`",
+        "",
+        headline,
+        "",
+        *_side("before", c.before),
+        *_side("after", c.after),
+        f"- samples per eval: {c.samples}; category: {c.category or 'all'}; alpha {c.alpha} on Benjamini–Hochberg q-values across the whole table",
+    ]
+    if c.simulated_models:
+        lines.append(f"- **simulated models** (planted gaps, not a real LLM): {', '.join(c.simulated_models)}")
+    lines += [f"- note: {n}" for n in c.notes]
+    lines += ["", "## Pass rates", "", *_table(c.cells)]
+    if chart_name:
+        lines += ["", f"![before/after per category]({chart_name})"]
+    lines += ["", "## Flips per eval", "", *_flips(c.cells), ""]
+    lines += [
+        "Pairs: same eval, same sample position (offsets applied). Rates and Δ intervals: cluster bootstrap over evals. "
+        "p: exact McNemar on the discordant pairs. Infrastructure failures are excluded from scores and counted.",
+        "",
+        f"Exit code: {c.exit_code} ({'a significant regression' if c.exit_code else 'no significant regression'}).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: Path, write: Callable[[Path], None]) -> Path:
+    """Call ``write(tmp)`` on a temp file next to ``path``, then rename it into place.
+
+    A failure leaves nothing behind: neither a half-written report nor a stray temp file.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        write(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a report is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
