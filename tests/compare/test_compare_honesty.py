@@ -13,7 +13,7 @@ from tuner.compare import compare
 
 pytestmark = pytest.mark.node
 
-SEEDS = 20
+SEEDS = 100
 AA_SAMPLES = 3
 IMPROVEMENT_SAMPLES = 12
 
