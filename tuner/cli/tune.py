@@ -25,7 +25,7 @@ def tune(
     panel: PanelOption = None,
     trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Complete trials the study should reach.")] = None,
     budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Stop once trials made this many provider calls.")] = None,
-    samples: SamplesOption = 2,
+    samples: SamplesOption = 4,
     tolerance: Annotated[float, typer.Option(help="Allowed drop in other categories (paired lower bound).", min=0, max=1)] = 0.15,
     baseline: Annotated[Optional[str], typer.Option(help="Baseline: published name, NAME@VERSION or set (default: published, else all-active).")] = None,
     study: StudyOption = None,
@@ -46,7 +46,7 @@ def tune(
     try:
         specs = resolve_models(h.project, model, panel)
         config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed)
-        n_trials = trials if trials is not None else (None if budget_calls else 16)
+        n_trials = trials  # None: every single-rule change, their combination, then 8 TPE trials
         with phase_progress(not as_json) as progress:
             trial_bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
             result = run_tune(h, config, study_name=study, storage=storage, n_trials=n_trials, budget_calls=budget_calls,

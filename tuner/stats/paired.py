@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from tuner.stats.intervals import CONFIDENCE, N_RESAMPLES
 
-__all__ = ["PairedResult", "paired_compare", "bh_adjust", "verdict", "ALPHA"]
+__all__ = ["PairedResult", "paired_compare", "pair_interval", "bh_adjust", "verdict", "ALPHA"]
 
 ALPHA = 0.05
 
@@ -95,6 +95,29 @@ def paired_compare(before: Mapping[str, Sequence[bool]], after: Mapping[str, Seq
         pairs=int(n), tasks=len(rows),
         fail_to_pass={t: c for t, c in f2p.items() if c}, pass_to_fail={t: c for t, c in p2f.items() if c},
     )
+
+
+def pair_interval(before: Mapping[str, Sequence[bool]], after: Mapping[str, Sequence[bool]], seed: int = 0) -> tuple[float, float, float] | None:
+    """(delta, lo, hi) with the *pair* as the unit: a percentile bootstrap over matched samples.
+
+    For a fixed suite, "did this change make these tasks worse?" has the samples as its random
+    unit, like the McNemar test. Tuning judges its no-regression constraint with this interval:
+    over the two or three tasks a category has, a task-level bootstrap degenerates to the worst
+    task and would reject almost every change.
+    """
+    import numpy as np
+
+    diffs = np.array([float(a) - float(b) for _, bs, as_ in _pairs(before, after) for b, a in zip(bs, as_)])
+    if diffs.size == 0:
+        return None
+    delta = float(diffs.mean())
+    if np.ptp(diffs) == 0:
+        return delta, delta, delta
+    rng = np.random.default_rng(seed)
+    means = diffs[rng.integers(0, diffs.size, size=(N_RESAMPLES, diffs.size))].mean(axis=1)
+    tail = (1 - CONFIDENCE) / 2
+    lo, hi = np.quantile(means, [tail, 1 - tail])
+    return delta, min(float(lo), delta), max(float(hi), delta)
 
 
 def bh_adjust(p_values: Sequence[float]) -> list[float]:

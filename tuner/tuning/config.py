@@ -22,6 +22,7 @@ class TuneConfig(BaseModel):
     baseline: str = Field(description="Where the baseline came from: a published name or a set.")
     baseline_selection: dict[str, str] = Field(description="The baseline rules {id: variant}: trial 0.")
     pool: list[str] = Field(description="Rule ids the study may switch on or off.")
+    variants: dict[str, list[str]] = Field(default_factory=dict, description="Phrasings available per pool rule.")
     eval_ids: list[str] = Field(description="Tuning evals (held-out ones excluded), all categories.")
     seed: int = 0
 

@@ -19,11 +19,14 @@ from pydantic import BaseModel
 
 from tuner.errors import InputError, NotFoundError
 from tuner.runs import Harness, outcomes_by_task, run_selections
-from tuner.stats import paired_compare
+from tuner.stats import pair_interval
 from tuner.tuning.config import TuneConfig
 from tuner.tuning.space import params_of, rule_pool, suggest
 
-__all__ = ["TrialScore", "open_study", "load_config", "run_trials", "best_trial", "score_trial", "specs_of"]
+__all__ = [
+    "TrialScore", "open_study", "load_config", "run_trials", "best_trial", "score_trial", "specs_of",
+    "local_moves", "apply_moves",
+]
 
 _CONFIG_ATTR = "tuner_config"
 TrialProgress = Callable[[int, int, str], None]
@@ -33,7 +36,7 @@ class TrialScore(BaseModel):
     target: float | None
     constraint: float
     tokens: int
-    deltas: dict[str, dict[str, float | None]]  # model -> category -> paired lower bound
+    deltas: dict[str, dict[str, float | None]]  # model -> category -> lower bound of the paired interval
     run_ids: list[str]
     calls: int
 
@@ -75,10 +78,57 @@ def open_study(storage_url: str, name: str, config: TuneConfig | None = None, st
     stored = study.user_attrs.get(_CONFIG_ATTR)
     if stored is None:
         study.set_user_attr(_CONFIG_ATTR, config.model_dump_json())
-        study.enqueue_trial(params_of(config.baseline_selection, config.pool), user_attrs={"baseline": True})
+        for move in local_moves(config):
+            study.enqueue_trial(params_of(apply_moves(config.baseline_selection, [move]), config.pool),
+                                user_attrs={"baseline": move["kind"] == "baseline", "move": move})
     elif TuneConfig.model_validate_json(stored).hash != config.hash:
         raise InputError(f"study '{name}' exists with a different configuration; choose another --study name")
     return study
+
+
+def local_moves(config: TuneConfig) -> list[dict]:
+    """The first trials: the baseline, then one change at a time (add a pool rule, drop a rule,
+    rephrase a rule). Random subsets of many rules mostly break other categories; starting next to
+    the baseline measures each rule where it would be used, and TPE takes over from there."""
+    base = config.baseline_selection
+    moves: list[dict] = [{"kind": "baseline"}]
+    moves += [{"kind": "add", "rule": rid, "variant": "default"} for rid in config.pool if rid not in base]
+    moves += [{"kind": "drop", "rule": rid} for rid in base]
+    for rid, variant in base.items():
+        moves += [{"kind": "variant", "rule": rid, "variant": v} for v in config.variants.get(rid, []) if v != variant]
+    return moves
+
+
+def apply_moves(selection: dict[str, str], moves: list[dict]) -> dict[str, str]:
+    out = dict(selection)
+    for move in moves:
+        if move["kind"] in ("add", "variant"):
+            out[move["rule"]] = move["variant"]
+        elif move["kind"] == "drop":
+            out.pop(move["rule"], None)
+    return dict(sorted(out.items()))
+
+
+def _combine_if_ready(study, config: TuneConfig) -> None:
+    """Once every single-change trial is done, enqueue the baseline with all the changes that
+    helped (higher target, feasible) or saved tokens at no cost (equal target, feasible)."""
+    from optuna.trial import TrialState
+
+    if study.user_attrs.get("combined"):
+        return
+    trials = study.get_trials(deepcopy=False)
+    if any(t.state in (TrialState.WAITING, TrialState.RUNNING) and "move" in t.user_attrs for t in trials):
+        return
+    done = [t for t in trials if t.state == TrialState.COMPLETE and "move" in t.user_attrs]
+    base = next((t for t in done if t.user_attrs.get("baseline")), None)
+    if base is None:
+        return
+    study.set_user_attr("combined", True)
+    good = [t.user_attrs["move"] for t in done if not t.user_attrs.get("baseline") and t.user_attrs.get("constraint", 1) <= 0
+            and (t.value > base.value or (t.value == base.value and t.user_attrs.get("tokens", 0) < base.user_attrs.get("tokens", 0)))]
+    if len(good) > 1:
+        combined = apply_moves(config.baseline_selection, good)
+        study.enqueue_trial(params_of(combined, config.pool), user_attrs={"combined_from": len(good)})
 
 
 def load_config(study) -> TuneConfig:
@@ -105,10 +155,12 @@ def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict) -> TrialS
         total += sum(len(v) for v in table.values())
         model_deltas = deltas.setdefault(outcome.run.model, {})
         for cat in categories:
-            pr = paired_compare(outcomes_by_task(base_runs[key].results, cat), outcomes_by_task(outcome.results, cat))
-            model_deltas[cat] = pr.lo
-            if cat != config.category and pr.lo is not None:
-                worst = max(worst, -pr.lo - config.tolerance)
+            interval = pair_interval(outcomes_by_task(base_runs[key].results, cat), outcomes_by_task(outcome.results, cat))
+            if interval is None:
+                continue
+            model_deltas[cat] = interval[1]
+            if cat != config.category:
+                worst = max(worst, -interval[1] - config.tolerance)
     first = next(iter(trial_runs.values()))
     return TrialScore(
         target=(passes / total) if total else None,
@@ -170,6 +222,7 @@ def run_trials(
         remaining = (n_trials - complete) if n_trials else batch
         if remaining <= 0 or (budget_calls is not None and calls >= budget_calls):
             return
+        _combine_if_ready(study, config)
         trials = [study.ask() for _ in range(min(batch, remaining))]
         try:
             selections = [(f"{study.study_name}#{t.number}", suggest(t, pool)) for t in trials]

@@ -7,9 +7,9 @@ from tuner.runs import Harness
 from tuner.tuning.config import TuneConfig
 from tuner.tuning.report import TuneReport, confirm, importance, leave_one_out
 from tuner.tuning.space import rule_pool, selection_of
-from tuner.tuning.study import best_trial, load_config, open_study, run_trials, specs_of
+from tuner.tuning.study import best_trial, load_config, local_moves, open_study, run_trials, specs_of
 
-__all__ = ["build_config", "baseline_selection", "tune", "finish"]
+__all__ = ["build_config", "baseline_selection", "default_trials", "tune", "finish"]
 
 DEFAULT_PUBLISHED = "convex_rules"
 
@@ -43,9 +43,15 @@ def build_config(
         baseline=name,
         baseline_selection=selection,
         pool=pool,
+        variants={rid: h.guidelines.library.get(rid).variant_names for rid in pool},
         eval_ids=[e.id for e in h.suite.select(held_out=False)],
         seed=seed,
     )
+
+
+def default_trials(config: TuneConfig) -> int:
+    """Every single-change trial, their combination, then eight trials of TPE."""
+    return len(local_moves(config)) + 1 + 8
 
 
 def finish(h: Harness, study, progress=None) -> TuneReport:
@@ -87,13 +93,15 @@ def tune(
     *,
     study_name: str | None = None,
     storage: str | None = None,
-    n_trials: int | None = 24,
+    n_trials: int | None = None,
     budget_calls: int | None = None,
     batch: int = 4,
     progress=None,
     run_progress=None,
 ) -> TuneReport:
     study = open_study(storage or h.db_url, study_name or config.default_study_name, config)
+    if n_trials is None and budget_calls is None:
+        n_trials = default_trials(config)
     run_trials(h, study, n_trials=n_trials, budget_calls=budget_calls, batch=batch, progress=progress, run_progress=run_progress)
     report = finish(h, study, run_progress)
     h.store.save_experiment(config.hash, study.study_name, "tune", config.model_dump(), result=report.model_dump(mode="json"))
