@@ -12,7 +12,7 @@ from tuner.runs import Harness, run_selections
 from tuner.tuning.config import FRESH_OFFSET, TuneConfig
 from tuner.tuning.evidence import CategoryRow, paired_table
 
-__all__ = ["RuleEffect", "TuneReport", "confirm", "leave_one_out", "importance"]
+__all__ = ["RuleEffect", "TuneReport", "confirm", "evidence_samples", "leave_one_out", "importance"]
 
 
 class TuneReport(BaseModel):
@@ -37,25 +37,39 @@ class TuneReport(BaseModel):
 def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: dict, progress=None):
     """(fresh-sample rows on the tuning evals, rows on the held-out evals), baseline vs winner."""
     held = [e.id for e in h.suite.select(held_out=True)]
+    k = evidence_samples(config)
     fresh_runs = run_selections(h, [("baseline", baseline), ("winner", best)], specs, config.eval_ids,
-                                samples=config.samples, sample_offset=FRESH_OFFSET, progress=progress)
+                                samples=k, sample_offset=FRESH_OFFSET, progress=progress)
     held_runs = run_selections(h, [("baseline", baseline), ("winner", best)], specs, held,
-                               samples=config.samples, sample_offset=FRESH_OFFSET, progress=progress) if held else [{}, {}]
+                               samples=k, sample_offset=FRESH_OFFSET, progress=progress) if held else [{}, {}]
     calls = sum(o.new_calls for group in (*fresh_runs, *held_runs) for o in group.values())
     return paired_table(*fresh_runs), paired_table(*held_runs) if held else [], calls
 
 
+def evidence_samples(config: TuneConfig) -> int:
+    """Samples for confirmation and the leave-one-out: more than a trial used, since these are the
+    claims the report makes (3x the trial samples, at least 12)."""
+    return max(3 * config.samples, 12)
+
+
 def leave_one_out(h: Harness, config: TuneConfig, specs: list, best: dict, progress=None) -> tuple[list[RuleEffect], int]:
-    """The winner against the winner without each of its rules (the ablation's loo design)."""
+    """The winner against the winner without each of its rules (the ablation's loo design).
+
+    Two families for the false discovery rate: effects on the target category (the rules it
+    found) and effects on the other categories (what those rules cost elsewhere).
+    """
     if not best:
         return [], 0
-    variants = loo(best)
-    groups = run_selections(h, [(f"winner-{v.name}", v.selection) for v in variants], specs, config.eval_ids,
-                            samples=config.samples, progress=progress)
     from tuner.ablation import rule_tokens
 
-    effects = finalize(paired_effects(variants, groups, "loo"), rule_tokens(h, best))
-    return effects, sum(o.new_calls for g in groups for o in g.values())
+    variants = loo(best)
+    groups = run_selections(h, [(f"winner-{v.name}", v.selection) for v in variants], specs, config.eval_ids,
+                            samples=evidence_samples(config), sample_offset=FRESH_OFFSET, progress=progress)
+    effects = paired_effects(variants, groups, "loo")
+    tokens = rule_tokens(h, best)
+    target = finalize([e for e in effects if e.category == config.category], tokens)
+    others = finalize([e for e in effects if e.category != config.category], tokens)
+    return target + others, sum(o.new_calls for g in groups for o in g.values())
 
 
 def importance(study) -> dict[str, float]:
