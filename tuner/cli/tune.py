@@ -72,21 +72,21 @@ def _write_report(project, result, path: Path | None) -> Path:
 
 
 def _print(result, path: Path) -> None:
+    from rich import box
     from rich.table import Table
-
-    from tuner.tuning.markdown import fmt_delta, fmt_rate
 
     out = console()
     for title, rows in (("fresh samples, tuning evals", result.fresh), ("held-out evals", result.held_out)):
-        table = Table(title=f"{result.category}: baseline ({result.baseline}) vs winner: {title}")
-        for col in ("model", "category", "before", "after", "delta [95% CI]", "q", "verdict"):
-            table.add_column(col)
-        for r in rows:
-            q = "n/a" if r.paired.q_value is None else f"{r.paired.q_value:.3f}"
-            style = "bold" if r.category == result.category else None
-            table.add_row(model_label(r.model), r.category, fmt_rate(r.before), fmt_rate(r.after), fmt_delta(r.paired), q,
-                          r.paired.verdict, style=style)
-        out.print(table)
+        for model in dict.fromkeys(r.model for r in rows):
+            table = Table(title=f"{model_label(model)} · {result.baseline} → winner · {title}", box=box.SIMPLE_HEAD)
+            for col in ("category", "before %", "after %", "Δ pts [95% CI]", "q", "verdict"):
+                table.add_column(col)
+            for r in (r for r in rows if r.model == model):
+                q = "n/a" if r.paired.q_value is None else f"{r.paired.q_value:.3f}"
+                verdict = {"no detectable change": "–"}.get(r.paired.verdict, r.paired.verdict)
+                table.add_row(r.category, _pct(r.before), _pct(r.after), _points(r.paired), q, verdict,
+                              style="bold" if r.category == result.category else None)
+            out.print(table)
     added = sorted(set(result.best_selection) - set(result.baseline_selection))
     removed = sorted(set(result.baseline_selection) - set(result.best_selection))
     out.print(f"winner: trial {result.best_trial}, {len(result.best_selection)} rules, {result.best_tokens} tokens "
@@ -94,6 +94,14 @@ def _print(result, path: Path) -> None:
     out.print(f"rules that help {result.category}: [green]{', '.join(result.found_helpful) or 'none detected'}[/green]")
     out.print(f"rules that hurt another category: [red]{', '.join(result.found_harmful) or 'none detected'}[/red]")
     out.print(f"[dim]{result.trials} trials, {result.calls} provider calls; study {result.study}; report {path}[/dim]")
+
+
+def _pct(e) -> str:
+    return "n/a" if e.rate is None else f"{e.rate * 100:.0f} [{e.lo * 100:.0f}–{e.hi * 100:.0f}]"
+
+
+def _points(p) -> str:
+    return "n/a" if p.delta is None else f"{p.delta * 100:+.0f} [{p.lo * 100:+.0f}, {p.hi * 100:+.0f}]"
 
 
 def worker(

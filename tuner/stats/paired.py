@@ -86,7 +86,12 @@ def paired_compare(before: Mapping[str, Sequence[bool]], after: Mapping[str, Seq
     counts = np.array([len(b) for _, b, _ in rows], dtype=float)
     diffs = np.array([f2p[t] - p2f[t] for t, _, _ in rows], dtype=float)
     n = counts.sum()
-    lo, hi = _delta_interval(diffs, counts, seed)
+    if len(rows) < 2 or np.ptp(diffs / counts) == 0:
+        # One task, or every task moved by exactly the same amount: resampling tasks shows no
+        # spread at all, which would claim certainty; fall back to the pairs as the unit.
+        _, lo, hi = pair_interval(before, after, seed)
+    else:
+        lo, hi = _delta_interval(diffs, counts, seed)
     return PairedResult(
         before=sum(sum(b) for _, b, _ in rows) / n,
         after=sum(sum(a) for _, _, a in rows) / n,

@@ -110,8 +110,8 @@ def apply_moves(selection: dict[str, str], moves: list[dict]) -> dict[str, str]:
 
 
 def _combine_if_ready(study, config: TuneConfig) -> None:
-    """Once every single-change trial is done, enqueue the baseline with all the changes that
-    helped (higher target, feasible) or saved tokens at no cost (equal target, feasible)."""
+    """Once every single-change trial is done, enqueue the baseline with all the changes that kept
+    the target at least level without violating the constraint."""
     from optuna.trial import TrialState
 
     if study.user_attrs.get("combined"):
@@ -124,8 +124,10 @@ def _combine_if_ready(study, config: TuneConfig) -> None:
     if base is None:
         return
     study.set_user_attr("combined", True)
+    # Single-change trials are noisy: every change that kept the target at least level and broke
+    # nothing goes in; the combination is then measured like any other trial.
     good = [t.user_attrs["move"] for t in done if not t.user_attrs.get("baseline") and t.user_attrs.get("constraint", 1) <= 0
-            and (t.value > base.value or (t.value == base.value and t.user_attrs.get("tokens", 0) < base.user_attrs.get("tokens", 0)))]
+            and t.value >= base.value]
     if len(good) > 1:
         combined = apply_moves(config.baseline_selection, good)
         study.enqueue_trial(params_of(combined, config.pool), user_attrs={"combined_from": len(good)})
