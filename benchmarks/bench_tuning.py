@@ -88,9 +88,11 @@ def ablate_verdicts(h, spec, category, design, samples, runs=None):
 
 
 def tune_verdicts(h, spec, category, trials):
+    """As `tuner tune --category C` runs by default (baseline all-active, K=4); rules found =
+    the leave-one-out of the winner. Rules the winner leaves out get no verdict."""
     from tuner.tuning import build_config, tune
 
-    config = build_config(h, category, [spec], samples=2, tolerance=0.15, baseline="everything")
+    config = build_config(h, category, [spec], samples=4, tolerance=0.15, baseline=None)
     report = tune(h, config, n_trials=trials)
     return {e.rule: e.verdict for e in report.rule_effects if e.category == category}
 
@@ -102,7 +104,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--profile", default="careful")
     parser.add_argument("--category", default="actions")
-    parser.add_argument("--trials", type=int, default=16)
+    parser.add_argument("--trials", type=int, default=None, help="default: as `tuner tune` (every single change + 9)")
     args = parser.parse_args()
     spec = ModelSpec(model=f"sim/{args.profile}")
     base = Harness()
@@ -115,7 +117,7 @@ def main() -> None:
         "ablate loo K=1": lambda h: ablate_verdicts(h, spec, args.category, "loo", 1),
         "ablate loo K=2": lambda h: ablate_verdicts(h, spec, args.category, "loo", 2),
         "ablate screening (= anchor calls)": lambda h: ablate_verdicts(h, spec, args.category, "screening", 1, runs=len(pool) + 1),
-        f"tune ({args.trials} trials, K=2)": lambda h: tune_verdicts(h, spec, args.category, args.trials),
+        "tune (defaults, K=4)": lambda h: tune_verdicts(h, spec, args.category, args.trials),
     }
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

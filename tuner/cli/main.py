@@ -56,13 +56,7 @@ def _root(
 
 
 for _name in _MODULES:
-    try:
-        _module = importlib.import_module(f"tuner.cli.{_name}")
-    except ModuleNotFoundError as _exc:
-        if _exc.name != f"tuner.cli.{_name}":
-            raise
-        continue  # command group not built yet
-    _module.register(app)
+    importlib.import_module(f"tuner.cli.{_name}").register(app)
 
 
 def main() -> None:
