@@ -49,6 +49,8 @@ def test_unknown_set_rule_and_variant(g, project_dir):
         g.load_set("nope")
     with pytest.raises(NotFoundError, match="field 'include': unknown rule id 'no.such-rule'"):
         g.compose(RuleSet(name="x", include=["no.such-rule"]))
+    with pytest.raises(InputError, match="rule 'actions.storage-blobs' is not in the set"):
+        g.compose(RuleSet(name="x", statuses=["active"], variants={"actions.storage-blobs": "terse"}))
     with pytest.raises(NotFoundError, match="unknown variant 'loud'"):
         g.compose(RuleSet(name="x", statuses=["active"], variants={"queries.with-index": "loud"}))
     (project_dir / "guidelines" / "sets" / "typo.yaml").write_text("statuses: [active]\nexclud: [x]\n")

@@ -17,7 +17,7 @@ def publish(
     name: Annotated[str, typer.Option(help="Published guideline name.")] = "convex_rules",
     model: ModelOption = None,
     panel: PanelOption = None,
-    samples: SamplesOption = 2,
+    samples: SamplesOption = 6,
     force: Annotated[bool, typer.Option("--force", help="Publish even if a held-out category regresses (recorded).")] = False,
     version: Annotated[Optional[str], typer.Option(help="Explicit version instead of the semver bump.")] = None,
     storage: Annotated[Optional[str], typer.Option(help="Optuna storage of the study (default: the tuner store).")] = None,

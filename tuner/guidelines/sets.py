@@ -52,6 +52,8 @@ class RuleSet(BaseModel):
             rule = library.get(rid) if rid in library.rules else None
             if rule is None:
                 raise NotFoundError(f"set '{self.name}': field 'variants': unknown rule id '{rid}'")
+            if rid not in chosen:
+                raise InputError(f"set '{self.name}': field 'variants': rule '{rid}' is not in the set (status {rule.status})")
             if variant not in rule.variant_names:
                 raise NotFoundError(
                     f"set '{self.name}': field 'variants.{rid}': unknown variant '{variant}' "
