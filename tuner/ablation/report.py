@@ -5,15 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from tuner.ablation.ablate import AblationReport
+from tuner.files import write_atomic
 
-__all__ = ["render_markdown", "write_heatmap", "write_atomic"]
-
-
-def write_atomic(path: Path, data: str | bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
-    tmp.replace(path)
+__all__ = ["render_markdown", "write_heatmap"]
 
 
 def render_markdown(report: AblationReport) -> str:

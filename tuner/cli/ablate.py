@@ -29,7 +29,7 @@ def ablate(
 ) -> None:
     """Estimate each rule's effect per category with intervals and BH q-values."""
     from tuner.ablation import DESIGNS, ablate as run_ablate, render_markdown, write_heatmap
-    from tuner.ablation.report import write_atomic
+    from tuner.files import write_atomic
     from tuner.errors import InputError
     from tuner.hashing import short
     from tuner.runs import Harness

@@ -73,9 +73,9 @@ def render(
         print_json(prompt.model_dump())
         return
     if output:
-        tmp = output.with_name(output.name + ".tmp")
-        tmp.write_text(prompt.text, encoding="utf-8")
-        tmp.replace(output)  # never leave a half-written prompt behind
+        from tuner.files import write_atomic
+
+        write_atomic(output, prompt.text)
     else:
         typer.echo(prompt.text, nl=False)
     err_console().print(f"[dim]{prompt.set_name}: {len(prompt.rules)} rules, {prompt.tokens} tokens, {prompt.hash}[/dim]")

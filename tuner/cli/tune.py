@@ -63,12 +63,9 @@ def tune(
 def _write_report(project, result, path: Path | None) -> Path:
     from tuner.tuning.markdown import render_markdown
 
-    path = path or project.reports / "tune" / f"{result.study}.md"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(render_markdown(result), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    from tuner.files import write_atomic
+
+    return write_atomic(path or project.reports / "tune" / f"{result.study}.md", render_markdown(result))
 
 
 def _print(result, path: Path) -> None:

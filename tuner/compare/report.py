@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
-from collections.abc import Callable
-from pathlib import Path
-
 from tuner.compare.table import Cell, Comparison
+from tuner.files import write_atomic
 from tuner.hashing import short
 
 __all__ = ["render_markdown", "write_atomic", "fmt_rate", "fmt_delta"]
@@ -97,27 +93,3 @@ def render_markdown(comparison: Comparison, chart_name: str | None = None) -> st
     return "\n".join(lines)
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def write_atomic(path: Path, write: Callable[[Path], None]) -> Path:
-    """Call ``write(tmp)`` on a temp file next to ``path``, then rename it into place.
-
-    A failure leaves nothing behind: neither a half-written report nor a stray temp file.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        write(tmp)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a report is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return path

@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from pydantic import BaseModel
 
 from tuner.errors import InputError, NotFoundError, TunerError
+from tuner.files import write_atomic
 from tuner.guidelines import RuleSet
 from tuner.publish.formats import render_agents_md, render_cursor_rule, render_markdown_file
 from tuner.publish.manifest import Manifest, PublishedRule, next_version, read_manifest
@@ -143,9 +144,5 @@ def _write(out_dir, name: str, manifest: Manifest, prompt, entry: str) -> list[s
     }
     # Everything is rendered before the first byte is written; each file is replaced atomically.
     for rel, text in contents.items():
-        path = out_dir / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(out_dir / rel, text)
     return [str(out_dir / rel) for rel in contents]
