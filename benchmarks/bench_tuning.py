@@ -80,10 +80,11 @@ def anchor(h, spec, category, pool):
     return verdicts
 
 
-def ablate_verdicts(h, spec, category, design, samples, runs=None):
+def ablate_verdicts(h, spec, category, design, samples, runs=None, only_target=False):
     from tuner.ablation import ablate
 
-    report = ablate(h, design=design, set_name="everything", specs=[spec], samples=samples, runs=runs)
+    report = ablate(h, design=design, set_name="everything", specs=[spec], samples=samples, runs=runs,
+                    category=category if only_target else None)
     return {e.rule: e.verdict for e in report.effects if e.category == category}
 
 
@@ -111,12 +112,18 @@ def main() -> None:
     pool = base.guidelines.load_set("everything").select(base.guidelines.library)
     true = truth(base, args.profile, args.category, pool)
     n_evals = len(base.suite.select(held_out=False))
+    n_target = len(base.suite.select(category=args.category, held_out=False))
     anchor_calls = (len(pool) + 1) * n_evals
     methods = {
         "anchor loo K=1 (flips)": lambda h: anchor(h, spec, args.category, pool),
         "ablate loo K=1": lambda h: ablate_verdicts(h, spec, args.category, "loo", 1),
         "ablate loo K=2": lambda h: ablate_verdicts(h, spec, args.category, "loo", 2),
         "ablate screening (= anchor calls)": lambda h: ablate_verdicts(h, spec, args.category, "screening", 1, runs=len(pool) + 1),
+        # Restricted to the target category's evals: the same question, a smaller FDR family.
+        "ablate loo, target evals only, K=3": lambda h: ablate_verdicts(h, spec, args.category, "loo", 3, only_target=True),
+        "ablate screening, target evals, ~anchor calls": lambda h: ablate_verdicts(
+            h, spec, args.category, "screening", 1, runs=anchor_calls // n_target, only_target=True),
+        "ablate loo, target evals only, K=8": lambda h: ablate_verdicts(h, spec, args.category, "loo", 8, only_target=True),
         "tune (defaults, K=4)": lambda h: tune_verdicts(h, spec, args.category, args.trials),
     }
     rows = []
