@@ -104,7 +104,7 @@ def _points(p) -> str:
 def worker(
     study: Annotated[str, typer.Option("--study", help="Name of a study created by `tuner tune`.")],
     storage: StorageOption = None,
-    trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Stop when the study has this many complete trials.")] = None,
+    trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Stop when the study has this many complete trials (default: as tune).")] = None,
     batch: Annotated[int, typer.Option(min=1, max=64)] = 2,
     db: DbOption = None,
     as_json: JsonOption = False,
@@ -112,11 +112,12 @@ def worker(
     """Run trials of an existing study (any number of workers may share it through --storage)."""
     from tuner.runs import Harness
     from tuner.tuning.study import _counts, best_trial, load_config, open_study, run_trials
+    from tuner.tuning.tune import default_trials
 
     h = Harness(db=db)
     try:
         s = open_study(storage or h.db_url, study)
-        target = trials or len(load_config(s).pool) * 2
+        target = trials or default_trials(load_config(s))
         with phase_progress(not as_json, description=f"[{study}] ") as progress:
             bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
             run_trials(h, s, n_trials=target, batch=batch, progress=bar)
