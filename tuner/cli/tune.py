@@ -111,7 +111,7 @@ def worker(
 ) -> None:
     """Run trials of an existing study (any number of workers may share it through --storage)."""
     from tuner.runs import Harness
-    from tuner.tuning.study import _counts, best_trial, load_config, open_study, run_trials
+    from tuner.tuning.study import trial_counts, best_trial, load_config, open_study, run_trials
     from tuner.tuning.tune import default_trials
 
     h = Harness(db=db)
@@ -121,7 +121,7 @@ def worker(
         with phase_progress(not as_json, description=f"[{study}] ") as progress:
             bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
             run_trials(h, s, n_trials=target, batch=batch, progress=bar)
-        best, (complete, calls) = best_trial(s), _counts(s)
+        best, (complete, calls) = best_trial(s), trial_counts(s)
     finally:
         h.close()
     summary = {"study": study, "complete_trials": complete, "calls": calls, "best_trial": best.number if best else None,

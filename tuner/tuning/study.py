@@ -25,7 +25,7 @@ from tuner.tuning.space import params_of, rule_pool, suggest
 
 __all__ = [
     "TrialScore", "open_study", "load_config", "run_trials", "best_trial", "score_trial", "specs_of",
-    "local_moves", "apply_moves",
+    "local_moves", "apply_moves", "trial_counts",
 ]
 
 _CONFIG_ATTR = "tuner_config"
@@ -189,7 +189,7 @@ def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict) -> TrialS
     )
 
 
-def _counts(study) -> tuple[int, int]:
+def trial_counts(study) -> tuple[int, int]:
     from optuna.trial import TrialState
 
     trials = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.RUNNING))
@@ -233,7 +233,7 @@ def run_trials(
     base_runs = run_selections(h, [("baseline", config.baseline_selection)], specs, config.eval_ids,
                                samples=config.samples, experiment_id=None, progress=run_progress)[0]
     while True:
-        complete, calls = _counts(study)
+        complete, calls = trial_counts(study)
         if progress:
             progress(complete, n_trials or complete, _best_note(study))
         remaining = (n_trials - complete) if n_trials else batch
