@@ -52,11 +52,11 @@ def _print(outcomes) -> None:
     out = console()
     for o in outcomes:
         table = Table(title=f"{model_label(o.run.model)} · {o.run.set_name} · run {short(o.run.id)}")
-        for col in ("category", "pass", "fail", "infra", "pass rate"):
+        for col in ("category", "pass", "fail", "infra", "pass rate [95% CI]"):
             table.add_column(col, justify="right" if col != "category" else "left")
         rows = {**o.summary["categories"], "overall": o.summary["overall"]}
         for cat, c in rows.items():
-            rate = "n/a" if c["pass_rate"] is None else f"{c['pass_rate']:.0%}"
+            rate = "n/a" if c["pass_rate"] is None else f"{c['pass_rate']:.0%} [{c['lo']:.0%}, {c['hi']:.0%}]"
             table.add_row(cat, str(c["pass"]), str(c["fail"]), str(c["infra"]), rate, end_section=cat == list(rows)[-2])
         out.print(table)
         calls = o.summary["calls"]

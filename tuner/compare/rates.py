@@ -6,14 +6,14 @@ left out of the maps (they say nothing about the model) and counted on the side.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 
 from pydantic import BaseModel
 
+from tuner.runs.runner import outcomes_by_task
 from tuner.stats import Estimate, rate_interval
 from tuner.store import ResultRecord
 
-__all__ = ["OVERALL", "RateRow", "per_task", "rate_rows", "is_simulated", "model_label"]
+__all__ = ["OVERALL", "RateRow", "rate_rows", "is_simulated", "model_label"]
 
 OVERALL = "overall"
 
@@ -35,18 +35,6 @@ def model_label(model: str) -> str:
     return f"{model} (simulator)" if is_simulated(model) else model
 
 
-def per_task(results: Iterable[ResultRecord], category: str | None = None) -> dict[str, list[bool]]:
-    """Scored outcomes per eval, in sample-index order (infra failures dropped)."""
-    chosen = sorted(
-        (r for r in results if r.outcome != "infra" and (category is None or r.category == category)),
-        key=lambda r: (r.eval_id, r.sample_index),
-    )
-    out: dict[str, list[bool]] = {}
-    for r in chosen:
-        out.setdefault(r.eval_id, []).append(r.outcome == "pass")
-    return out
-
-
 def rate_rows(results: list[ResultRecord], categories: list[str] | None = None) -> list[RateRow]:
     """One row per category present (in ``categories`` order when given), then ``overall``."""
     present = {r.category for r in results}
@@ -54,12 +42,12 @@ def rate_rows(results: list[ResultRecord], categories: list[str] | None = None) 
     rows = [
         RateRow(
             category=cat,
-            estimate=rate_interval(per_task(results, cat)),
+            estimate=rate_interval(outcomes_by_task(results, cat)),
             infra=sum(1 for r in results if r.category == cat and r.outcome == "infra"),
         )
         for cat in order
     ]
     rows.append(
-        RateRow(category=OVERALL, estimate=rate_interval(per_task(results)), infra=sum(r.outcome == "infra" for r in results))
+        RateRow(category=OVERALL, estimate=rate_interval(outcomes_by_task(results)), infra=sum(r.outcome == "infra" for r in results))
     )
     return rows

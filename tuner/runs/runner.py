@@ -160,17 +160,22 @@ def _grade(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> 
 
 
 def summarize(results: list[ResultRecord]) -> dict:
-    """Counts and pass rates per category and overall; infra failures are excluded from rates."""
+    """Counts and pass rates (with 95% cluster-bootstrap intervals) per category and overall;
+    infra failures are excluded from rates."""
     by_cat: dict[str, Counter] = {}
     for r in results:
         by_cat.setdefault(r.category, Counter())[r.outcome] += 1
     total = sum(by_cat.values(), Counter())
 
-    def rate(c: Counter) -> dict:
-        scored = c["pass"] + c["fail"]
-        return {"pass": c["pass"], "fail": c["fail"], "infra": c["infra"], "pass_rate": (c["pass"] / scored) if scored else None}
+    def rate(c: Counter, category: str | None) -> dict:
+        from tuner.stats import rate_interval
 
-    return {"categories": {k: rate(v) for k, v in sorted(by_cat.items())}, "overall": rate(total)}
+        scored = c["pass"] + c["fail"]
+        est = rate_interval(outcomes_by_task(results, category))
+        return {"pass": c["pass"], "fail": c["fail"], "infra": c["infra"], "pass_rate": (c["pass"] / scored) if scored else None,
+                "lo": est.lo, "hi": est.hi}
+
+    return {"categories": {k: rate(v, k) for k, v in sorted(by_cat.items())}, "overall": rate(total, None)}
 
 
 def outcomes_by_task(results: list[ResultRecord], category: str | None = None) -> dict[str, list[bool]]:
