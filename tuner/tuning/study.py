@@ -247,9 +247,24 @@ def run_trials(
                                       experiment_id=None, progress=run_progress)
             _tell_batch(study, config, trials, selections, outcomes, base_runs)
         except BaseException:
-            for t in trials:  # never leave a trial RUNNING forever; its runs stay in the store
-                study.tell(t, state=TrialState.FAIL, skip_if_finished=True)
+            _abandon(study, trials)
             raise
+
+
+def _abandon(study, trials) -> None:
+    """Fail the unfinished trials of an interrupted batch (never leave one RUNNING) and put the
+    planned single-change ones back in the queue, so resuming measures them after all."""
+    from optuna.trial import TrialState
+
+    running = {t.number for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))}
+    for t in trials:
+        if t.number not in running:
+            continue
+        planned = {k: v for k, v in t.user_attrs.items() if k in ("move", "baseline")}
+        params = dict(t.params)
+        study.tell(t, state=TrialState.FAIL, skip_if_finished=True)
+        if "move" in planned:
+            study.enqueue_trial(params, user_attrs=planned)
 
 
 def best_trial(study):
