@@ -225,8 +225,6 @@ def run_trials(
     run_progress=None,
 ) -> None:
     """Ask, run and tell trials until the study has ``n_trials`` complete or the call budget is spent."""
-    from optuna.trial import TrialState
-
     config = load_config(study)
     specs = specs_of(config)
     pool = [r for r in rule_pool(h.guidelines.library) if r.id in set(config.pool)]
