@@ -106,6 +106,7 @@ def main() -> None:
     parser.add_argument("--profile", default="careful")
     parser.add_argument("--category", default="actions")
     parser.add_argument("--trials", type=int, default=None, help="default: as `tuner tune` (every single change + 9)")
+    parser.add_argument("--only", default="", help="run only the methods whose name contains this text")
     args = parser.parse_args()
     spec = ModelSpec(model=f"sim/{args.profile}")
     base = Harness()
@@ -127,6 +128,7 @@ def main() -> None:
         "tune (defaults, K=4)": lambda h: tune_verdicts(h, spec, args.category, args.trials),
     }
     rows = []
+    methods = {k: v for k, v in methods.items() if args.only in k}
     with tempfile.TemporaryDirectory() as tmp:
         for name, method in methods.items():
             h = fresh_harness(Path(tmp), name.split()[0] + str(len(rows)))

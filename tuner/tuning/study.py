@@ -110,8 +110,7 @@ def apply_moves(selection: dict[str, str], moves: list[dict]) -> dict[str, str]:
 
 
 def _combine_if_ready(study, config: TuneConfig) -> None:
-    """Once every single-change trial is done, enqueue the baseline with all the changes that kept
-    the target at least level without violating the constraint."""
+    """Once every single-change trial is done, enqueue combinations of the changes that helped."""
     from optuna.trial import TrialState
 
     if study.user_attrs.get("combined"):
@@ -124,13 +123,19 @@ def _combine_if_ready(study, config: TuneConfig) -> None:
     if base is None:
         return
     study.set_user_attr("combined", True)
-    # Single-change trials are noisy: every change that kept the target at least level and broke
-    # nothing goes in; the combination is then measured like any other trial.
-    good = [t.user_attrs["move"] for t in done if not t.user_attrs.get("baseline") and t.user_attrs.get("constraint", 1) <= 0
-            and t.value >= base.value]
-    if len(good) > 1:
-        combined = apply_moves(config.baseline_selection, good)
-        study.enqueue_trial(params_of(combined, config.pool), user_attrs={"combined_from": len(good)})
+    # Single-change trials are noisy. Two combinations are measured like any other trial: the
+    # changes that raised the target, and those plus every change that kept it level (mostly
+    # drops and shorter phrasings: fewer tokens). A level-looking drop can hide a small loss, so
+    # the first keeps such rules in; ties between the two go to fewer tokens.
+    feasible = [t for t in done if not t.user_attrs.get("baseline") and t.user_attrs.get("constraint", 1) <= 0]
+    better = [t.user_attrs["move"] for t in feasible if t.value > base.value]
+    level = [t.user_attrs["move"] for t in feasible if t.value >= base.value]
+    seen: list[dict] = []
+    for moves in (better, level):
+        combined = apply_moves(config.baseline_selection, moves)
+        if moves and combined not in seen and combined != config.baseline_selection:
+            seen.append(combined)
+            study.enqueue_trial(params_of(combined, config.pool), user_attrs={"combined_from": len(moves)})
 
 
 def load_config(study) -> TuneConfig:

@@ -50,8 +50,8 @@ def build_config(
 
 
 def default_trials(config: TuneConfig) -> int:
-    """Every single-change trial, their combination, then eight trials of TPE."""
-    return len(local_moves(config)) + 1 + 8
+    """Every single-change trial, their two combinations, then eight trials of TPE."""
+    return len(local_moves(config)) + 2 + 8
 
 
 def finish(h: Harness, study, progress=None) -> TuneReport:
