@@ -84,6 +84,8 @@ def _print(result, path: Path) -> None:
                 table.add_row(r.category, _pct(r.before), _pct(r.after), _points(r.paired), q, verdict,
                               style="bold" if r.category == result.category else None)
             out.print(table)
+    out.print("[dim]intervals treat evals as the unit (they speak for tasks like these); q is the exact McNemar test on "
+              "paired samples of these evals, BH-adjusted over the table[/dim]")
     added = sorted(set(result.best_selection) - set(result.baseline_selection))
     removed = sorted(set(result.baseline_selection) - set(result.best_selection))
     out.print(f"winner: trial {result.best_trial}, {len(result.best_selection)} rules, {result.best_tokens} tokens "

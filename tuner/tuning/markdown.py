@@ -40,6 +40,10 @@ def render_markdown(report: TuneReport) -> str:
         "",
         f"Added: {', '.join(added) or 'none'}. Removed: {', '.join(removed) or 'none'}.",
         "",
+        "Intervals treat evals as the unit (they speak for tasks like these); q is the exact McNemar test on the "
+        "paired samples of these evals, Benjamini–Hochberg adjusted over the table, so a change can be significant "
+        "on this suite while its interval still reaches zero.",
+        "",
         "## Confirmation on fresh samples (tuning evals)",
         "",
         *_rows(report.fresh),
