@@ -188,10 +188,18 @@ def outcomes_by_task(results: list[ResultRecord], category: str | None = None) -
 
 
 def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None = None) -> list[RunOutcome]:
-    prepared = [_prepare(h, i, c) for i, c in enumerate(configs)]
+    """Outcomes in the order of ``configs``. Configurations that are the same run (same hash) are
+    generated and graded once and share the outcome."""
+    prepared: list[_Prepared] = []
+    run_ids: list[str] = []
+    for config in configs:
+        p = _prepare(h, len(prepared), config)
+        if p.run.id not in run_ids:
+            prepared.append(p)
+        run_ids.append(p.run.id)
     _generate(h, prepared, progress)
     _grade(h, prepared, progress)
-    outcomes = []
+    finished: dict[str, RunOutcome] = {}
     for p in prepared:
         new = [job.result for job in p.jobs]
         h.store.record_results(p.run.id, new)
@@ -202,8 +210,8 @@ def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None
                             "response_cache_hits": sum(1 for j in p.jobs if j.completion.cached)}
         status = "partial" if summary["overall"]["infra"] else "complete"
         h.store.finish_run(p.run.id, status, summary)
-        outcomes.append(RunOutcome(h.store.run(p.run.id), p.prompt, results, summary, new_calls=calls))
-    return outcomes
+        finished[p.run.id] = RunOutcome(h.store.run(p.run.id), p.prompt, results, summary, new_calls=calls)
+    return [finished[run_id] for run_id in run_ids]
 
 
 def run_selections(
