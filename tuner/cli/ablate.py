@@ -36,8 +36,7 @@ def ablate(
 
     if design not in DESIGNS:
         raise InputError(f"--design {design!r}: use one of {', '.join(DESIGNS)}")
-    h = Harness(db=db, use_cache=not no_cache)
-    try:
+    with Harness(db=db, use_cache=not no_cache) as h:
         specs = resolve_models(h.project, model, panel)
         k = samples or (1 if design == "screening" else 2)
         with phase_progress(not as_json) as progress:
@@ -47,8 +46,6 @@ def ablate(
         write_atomic(md, render_markdown(report))
         write_atomic(md.with_suffix(".json"), report.model_dump_json(indent=2))
         write_heatmap(report, md.with_suffix(".png"))
-    finally:
-        h.close()
     if as_json:
         print_json({**report.model_dump(mode="json"), "report": str(md)})
         return

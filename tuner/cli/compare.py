@@ -36,8 +36,7 @@ def compare_cmd(
     from tuner.compare import compare, default_report_path, render_markdown, write_atomic, write_chart
     from tuner.runs import Harness
 
-    h = Harness(db=db, use_cache=not no_cache)
-    try:
+    with Harness(db=db, use_cache=not no_cache) as h:
         specs = resolve_models(h.project, model, panel)
         with phase_progress(not as_json) as progress:
             result = compare(
@@ -47,8 +46,6 @@ def compare_cmd(
             )
         report_path = report or default_report_path(h, result)
         chart_path = chart or report_path.with_suffix(".png")
-    finally:
-        h.close()
     # Chart first: the report links to it, so a report never points at a missing picture.
     write_chart(result, chart_path)
     chart_link = _relative(chart_path, report_path.parent)
@@ -119,12 +116,9 @@ def power_cmd(
     from tuner.runs import Harness
     from tuner.stats.power import DEFAULT_BASELINE, DEFAULT_ICC, power_curve
 
-    h = Harness(db=db)
-    try:
+    with Harness(db=db) as h:
         tasks = len(h.suite.select(category=category))
         stored = stored_heterogeneity(h.store, h.suite.hash, category)
-    finally:
-        h.close()
     rate, icc = stored if stored else (DEFAULT_BASELINE, DEFAULT_ICC)
     source = "stored runs" if stored else "default"
     if baseline is not None:

@@ -28,14 +28,11 @@ def publish(
     from tuner.publish import publish as run_publish
     from tuner.runs import Harness
 
-    h = Harness(db=db)
-    try:
+    with Harness(db=db) as h:
         specs = resolve_models(h.project, model, panel)
         with phase_progress(not as_json) as progress:
             result = run_publish(h, source=source, name=name, specs=specs, samples=samples, force=force, storage=storage,
                                  version=version, progress=progress)
-    finally:
-        h.close()
     if as_json:
         print_json(result.model_dump(mode="json"))
         return

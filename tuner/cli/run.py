@@ -28,16 +28,13 @@ def run(
     """Run a rule set on models over the eval suite; prints pass rates per category."""
     from tuner.runs import Harness, RunConfig, execute_runs
 
-    h = Harness(db=db, use_cache=not no_cache)
-    try:
+    with Harness(db=db, use_cache=not no_cache) as h:
         rule_set = h.guidelines.load_set(guidelines)
         specs = resolve_models(h.project, model, panel)
         evals = h.suite.select(category=category)
         configs = [RunConfig(spec=s, rule_set=rule_set, eval_ids=tuple(e.id for e in evals), samples=samples) for s in specs]
         with phase_progress(not as_json) as progress:
             outcomes = execute_runs(h, configs, progress)
-    finally:
-        h.close()
     if as_json:
         print_json([{"run": o.run.id, "model": o.run.model, "prompt": o.prompt.hash, "status": o.run.status, **o.summary} for o in outcomes])
         return

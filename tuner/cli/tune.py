@@ -42,8 +42,7 @@ def tune(
     from tuner.tuning import build_config
     from tuner.tuning import tune as run_tune
 
-    h = Harness(db=db, use_cache=not no_cache)
-    try:
+    with Harness(db=db, use_cache=not no_cache) as h:
         specs = resolve_models(h.project, model, panel)
         config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed)
         n_trials = trials  # None: every single-rule change, their combination, then 8 TPE trials
@@ -52,8 +51,6 @@ def tune(
             result = run_tune(h, config, study_name=study, storage=storage, n_trials=n_trials, budget_calls=budget_calls,
                               batch=batch, progress=trial_bar, run_progress=progress)
         path = _write_report(h.project, result, report)
-    finally:
-        h.close()
     if as_json:
         print_json({**result.model_dump(mode="json"), "report": str(path)})
         return
@@ -116,16 +113,13 @@ def worker(
     from tuner.tuning.study import trial_counts, best_trial, load_config, open_study, run_trials
     from tuner.tuning.tune import default_trials
 
-    h = Harness(db=db)
-    try:
+    with Harness(db=db) as h:
         s = open_study(storage or h.db_url, study)
         target = trials or default_trials(load_config(s))
         with phase_progress(not as_json, description=f"[{study}] ") as progress:
             bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
             run_trials(h, s, n_trials=target, batch=batch, progress=bar)
         best, (complete, calls) = best_trial(s), trial_counts(s)
-    finally:
-        h.close()
     summary = {"study": study, "complete_trials": complete, "calls": calls, "best_trial": best.number if best else None,
                "best_value": best.value if best else None}
     print_json(summary) if as_json else console().print(summary)

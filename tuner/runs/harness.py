@@ -63,6 +63,12 @@ class Harness:
             return None
         return out.stdout.strip() or None if out.returncode == 0 else None
 
+    def __enter__(self) -> Harness:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
         if "store" in self.__dict__:
             self.store.close()
