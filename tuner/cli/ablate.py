@@ -73,6 +73,10 @@ def _print(report, md: Path) -> None:
         for rule in sorted(cells):
             table.add_row(rule, str(tokens[rule]), *(cells[rule].get(c, "") for c in categories))
         out.print(table)
+    if all(e.verdict == "no detectable effect" for e in report.effects):
+        out.print(f"[yellow]no rule reached q < 0.05 with {report.samples} sample(s) per eval: the data cannot tell these "
+                  "effects from noise yet; more --samples, or --category to ask about one category, give more power "
+                  "(`tuner power` estimates how many)[/yellow]")
     out.print(f"[dim]{report.runs} variants, {report.calls} provider calls; report {md} (+ .json, .png)[/dim]")
 
 
