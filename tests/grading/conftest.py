@@ -26,12 +26,16 @@ def broken_cases() -> list[Path]:
 
 
 def broken_request(project: Project, case: Path) -> tuple[GradeRequest, dict]:
+    """A broken output: a ``[files]`` table given whole, or the eval's reference answer with the
+    variant folder's files laid over it and the ``removed`` paths left out (a variant keeps only
+    the files its mistake changes)."""
     spec = tomllib.loads(case.read_text())
     ev = load_suite(project).get(spec["eval"])
     if "files" in spec:
         return GradeRequest(eval=ev, files=spec["files"]), spec
-    files, symlinks = read_output_dir(case.parent)
-    return GradeRequest(eval=ev, files=files, symlinks=symlinks), spec
+    changed, symlinks = read_output_dir(case.parent)
+    files = {p: text for p, text in ev.answer_files().items() if p not in set(spec.get("removed", []))}
+    return GradeRequest(eval=ev, files={**files, **changed}, symlinks=symlinks), spec
 
 
 @pytest.fixture(scope="session")
