@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from tuner.stats.intervals import CONFIDENCE, N_RESAMPLES
 
-__all__ = ["PairedResult", "paired_compare", "pair_interval", "bh_adjust", "verdict", "ALPHA"]
+__all__ = ["PairedResult", "mcnemar_p", "paired_compare", "pair_interval", "bh_adjust", "verdict", "ALPHA"]
 
 ALPHA = 0.05
 
@@ -71,6 +71,12 @@ def _mcnemar(b01: int, b10: int) -> float:
     from statsmodels.stats.contingency_tables import mcnemar
 
     return float(mcnemar([[0, b01], [b10, 0]], exact=True).pvalue)
+
+
+def mcnemar_p(before: Mapping[str, Sequence[bool]], after: Mapping[str, Sequence[bool]]) -> float:
+    """The exact McNemar p-value alone, for callers that need no interval (tuning's constraint)."""
+    pairs = [(x, y) for _, b, a in _pairs(before, after) for x, y in zip(b, a)]
+    return _mcnemar(sum(1 for x, y in pairs if not x and y), sum(1 for x, y in pairs if x and not y))
 
 
 def paired_compare(before: Mapping[str, Sequence[bool]], after: Mapping[str, Sequence[bool]], seed: int = 0) -> PairedResult:

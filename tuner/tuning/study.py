@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from tuner.errors import InputError, NotFoundError
 from tuner.runs import Harness, outcomes_by_task, run_selections
-from tuner.stats import ALPHA, pair_interval, paired_compare
+from tuner.stats import ALPHA, mcnemar_p, pair_interval
 from tuner.tuning.config import TuneConfig
 from tuner.tuning.space import params_of, rule_pool, suggest
 
@@ -182,7 +182,7 @@ def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict) -> TrialS
                 continue
             model_deltas[cat] = interval[1]
             if cat != config.category:
-                worst = max(worst, _violation(interval[0], paired_compare(before, after).p_value, config.tolerance))
+                worst = max(worst, _violation(interval[0], mcnemar_p(before, after), config.tolerance))
     first = next(iter(trial_runs.values()))
     return TrialScore(
         target=(passes / total) if total else None,
