@@ -1,0 +1,10 @@
+import { defineSchema, defineTable } from "convex/server";
+import { v } from "convex/values";
+
+export default defineSchema({
+  documents: defineTable({
+    title: v.string(),
+    body: v.string(),
+    wordCount: v.number(),
+  }).index("by_title", ["title"]),
+});

@@ -1,0 +1,6 @@
+import { defineSchema, defineTable } from "convex/server";
+import { orderFields } from "./validators";
+
+export default defineSchema({
+  orders: defineTable(orderFields),
+});

@@ -1,0 +1,10 @@
+import { defineSchema, defineTable } from "convex/server";
+import { v } from "convex/values";
+
+export default defineSchema({
+  todos: defineTable({
+    text: v.string(),
+    done: v.boolean(),
+    priority: v.union(v.literal("low"), v.literal("normal"), v.literal("high")),
+  }).index("by_done", ["done"]),
+});

@@ -1,0 +1,14 @@
+import { defineSchema, defineTable } from "convex/server";
+import { v } from "convex/values";
+
+export default defineSchema({
+  articles: defineTable({
+    title: v.string(),
+    body: v.string(),
+    category: v.string(),
+    published: v.boolean(),
+  }).searchIndex("search_body", {
+    searchField: "body",
+    filterFields: ["category", "published"],
+  }),
+});

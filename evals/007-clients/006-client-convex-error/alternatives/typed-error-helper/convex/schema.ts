@@ -1,0 +1,9 @@
+import { defineSchema, defineTable } from "convex/server";
+import { v } from "convex/values";
+
+export default defineSchema({
+  accounts: defineTable({
+    owner: v.string(),
+    balance: v.number(),
+  }),
+});

@@ -1,0 +1,7 @@
+import { defineApp } from "convex/server";
+import aggregate from "@convex-dev/aggregate/convex.config";
+
+const app = defineApp();
+app.use(aggregate, { name: "purchaseTotals" });
+
+export default app;
