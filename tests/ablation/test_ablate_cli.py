@@ -32,3 +32,37 @@ def test_screening_runs_and_bad_design(cli, live_project):
     assert len({e["rule"] for e in data["effects"]}) >= 12
     bad = cli("ablate", "--design", "everything")
     assert bad.exit_code == 2 and "--design" in bad.stderr
+
+
+def test_adaptive_spends_its_budget_and_a_larger_one_continues(cli, live_project):
+    rules = ["actions.use-node-directive", "functions.import-from-generated", "database.table-name-first",
+             "queries.with-index", "style.explain-code", "actions.storage-blobs"]
+    (live_project / "guidelines" / "sets" / "six.yaml").write_text(f"description: six rules\ninclude: [{', '.join(rules)}]\n")
+    first = cli("ablate", "--set", "six", "--category", "actions", "--budget-calls", "180", "--json")
+    assert first.exit_code == 0, first.output
+    a = json.loads(first.stdout)
+    assert a["design"] == "adaptive" and a["adaptive"]["calls"] <= 180
+    assert a["adaptive"]["new_calls"] == a["adaptive"]["calls"]  # a fresh store and cache: every call is paid
+    assert {e["rule"] for e in a["effects"]} == set(rules)
+    assert all(e["verdict"] in ("helps", "hurts", "no meaningful effect", "undecided") for e in a["effects"])
+    assert sum(h["calls"] for h in a["adaptive"]["history"][-1:]) == a["adaptive"]["calls"]
+
+    more = cli("ablate", "--set", "six", "--category", "actions", "--budget-calls", "360", "--json")
+    assert more.exit_code == 0, more.output
+    b = json.loads(more.stdout)
+    assert b["id"] == a["id"]  # the budget is not part of the ablation's identity
+    # The rounds the first invocation ran are retraced from the caches: only the new ones are paid.
+    assert b["adaptive"]["calls"] <= 360
+    assert b["adaptive"]["new_calls"] == b["adaptive"]["calls"] - a["adaptive"]["calls"]
+    # Whole rounds are retraced exactly (the last one of the first call may have been cut short).
+    whole = a["adaptive"]["history"][:-1]
+    assert b["adaptive"]["history"][: len(whole)] == [{**h, "new_calls": 0} for h in whole]
+    assert len(b["adaptive"]["history"]) >= len(a["adaptive"]["history"])
+
+
+def test_adaptive_refuses_samples_and_an_inverted_zone(cli, live_project):
+    r = cli("ablate", "--samples", "3")
+    assert r.exit_code == 2 and "--budget-calls" in r.stderr
+    r = cli("ablate", "--delta0", "0.1", "--delta", "0.05")
+    assert r.exit_code == 2 and "--delta0" in r.stderr
+    assert not (live_project / "experiments" / "tuner.db").exists()

@@ -34,6 +34,7 @@ def test_screening_is_seeded_and_balanced():
 @dataclass
 class _Run:
     model: str = "sim/x"
+    params: dict = field(default_factory=dict)
 
 
 @dataclass

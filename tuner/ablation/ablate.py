@@ -9,8 +9,9 @@ from tuner.ablation.effects import Effect, finalize, paired_effects, regression_
 from tuner.errors import InputError
 from tuner.hashing import sha256_json, short
 from tuner.runs import Harness, run_selections
+from tuner.stats.zones import Zone
 
-__all__ = ["AblationReport", "ablate", "rule_tokens"]
+__all__ = ["AblationReport", "ablate", "adaptive_effects", "rule_tokens"]
 
 
 class AblationReport(BaseModel):
@@ -23,6 +24,8 @@ class AblationReport(BaseModel):
     eval_ids: list[str]
     effects: list[Effect]
     calls: int
+    # adaptive design only: its zone, budget, rounds run, why it stopped, calls per round
+    adaptive: dict | None = None
 
     def verdicts(self, model: str | None = None) -> dict[str, dict[str, str]]:
         out: dict[str, dict[str, str]] = {}
@@ -45,7 +48,7 @@ def _variants(design: str, selection: dict[str, str], runs: int | None, seed: in
         return add_one_in(selection)
     if design == "screening":
         return screening(selection, eval_ids, runs or default_screening_runs(len(selection)), seed)
-    raise InputError(f"--design {design!r}: use loo, add or screening")
+    raise InputError(f"--design {design!r}: use adaptive, loo, add or screening")
 
 
 def default_screening_runs(n_rules: int) -> int:
@@ -66,6 +69,51 @@ def _run_cells(h: Harness, cells: list[Variant], specs: list, prefix: str, progr
     return [{spec.key: flat[i * len(specs) + j] for j, spec in enumerate(specs)} for i in range(len(cells))]
 
 
+def adaptive_effects(
+    h: Harness, selection: dict[str, str], specs: list, eval_ids: list[str], *, budget_calls: int, zone: Zone,
+    seed: int = 0, sample_offset: int = 0, prefix: str = "adaptive", progress=None,
+) -> tuple[list[Effect], dict]:
+    """Each rule's effect of inclusion per model × category by the adaptive design
+    (``tuner.ablation.adaptive``): effects with verdicts, and what the design spent."""
+    from tuner.ablation.adaptive import Plan, run_adaptive
+    from tuner.compare.rates import model_label
+
+    evals: dict[str, list[str]] = {}
+    for eval_id in eval_ids:
+        evals.setdefault(h.suite.get(eval_id).category, []).append(eval_id)
+    plan = Plan(rules=tuple(sorted(selection)), evals={c: tuple(v) for c, v in sorted(evals.items())},
+                models=tuple(s.key for s in specs), budget_calls=budget_calls, zone=zone, seed=seed)
+
+    def observe(points):
+        cells = [Variant(name=f"r{pt.replicate:04d}", role="screen", eval_id=pt.eval_id, replicate=sample_offset + pt.replicate,
+                         selection={r: v for r, v in selection.items() if r not in pt.dropped}) for pt in points]
+        groups = _run_cells(h, cells, specs, prefix, progress)
+        seen = [{key: (None if o.results[0].outcome == "infra" else o.results[0].outcome == "pass") if o.results else None
+                 for key, o in g.items()} for g in groups]
+        return seen, sum(o.new_calls for g in groups for o in g.values())
+
+    def on_round(snapshot: dict) -> None:
+        if progress:
+            note = f"{snapshot['decided']} decided, {snapshot['open']} open, {snapshot['calls']} calls"
+            progress("round", snapshot["round"], snapshot["round"], note)
+
+    outcome = run_adaptive(plan, observe, on_round)
+    labels = {s.key: model_label(s.model, s.params) for s in specs}
+    tokens = rule_tokens(h, selection)
+    effects = [Effect(rule=c.rule, model=labels[c.model], category=c.category, delta=c.delta, lo=c.lo, hi=c.hi,
+                      p_value=c.p_value, q_value=c.q_value, verdict=c.verdict, tokens=tokens.get(c.rule, 0), calls=c.calls,
+                      decided_round=c.decided_round) for c in outcome.cells]
+    spent = {"delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta, "budget_calls": budget_calls,
+             "rounds": outcome.rounds, "stopped": outcome.stopped, "calls": outcome.calls, "new_calls": outcome.new_calls,
+             "history": outcome.history}
+    return effects, spent
+
+
+def default_budget(n_rules: int, n_evals: int) -> int:
+    """Half of what single-sample leave-one-out over the same evals costs: (rules + 1) x evals / 2."""
+    return max(50, (n_rules + 1) * n_evals // 2)
+
+
 def ablate(
     h: Harness,
     *,
@@ -77,11 +125,15 @@ def ablate(
     seed: int = 0,
     category: str | None = None,
     held_out: bool | None = False,
+    budget_calls: int | None = None,
+    zone: Zone | None = None,
     progress=None,
 ) -> AblationReport:
     rule_set = h.guidelines.load_set(set_name)
     selection = rule_set.select(h.guidelines.library)
     eval_ids = [e.id for e in h.suite.select(category=category, held_out=held_out)]
+    if design == "adaptive":
+        return _ablate_adaptive(h, set_name, selection, specs, eval_ids, seed, budget_calls, zone or Zone(), progress)
     variants = _variants(design, selection, runs, seed, eval_ids)
     replicates = max(v.replicate for v in variants) + 1
     config = {"design": design, "set": set_name, "selection": selection, "models": [s.key for s in specs],
@@ -97,9 +149,28 @@ def ablate(
                                 samples=samples, progress=progress)
         effects = paired_effects(variants, groups, design)
     report = AblationReport(
-        id=exp_id, design=design, set_name=set_name, models=[s.model for s in specs], runs=config["runs"], samples=samples,
+        id=exp_id, design=design, set_name=set_name, models=[s.label for s in specs], runs=config["runs"], samples=samples,
         eval_ids=eval_ids, effects=finalize(effects, rule_tokens(h, selection)),
         calls=sum(o.new_calls for g in groups for o in g.values()),
     )
     h.store.save_experiment(exp_id, f"ablate-{design}-{set_name}", "ablate", config, result=report.model_dump(mode="json"))
+    return report
+
+
+def _ablate_adaptive(h, set_name, selection, specs, eval_ids, seed, budget_calls, zone, progress) -> AblationReport:
+    if not selection:
+        raise InputError(f"set '{set_name}' has no rules to ablate")
+    budget = budget_calls or default_budget(len(selection), len(eval_ids)) * len(specs)
+    # The budget is not identity: a larger one retraces the same rounds (from the caches) and goes on.
+    config = {"design": "adaptive", "set": set_name, "selection": selection, "models": [s.key for s in specs], "seed": seed,
+              "evals": eval_ids, "zone": [zone.delta0, zone.delta, zone.alpha, zone.beta]}
+    exp_id = sha256_json({"kind": "ablate", **config})
+    effects, spent = adaptive_effects(h, selection, specs, eval_ids, budget_calls=budget, zone=zone, seed=seed,
+                                      prefix=f"ablate-{short(exp_id, 8)}", progress=progress)
+    report = AblationReport(
+        id=exp_id, design="adaptive", set_name=set_name, models=[s.label for s in specs], runs=spent["rounds"], samples=1,
+        eval_ids=eval_ids, effects=effects, calls=spent["new_calls"], adaptive=spent,
+    )
+    h.store.save_experiment(exp_id, f"ablate-adaptive-{set_name}", "ablate", {**config, "budget_calls": budget},
+                            result=report.model_dump(mode="json"))
     return report

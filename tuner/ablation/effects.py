@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from tuner.compare.rates import model_label
 from tuner.runs import outcomes_by_task
 from tuner.stats import ALPHA, bh_adjust, paired_compare
 
@@ -32,6 +33,8 @@ class Effect(BaseModel):
     q_value: float | None = None
     verdict: str = ""
     tokens: int = 0
+    calls: int | None = None  # adaptive design: calls spent while this cell was open
+    decided_round: int | None = None  # adaptive design: the look that decided it
 
 
 def paired_effects(variants, groups, design: str) -> list[Effect]:
@@ -45,7 +48,7 @@ def paired_effects(variants, groups, design: str) -> list[Effect]:
             with_rule, without = (ref, outcome) if design == "loo" else (outcome, ref)
             for cat in sorted({r.category for r in ref.results}):
                 pr = paired_compare(outcomes_by_task(without.results, cat), outcomes_by_task(with_rule.results, cat))
-                effects.append(Effect(rule=rule, model=outcome.run.model, category=cat, delta=pr.delta, lo=pr.lo, hi=pr.hi,
+                effects.append(Effect(rule=rule, model=model_label(outcome.run.model, outcome.run.params), category=cat, delta=pr.delta, lo=pr.lo, hi=pr.hi,
                                       p_value=pr.p_value))
     return effects
 
@@ -69,7 +72,7 @@ def regression_effects(cells, outcomes) -> list[Effect]:
     import math
 
     rules = sorted(set().union(*(c.selection for c in cells)))
-    models = {key: o.run.model for key, o in outcomes[0].items()}
+    models = {key: model_label(o.run.model, o.run.params) for key, o in outcomes[0].items()}
     effects = []
     for key, model in models.items():
         per_cat: dict[str, list[tuple[dict, str, bool]]] = {}

@@ -10,16 +10,36 @@ from tuner.files import write_atomic
 __all__ = ["render_markdown", "write_heatmap"]
 
 
+_MARKS = {"helps": " ✅", "hurts": " ❌", "no meaningful effect": " ·", "undecided": " ?"}
+
+
+def _intro(report: AblationReport) -> str:
+    if report.adaptive is None:
+        return (f"Models: {', '.join(report.models)}. {report.runs} variants × {len(report.eval_ids)} evals × {report.samples} "
+                f"samples; {report.calls} provider calls. Effects are changes in pass rate from including the rule, "
+                "95% intervals, Benjamini–Hochberg q-values across the whole matrix.")
+    a = report.adaptive
+    counts = {v: sum(1 for e in report.effects if e.verdict == v) for v in ("helps", "hurts", "no meaningful effect", "undecided")}
+    return (f"Models: {', '.join(report.models)}. {len(report.eval_ids)} evals; {a['rounds']} rounds, {a['calls']} calls of a "
+            f"budget of {a['budget_calls']} ({a['new_calls']} paid in this invocation; stopped: {a['stopped']}). "
+            f"Zone: ✅/❌ = confidently beyond ±{a['delta0']:.0%}; · = no meaningful effect (confidently within "
+            f"±{a['delta']:.0%}); ? = undecided when the budget ran out. Error budget α={a['alpha']} spent over "
+            f"the looks (6α/π²k² at look k), BH within each look. Cells: {counts['helps']} helps, {counts['hurts']} hurts, "
+            f"{counts['no meaningful effect']} no meaningful effect, {counts['undecided']} undecided.")
+
+
+def _cell(e) -> str:
+    if e.delta is None:
+        return "n/a"
+    interval = "" if e.lo is None else f" [{e.lo:+.2f}, {e.hi:+.2f}]"
+    q = "" if e.q_value is None else f" q={e.q_value:.3f}"
+    calls = "" if e.calls is None else f" ({e.calls} calls)"
+    return f"{e.delta:+.2f}{interval}{q}{calls}{_MARKS.get(e.verdict, '')}"
+
+
 def render_markdown(report: AblationReport) -> str:
     categories = sorted({e.category for e in report.effects})
-    lines = [
-        f"# Ablation ({report.design}) of `{report.set_name}`",
-        "",
-        f"Models: {', '.join(report.models)}. {report.runs} variants × {len(report.eval_ids)} evals × {report.samples} "
-        f"samples; {report.calls} provider calls. Effects are changes in pass rate from including the rule, "
-        "95% intervals, Benjamini–Hochberg q-values across the whole matrix.",
-        "",
-    ]
+    lines = [f"# Ablation ({report.design}) of `{report.set_name}`", "", _intro(report), ""]
     for model in report.models:
         lines += [f"## {model}", "", "| rule | tokens | " + " | ".join(categories) + " |", "|---|---|" + "---|" * len(categories)]
         cells: dict[str, dict[str, str]] = {}
@@ -27,8 +47,7 @@ def render_markdown(report: AblationReport) -> str:
         for e in report.effects:
             if e.model != model:
                 continue
-            mark = {"helps": " ✅", "hurts": " ❌"}.get(e.verdict, "")
-            cells.setdefault(e.rule, {})[e.category] = "n/a" if e.delta is None else f"{e.delta:+.2f} [{e.lo:+.2f}, {e.hi:+.2f}] q={e.q_value:.3f}{mark}"
+            cells.setdefault(e.rule, {})[e.category] = _cell(e)
             tokens[e.rule] = e.tokens
         for rule in sorted(cells):
             lines.append(f"| {rule} | {tokens[rule]} | " + " | ".join(cells[rule].get(c, "") for c in categories) + " |")
@@ -56,7 +75,7 @@ def write_heatmap(report: AblationReport, path: Path) -> None:
                 grid[rules.index(e.rule), categories.index(e.category)] = e.delta
         image = ax.imshow(grid, cmap="RdYlGn", vmin=-1, vmax=1, aspect="auto")
         for e in report.effects:
-            if e.model == model and e.verdict != "no detectable effect":
+            if e.model == model and e.verdict in ("helps", "hurts"):
                 ax.text(categories.index(e.category), rules.index(e.rule), "+" if e.verdict == "helps" else "−",
                         ha="center", va="center", fontsize=11, fontweight="bold")
         ax.set_xticks(range(len(categories)), categories, rotation=35, ha="right")

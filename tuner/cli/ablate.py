@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tuner.cli._common import DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, model_label, print_json, resolve_models
+from tuner.cli._common import SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, print_json, resolve_models
 from tuner.cli._progress import phase_progress
 
 __all__ = ["register"]
@@ -15,7 +15,10 @@ __all__ = ["register"]
 
 def ablate(
     rule_set: Annotated[str, typer.Option("--set", help="The set to ablate (its rules are the pool for add/screening).")] = "all-active",
-    design: Annotated[str, typer.Option(help="loo | add | screening")] = "loo",
+    design: Annotated[str, typer.Option(help="adaptive | loo | add | screening")] = "adaptive",
+    budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Adaptive: most calls to spend (default: half of single-sample leave-one-out on the same evals). A rerun with a larger budget continues.")] = None,
+    delta: Annotated[float, typer.Option(help="Adaptive: effects this large (pass-rate points, 0-1) must be found.", min=0.0, max=1.0)] = 0.08,
+    delta0: Annotated[float, typer.Option("--delta0", help="Adaptive: effects this small do not matter (flagging one is a false alarm).", min=0.0, max=1.0)] = 0.02,
     runs: Annotated[Optional[int], typer.Option(help="Screening: random selections per eval (default: about 2/3 of the rules).", min=2)] = None,
     model: ModelOption = None,
     panel: PanelOption = None,
@@ -25,6 +28,7 @@ def ablate(
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Report path (.md; .json and .png beside it).")] = None,
     no_cache: NoCacheOption = False,
     db: DbOption = None,
+    suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Estimate each rule's effect per category with intervals and BH q-values."""
@@ -36,12 +40,15 @@ def ablate(
 
     if design not in DESIGNS:
         raise InputError(f"--design {design!r}: use one of {', '.join(DESIGNS)}")
+    if design == "adaptive" and samples is not None:
+        raise InputError("--samples does not apply to --design adaptive: it chooses samples per round; set --budget-calls")
+    zone = _zone(delta0, delta) if design == "adaptive" else None
     with Harness(db=db, use_cache=not no_cache) as h:
         specs = resolve_models(h.project, model, panel)
         k = samples or (1 if design == "screening" else 2)
         with phase_progress(not as_json) as progress:
             report = run_ablate(h, design=design, set_name=rule_set, specs=specs, samples=k, runs=runs, seed=seed,
-                                category=category, progress=progress)
+                                category=category, budget_calls=budget_calls, zone=zone, progress=progress)
         md = output or h.project.reports / "ablate" / f"{design}_{rule_set}_{short(report.id, 8)}.md"
         write_atomic(md, render_markdown(report))
         write_atomic(md.with_suffix(".json"), report.model_dump_json(indent=2))
@@ -52,13 +59,22 @@ def ablate(
     _print(report, md)
 
 
+def _zone(delta0: float, delta: float):
+    from tuner.errors import InputError
+    from tuner.stats.zones import Zone
+
+    if not delta0 < delta:
+        raise InputError(f"--delta0 {delta0} must be smaller than --delta {delta}")
+    return Zone(delta0=delta0, delta=delta)
+
+
 def _print(report, md: Path) -> None:
     from rich.table import Table
 
     out = console()
     categories = sorted({e.category for e in report.effects})
     for model in report.models:
-        table = Table(title=f"{model_label(model)}: effect of including each rule ({report.design}); + helps, − hurts")
+        table = Table(title=f"{model}: effect of including each rule ({report.design}); + helps, − hurts")
         table.add_column("rule")
         table.add_column("tok", justify="right")
         for cat in categories:
@@ -67,13 +83,20 @@ def _print(report, md: Path) -> None:
         tokens: dict[str, int] = {}
         for e in report.effects:
             if e.model == model:
-                mark = {"helps": "[green]+[/green]", "hurts": "[red]−[/red]"}.get(e.verdict, " ")
+                mark = {"helps": "[green]+[/green]", "hurts": "[red]−[/red]", "undecided": "?"}.get(e.verdict, " ")
                 cells.setdefault(e.rule, {})[e.category] = "n/a" if e.delta is None else f"{e.delta:+.2f}{mark}"
                 tokens[e.rule] = e.tokens
         for rule in sorted(cells):
             table.add_row(rule, str(tokens[rule]), *(cells[rule].get(c, "") for c in categories))
         out.print(table)
-    if all(e.verdict == "no detectable effect" for e in report.effects):
+    if report.adaptive is not None:
+        a = report.adaptive
+        out.print(f"{a['rounds']} rounds, {a['calls']} of {a['budget_calls']} budgeted calls ({a['new_calls']} paid now), "
+                  f"stopped: {a['stopped']}; " + ", ".join(f"{sum(1 for e in report.effects if e.verdict == v)} {v}"
+                  for v in ("helps", "hurts", "no meaningful effect", "undecided")))
+        if any(e.verdict == "undecided" for e in report.effects):
+            out.print("[yellow]undecided cells: rerun with a larger --budget-calls to go on from here (nothing is paid twice)[/yellow]")
+    elif all(e.verdict == "no detectable effect" for e in report.effects):
         out.print(f"[yellow]no rule reached q < 0.05 with {report.samples} sample(s) per eval: the data cannot tell these "
                   "effects from noise yet; more --samples, or --category to ask about one category, give more power "
                   "(`tuner power` estimates how many)[/yellow]")

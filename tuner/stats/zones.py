@@ -1,0 +1,102 @@
+"""Verdicts with an indifference zone, decided at repeated looks without inflating false alarms.
+
+The question about a rule is not "is its effect exactly zero?" (with enough calls every rule's
+few tokens of dilution would be "significant") but "is it big enough to act on?". Two thresholds:
+
+- ``delta0`` (default 2 points): effects this small do not matter. Flagging a rule whose true
+  effect is within ±delta0 is a false alarm.
+- ``delta`` (default 8 points): effects this large must be found. Calling such a rule "no
+  meaningful effect" is a miss.
+
+Between the two lies the indifference zone: either verdict is acceptable there, which is what lets
+every cell be decided in a bounded number of calls (a test that had to separate 7.9 from 8.1
+points never ends). At each look a cell is
+
+- ``helps``/``hurts`` when the one-sided test of "effect within ±delta0" rejects (its lower bound
+  clears +delta0, or its upper bound clears -delta0), Benjamini–Hochberg across the cells still
+  open;
+- ``no meaningful effect`` when both one-sided tests of "effect beyond ±delta" reject (TOST: the
+  interval sits inside ±delta);
+- otherwise still open, and ``undecided`` if the budget runs out.
+
+Optional stopping: look k spends ``alpha * 6 / (pi^2 k^2)`` of the error budget (these shares sum
+to ``alpha`` over any number of looks), so the design may go on for as long as a budget allows
+without fixing the number of looks in advance. Under the global null (an A/A, where every cell is a
+false alarm waiting to happen) the chance of any flag over all looks is at most ``alpha`` by the
+union bound. Rounds that double in size keep the number of looks small (the spending is steep
+after the first few). A confidence sequence (betting martingales) would be tighter at many looks;
+no maintained Python package ships one as a wheel (``confseq`` builds from C++ source), and at the
+handful of looks a budget allows the union bound costs little.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tuner.stats.paired import bh_adjust
+
+__all__ = ["Zone", "ZoneTest", "zone_tests", "HELPS", "HURTS", "NO_EFFECT", "OPEN", "UNDECIDED"]
+
+HELPS, HURTS, NO_EFFECT, OPEN, UNDECIDED = "helps", "hurts", "no meaningful effect", "open", "undecided"
+
+
+@dataclass(frozen=True)
+class Zone:
+    delta0: float = 0.02
+    delta: float = 0.08
+    alpha: float = 0.05  # false alarms (flagging a rule inside ±delta0), over all looks
+    beta: float = 0.10  # misses (calling a rule beyond ±delta "no meaningful effect"), over all looks
+
+    def __post_init__(self):
+        if not 0 <= self.delta0 < self.delta:
+            raise ValueError(f"need 0 <= delta0 < delta (got {self.delta0}, {self.delta})")
+
+    def spend(self, look: int) -> tuple[float, float]:
+        """(alpha, beta) for look ``look`` (1-based): shares of the budgets that sum to them."""
+        share = 6 / (math.pi**2 * look**2)
+        return self.alpha * share, self.beta * share
+
+
+@dataclass(frozen=True)
+class ZoneTest:
+    verdict: str
+    p_flag: float  # p-value against "within ±delta0" (the smaller one-sided side, doubled)
+    q_flag: float  # after Benjamini-Hochberg over the cells tested at this look
+    p_futile: float  # TOST p-value against "beyond ±delta"
+    lo: float  # interval at this look's level (1 - 2 * alpha_look)
+    hi: float
+
+
+def _one_sided(estimate: float, se: float, df: float, null: float, greater: bool) -> float:
+    """p-value of H0: effect <= null (greater=True) or >= null (greater=False), Student's t."""
+    from scipy.stats import t
+
+    if se <= 0:
+        return 0.0 if (estimate > null if greater else estimate < null) else 1.0
+    z = (estimate - null) / se
+    return float(t.sf(z, df) if greater else t.cdf(z, df))
+
+
+def zone_tests(estimates: Sequence[tuple[float, float, float]], zone: Zone, look: int) -> list[ZoneTest]:
+    """Decide every open cell at look ``look`` (1-based). ``estimates``: (effect, standard error,
+    degrees of freedom) per open cell."""
+    from scipy.stats import t
+
+    a_look, b_look = zone.spend(look)
+    flags = [min(1.0, 2 * min(_one_sided(e, s, df, zone.delta0, True), _one_sided(e, s, df, -zone.delta0, False)))
+             for e, s, df in estimates]
+    qs = bh_adjust(flags) if flags else []
+    out = []
+    for (e, s, df), p, q in zip(estimates, flags, qs):
+        z = float(t.isf(a_look, df))
+        futile = max(_one_sided(e, s, df, zone.delta, False), _one_sided(e, s, df, -zone.delta, True))
+        if q < a_look:
+            verdict = HELPS if e > 0 else HURTS
+        elif futile < b_look:
+            verdict = NO_EFFECT
+        else:
+            verdict = OPEN
+        out.append(ZoneTest(verdict=verdict, p_flag=p, q_flag=q, p_futile=futile, lo=e - z * s, hi=e + z * s))
+    return out
