@@ -22,10 +22,10 @@ from pathlib import Path
 def _requests(spec, n: int):
     from tuner.models import CompletionRequest
     from tuner.models.sim.suite import load_suite
-    from tuner.models.sim.world import sim_root
+    from tuner.models.sim.world import default_suite_root
 
-    suite = load_suite(sim_root())
-    return [CompletionRequest(spec=spec, system="", user=suite[i % len(suite)].task, sample_index=i // len(suite)) for i in range(n)]
+    suite = load_suite(default_suite_root())
+    return [CompletionRequest.chat(spec, "", suite[i % len(suite)].task, sample_index=i // len(suite)) for i in range(n)]
 
 
 def _timed(fn):

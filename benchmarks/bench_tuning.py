@@ -30,7 +30,7 @@ def truth(h, profile: str, category: str, pool: dict[str, str]) -> dict[str, str
     from tuner.models.sim.truth import expected_effects
 
     texts = {rid: h.guidelines.library.get(rid).text(v) for rid, v in pool.items()}
-    effects = expected_effects(profile, texts, relative_to="all", root=h.project.root)
+    effects = expected_effects(profile, texts, relative_to="all", root=h.suite.root)
     out = {}
     for rid, by_cat in effects.items():
         d = by_cat.get(category, 0.0)

@@ -13,6 +13,18 @@ REPO = Path(__file__).resolve().parents[1]
 PG_URL = os.environ.get("TUNER_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
+@pytest.fixture(autouse=True)
+def _suite_choice_ends_with_the_test():
+    """``--suite`` sets TUNER_SUITE for the rest of the process (a CLI process ends with its
+    command); in-process CLI tests must not hand their suite to the next test."""
+    before = os.environ.get("TUNER_SUITE")
+    yield
+    if before is None:
+        os.environ.pop("TUNER_SUITE", None)
+    else:
+        os.environ["TUNER_SUITE"] = before
+
+
 @pytest.fixture
 def project_dir(tmp_path: Path, monkeypatch) -> Path:
     """A copy of the repo's guidelines (and an empty evals/) that a test may edit freely."""
@@ -76,6 +88,19 @@ def store_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'store.db'}"
     return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def server():
+    """A fresh local OpenAI-compatible server (tests/models/fake_openai.py) for one test."""
+    import sys
+
+    sys.path.insert(0, str(REPO / "tests" / "models"))
+    from fake_openai import FakeOpenAI
+
+    s = FakeOpenAI().start()
+    yield s
+    s.stop()
 
 
 @pytest.fixture(scope="session")

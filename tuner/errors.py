@@ -14,7 +14,19 @@ __all__ = [
     "ProviderError",
     "ToolchainError",
     "StoreError",
+    "IncompleteError",
+    "EXIT_CODES",
 ]
+
+# What `tuner` exits with (also in the README).
+EXIT_CODES = {
+    0: "done",
+    1: "a check failed: a significant regression (compare), a failing reference answer (evals validate), a failed grade",
+    2: "bad input: a malformed file, an unknown name, a bad option value, a model that cannot be used (credentials, provider)",
+    3: "the grader toolchain or the store cannot be used",
+    4: "the work ended incomplete: some results are infrastructure failures; run the same command again to retry them",
+    130: "interrupted; everything recorded so far is kept",
+}
 
 
 class TunerError(Exception):
@@ -52,3 +64,9 @@ class StoreError(TunerError):
     """The results store cannot be opened, or its schema is newer than this tuner."""
 
     exit_code = 3
+
+
+class IncompleteError(TunerError):
+    """Work ended with infrastructure failures left (recorded; the same command retries them)."""
+
+    exit_code = 4

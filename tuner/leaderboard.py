@@ -40,17 +40,18 @@ def leaderboard(store, suite_hash: str, suite_evals: list[str] | None = None, la
     for run in store.runs(suite_hash=suite_hash):  # newest first
         if run.status != "complete" or _rate(run) is None or not needed <= set(run.eval_ids):
             continue
-        chosen = by_model.setdefault(run.model, [])
+        chosen = by_model.setdefault(run.model_key, [])
         if len(chosen) < last:
             chosen.append(run)
     rows = []
-    for model, runs in by_model.items():
+    for runs in by_model.values():
         rates = [_rate(r) for r in runs]
+        model = runs[0].model
         rows.append(
             LeaderboardRow(
-                model=model, model_label=model_label(model), simulated=is_simulated(model),
+                model=model, model_label=model_label(model, runs[0].params), simulated=is_simulated(model),
                 mean=statistics.fmean(rates), sd=statistics.stdev(rates) if len(rates) > 1 else None,
                 runs=len(runs), sets=sorted({r.set_name for r in runs}), run_ids=[r.id for r in runs],
             )
         )
-    return sorted(rows, key=lambda r: (-(r.mean or 0.0), r.model))
+    return sorted(rows, key=lambda r: (-(r.mean or 0.0), r.model_label))

@@ -53,7 +53,11 @@ def test_planted_regression_exits_1_with_json_report_and_chart(regression):
     assert data["simulated_models"] == ["sim/careful"]
     (cell,) = data["cells"]
     assert cell["category"] == "queries" and cell["verdict"] == "regressed" and cell["model_label"].endswith("(simulator)")
-    assert cell["delta"] < 0 and cell["q_value"] < 0.05 and cell["pairs"] == 12
+    from tuner.evals import load_suite
+    from tuner.paths import find_project
+
+    evals = len(load_suite(find_project()).select(category="queries"))
+    assert cell["delta"] < 0 and cell["q_value"] < 0.05 and cell["pairs"] == 4 * evals  # every eval × 4 samples
     assert sum(f["pass_to_fail"] for f in cell["flips"].values()) > sum(f["fail_to_pass"] for f in cell["flips"].values())
     assert data["report"] == str(report) and "regressed" in report.read_text().lower()
     assert "reg.png" in report.read_text() and chart.read_bytes()[:4] == b"\x89PNG"
@@ -63,7 +67,7 @@ def test_planted_regression_exits_1_with_json_report_and_chart(regression):
 @pytest.mark.node
 def test_a_stored_run_as_one_side(regression, env):
     r, _, _ = regression
-    harmful_run = json.loads(r.stdout)["after"]["runs"]["sim/careful"].removeprefix("sha256:")[:10]
+    harmful_run = json.loads(r.stdout)["after"]["runs"]["sim/careful (simulator)"].removeprefix("sha256:")[:10]
     # The other side is run for the run's model, evals and samples: here exactly the stored before run.
     r2 = invoke("compare", "--before", "all-active", "--after", harmful_run, "--report", str(env / "o2" / "r.md"))
     assert r2.exit_code == 1, r2.output
@@ -82,7 +86,11 @@ def test_power_json_and_table(env):
     r = invoke("power", "--effect", "0.3", "--baseline", "0.5", "--category", "actions", "--json")
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
-    assert data["tasks"] == 6 and [p["samples"] for p in data["points"]] == [1, 2, 3, 5, 8, 13, 20]
+    from tuner.evals import load_suite
+    from tuner.paths import find_project
+
+    assert data["tasks"] == len(load_suite(find_project()).select(category="actions"))
+    assert [p["samples"] for p in data["points"]] == [1, 2, 3, 5, 8, 13, 20]
     assert data["smallest_k"] in (2, 3, 5, 8, 13) and data["category"] == "actions"
     r = invoke("power", "--effect", "0.01", "--category", "queries")
     assert r.exit_code == 0 and "No K up to 20" in r.stdout

@@ -8,6 +8,7 @@ from tuner.compare import (
     Comparison, SideInfo, build_cells, finalize, pair_results, rate_rows, render_markdown, write_atomic, write_chart,
 )
 from tuner.compare.pairing import Paired
+from tuner.models import ModelSpec
 from tuner.stats import bh_adjust
 from tuner.store import ResultRecord
 
@@ -59,7 +60,7 @@ def _comparison(cells) -> Comparison:
 
 
 def test_bh_adjusts_across_the_whole_table_and_verdicts_follow():
-    cells = build_cells("sim/careful", {"queries": _paired(6, 0), "actions": _paired(0, 6), "idioms": _paired(3, 3)}, None)
+    cells = build_cells(ModelSpec(model="sim/careful"), {"queries": _paired(6, 0), "actions": _paired(0, 6), "idioms": _paired(3, 3)}, None)
     done = finalize(cells)
     assert [c.q_value for c in done] == pytest.approx(bh_adjust([c.p_value for c in cells]))
     verdicts = {c.category: c.verdict for c in done}
@@ -73,23 +74,23 @@ def test_bh_adjusts_across_the_whole_table_and_verdicts_follow():
 
 def test_bh_can_turn_a_lone_small_p_into_no_change():
     # One modest effect among many null cells: significant alone, not after adjusting for the family.
-    lone = build_cells("m/x", {"c0": _paired(0, 6, tasks=1)}, None)
+    lone = build_cells(ModelSpec(model="m/x"), {"c0": _paired(0, 6, tasks=1)}, None)
     assert lone[0].p_value < 0.05
-    family = build_cells("m/x", {"c0": _paired(0, 6, tasks=1), **{f"c{i}": _paired(3, 3) for i in range(1, 8)}}, None)
+    family = build_cells(ModelSpec(model="m/x"), {"c0": _paired(0, 6, tasks=1), **{f"c{i}": _paired(3, 3) for i in range(1, 8)}}, None)
     assert finalize(lone)[0].verdict == "improved"
     assert finalize(family)[0].verdict == "no detectable change"
 
 
 def test_no_change_gives_exit_zero_and_overall_row_only_with_several_categories():
-    one = build_cells("m/x", {"queries": _paired(3, 3)}, _paired(3, 3))
+    one = build_cells(ModelSpec(model="m/x"), {"queries": _paired(3, 3)}, _paired(3, 3))
     assert [c.category for c in one] == ["queries"]
-    two = finalize(build_cells("m/x", {"queries": _paired(3, 3), "actions": _paired(3, 3)}, _paired(3, 3, tasks=8)))
+    two = finalize(build_cells(ModelSpec(model="m/x"), {"queries": _paired(3, 3), "actions": _paired(3, 3)}, _paired(3, 3, tasks=8)))
     assert [c.category for c in two][-1] == "overall"
     assert _comparison(two).exit_code == 0
 
 
 def test_json_shape():
-    data = _comparison(finalize(build_cells("sim/careful", {"queries": _paired(6, 0)}, None))).to_json()
+    data = _comparison(finalize(build_cells(ModelSpec(model="sim/careful"), {"queries": _paired(6, 0)}, None))).to_json()
     assert {"before", "after", "cells", "samples", "alpha", "exit_code", "regressions", "improvements", "simulated_models"} <= set(data)
     cell = data["cells"][0]
     assert {"model", "model_label", "simulated", "category", "before", "after", "delta", "lo", "hi", "p_value", "q_value",
@@ -98,7 +99,7 @@ def test_json_shape():
 
 
 def test_report_and_chart_are_written(tmp_path):
-    comparison = _comparison(finalize(build_cells("sim/careful", {"queries": _paired(6, 0), "actions": _paired(1, 5)}, _paired(3, 3, 8))))
+    comparison = _comparison(finalize(build_cells(ModelSpec(model="sim/careful"), {"queries": _paired(6, 0), "actions": _paired(1, 5)}, _paired(3, 3, 8))))
     chart = write_chart(comparison, tmp_path / "c.png")
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = render_markdown(comparison, "c.png")

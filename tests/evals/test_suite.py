@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import json
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -40,20 +42,27 @@ def test_real_suite_loads_sorted_with_categories():
     assert suite.evals, "the suite has evals"
     assert [e.id for e in suite.evals] == sorted(e.id for e in suite.evals)
     assert set(e.category for e in suite.evals) <= set(suite.categories)
-    assert suite.categories == ["fundamentals", "data_modeling", "queries", "mutations", "actions", "idioms", "clients"]
+    assert suite.categories == ["fundamentals", "data_modeling", "queries", "mutations", "actions", "idioms", "clients", "components"]
     first = suite.evals[0]
     assert first.task.strip() and first.grader_hash.startswith("sha256:")
     assert all(p.startswith(("convex/", "src/")) for p in first.answer_files())
 
 
-def test_held_out_is_the_last_eval_of_each_category():
+def test_held_out_follows_the_split_rule():
     suite = load_suite(Project(ROOT))
+    assert suite.manifest.split.held_out_every == 4
     for cat in suite.categories:
         evs = suite.select(category=cat)
-        if evs:
-            assert [e.id for e in evs if e.held_out] == [evs[-1].id]
+        assert [e.id for e in evs if e.held_out] == [e.id for i, e in enumerate(evs, 1) if i % 4 == 0]
     held = suite.select(held_out=True)
     assert len(held) + len(suite.select(held_out=False)) == len(suite.evals)
+
+
+def test_split_rule_and_named_held_out_evals_combine(tiny: Project):
+    manifest = tiny.evals / "suite.toml"
+    manifest.write_text(manifest.read_text() + '\n[split]\nheld_out_every = 2\n')
+    suite = load_suite(tiny)
+    assert [e.id for e in suite.evals if e.held_out] == ["001-fundamentals/002-two"]
 
 
 def test_select(tiny: Project):
@@ -114,3 +123,62 @@ def test_load_eval_outside_a_suite(tiny: Project):
     ev = load_eval(tiny.evals / "002-actions" / "001-three")
     assert ev.id == "002-actions/001-three" and ev.category == "actions" and not ev.held_out
     assert ev.answer_files() == {"convex/a.ts": "export const x = 1;\n"}
+
+
+def _toolchain(tiny: Project, deps: dict[str, str]) -> None:
+    (tiny.evals / "suite.toml").write_text(MANIFEST.replace('held_out = []', 'toolchain = "toolchain"\nheld_out = []'))
+    (tiny.evals / "toolchain").mkdir(exist_ok=True)
+    (tiny.evals / "toolchain" / "package.json").write_text(json.dumps({"dependencies": deps}))
+
+
+def test_eval_toml_declares_dependencies_from_the_toolchain(tiny: Project):
+    _toolchain(tiny, {"convex": "1.48.0", "@convex-dev/aggregate": "0.3.1"})
+    folder = tiny.evals / "001-fundamentals" / "001-one"
+    before = load_suite(tiny).get("001-fundamentals/001-one")
+    assert before.dependencies == ()
+    (folder / "eval.toml").write_text('dependencies = ["@convex-dev/aggregate"]\n')
+    after = load_suite(tiny).get("001-fundamentals/001-one")
+    assert after.dependencies == ("@convex-dev/aggregate",)
+    assert after.content_hash() != before.content_hash()
+    assert after.grader_hash != before.grader_hash  # the grade cache keys on it
+
+
+def test_eval_toml_is_strict(tiny: Project):
+    _toolchain(tiny, {"convex": "1.48.0"})
+    folder = tiny.evals / "001-fundamentals" / "001-one"
+    (folder / "eval.toml").write_text('dependencies = []\ntimeout = 3\n')
+    with pytest.raises(InputError, match=r"eval\.toml: unknown field 'timeout'"):
+        load_suite(tiny)
+    (folder / "eval.toml").write_text('dependencies = "@convex-dev/aggregate"\n')
+    with pytest.raises(InputError, match="must be a list"):
+        load_suite(tiny)
+    (folder / "eval.toml").write_text('dependencies = ["left-pad"]\n')
+    with pytest.raises(InputError, match="does not install: left-pad"):
+        load_suite(tiny)
+
+
+def test_real_component_evals_declare_what_they_import():
+    suite = load_suite(Project(ROOT))
+    for ev in suite.select(category="components"):
+        assert ev.dependencies, ev.id
+        text = "\n".join(ev.answer_files().values())
+        for dep in ev.dependencies:
+            assert f'from "{dep}' in text, (ev.id, dep)
+
+
+def test_the_convex_suite_is_big_enough_to_resolve_rule_effects():
+    """At least 12 evals in each category, a quarter of each held out, every eval with a broken
+    variant; enough rules to tune, candidates among them, harmful ones included."""
+    from tuner.guidelines import load_guidelines
+
+    suite = load_suite(Project(ROOT))
+    for cat in suite.categories:
+        evs = suite.select(category=cat)
+        assert len(evs) >= 12, cat
+        assert len([e for e in evs if e.held_out]) >= max(3, len(evs) // 4), cat
+    broken = ROOT / "tests" / "fixtures" / "broken"
+    answered = {tomllib.loads(p.read_text())["eval"] for p in broken.glob("**/broken.toml")}
+    assert {e.id for e in suite.evals} <= answered, "every eval has at least one broken variant"
+    library = load_guidelines(Project(ROOT)).library
+    assert len(library.by_status("active")) >= 45
+    assert len(library.by_status("candidate")) >= 4

@@ -54,13 +54,15 @@ def project(grading_cache: Path) -> Project:
 
 @pytest.fixture(scope="session")
 def batch(project: Project) -> dict[str, GradeResult]:
-    """Everything graded in one call; keys: ``variant:<name>``, ``answer:<eval id>``, ``broken:<path>``."""
+    """Everything graded in one call; keys: ``variant:<name>``, ``answer:<eval id>``,
+    ``alternative:<eval id>/<name>``, ``broken:<path>``."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     import tuner.grading.pipeline as pipeline
 
     mp = pytest.MonkeyPatch()
     mp.setattr(pipeline, "STALL_S", 8.0)  # the hanging variant costs about twice this
+    mp.setattr(pipeline, "BUNDLE_STALL_S", 8.0)
     keys, requests = [], []
     ev = counter_eval()
     for name in VARIANTS:
@@ -69,6 +71,9 @@ def batch(project: Project) -> dict[str, GradeResult]:
     for e in load_suite(project).evals:
         keys.append(f"answer:{e.id}")
         requests.append(GradeRequest(eval=e, files=e.answer_files()))
+        for name, files in e.alternatives().items():
+            keys.append(f"alternative:{e.id}/{name}")
+            requests.append(GradeRequest(eval=e, files=files))
     for case in broken_cases():
         try:  # a malformed case fails its own test (which loads it again), not the whole batch
             request = broken_request(project, case)[0]

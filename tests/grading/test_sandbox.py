@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -42,8 +43,8 @@ def test_a_child_process_does_not_see_secrets(monkeypatch):
 
 def test_timeout_kills_the_process_group():
     with sandbox.temp_dir() as home:
-        done = sandbox.run([sys.executable, "-c", "import time; time.sleep(30)"], cwd=home, home=home, timeout_s=0.5)
-    assert done.timed_out and done.duration_s < 10
+        done = sandbox.run(["sleep", "30"], cwd=home, home=home, timeout_s=0.5)
+    assert done.timed_out and done.duration_s < 10, done
 
 
 @pytest.mark.node
@@ -69,3 +70,87 @@ def test_grader_process_env_is_scrubbed(monkeypatch, tmp_path):
     )
     [result] = grade(Project(Path(__file__).resolve().parents[2]), [GradeRequest(eval=load_eval(ev_dir), files=answer())])
     assert result.passed, result.steps
+
+
+def _fresh_check(monkeypatch) -> None:
+    monkeypatch.setattr(sandbox, "_checked", None)
+    monkeypatch.setattr(sandbox, "_warned", False)
+
+
+def test_missing_bubblewrap_is_a_toolchain_error_naming_the_install(monkeypatch):
+    from tuner.errors import ToolchainError
+
+    _fresh_check(monkeypatch)
+    monkeypatch.delenv("TUNER_SANDBOX", raising=False)
+    real_which = shutil.which
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name, *a, **k: None if name == "bwrap" else real_which(name, *a, **k))
+    with pytest.raises(ToolchainError, match="apt-get install bubblewrap"):
+        sandbox.check_available()
+    with sandbox.temp_dir() as home, pytest.raises(ToolchainError, match="apt-get install bubblewrap"):
+        sandbox.run(["true"], cwd=home, home=home, timeout_s=5)
+
+
+def test_sandbox_none_runs_unjailed_with_one_warning(monkeypatch, capsys):
+    _fresh_check(monkeypatch)
+    monkeypatch.setenv("TUNER_SANDBOX", "none")
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name, *a, **k: None if name == "bwrap" else shutil.which(name))
+    with sandbox.temp_dir() as home:
+        for _ in range(2):
+            assert sandbox.run(["true"], cwd=home, home=home, timeout_s=5).returncode == 0
+    assert capsys.readouterr().err.count("WITHOUT the bubblewrap jail") == 1
+
+
+needs_jail = pytest.mark.skipif(shutil.which("bwrap") is None or not sandbox.enabled(), reason="bubblewrap is not installed")
+
+
+def _sh(script: str, *, timeout_s: float = 20, writable=()) -> sandbox.Completed:
+    with sandbox.temp_dir() as home:
+        return sandbox.run(["sh", "-c", script], cwd=home, home=home, timeout_s=timeout_s, writable=writable)
+
+
+@needs_jail
+def test_jail_user_filesystem_and_network():
+    done = _sh("id -u; id -g; echo x > /etc/tuner-jail-probe 2>&1 || echo ro-etc; cat /etc/shadow >/dev/null 2>&1 || echo no-shadow;"
+               " echo ok > $HOME/w && cat $HOME/w; ls /tmp | wc -l;"
+               " cat /proc/net/dev | grep -c : ; (exec 3<>/dev/tcp/127.0.0.1/22) 2>/dev/null || echo no-net")
+    lines = done.stdout.split()
+    assert lines[:2] == [str(sandbox.NOBODY)] * 2, done
+    assert "ro-etc" in lines and "ok" in lines and "no-net" in lines, done
+    if os.geteuid() == 0:
+        assert "no-shadow" in lines, done  # the jail's user is nobody on the host too
+    assert not Path("/etc/tuner-jail-probe").exists()
+
+
+@needs_jail
+def test_jail_kills_detached_sessions_at_exit():
+    seconds = f"{300 + os.getpid() % 1000}.25"  # a unique `sleep` to look for
+    done = _sh(f"setsid sleep {seconds} & sleep 0.3; grep -l {seconds} /proc/[0-9]*/cmdline >/dev/null && echo seen",
+               timeout_s=10)
+    assert "seen" in done.stdout, done  # it ran in a new session inside the jail...
+    import time
+
+    time.sleep(0.3)
+    alive = [p for p in os.listdir("/proc") if p.isdigit() and seconds in _cmdline(p)]
+    assert alive == []  # ...and did not outlive it
+
+
+def _cmdline(pid: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+@needs_jail
+def test_jail_bounds_the_number_of_processes():
+    done = _sh("i=0; while [ $i -lt 2000 ]; do sleep 30 & i=$((i+1)); done 2>&1 | head -1; echo done", timeout_s=30)
+    assert "done" in done.stdout and done.duration_s < 30, done
+    assert "fork" in (done.stdout + done.stderr).lower(), done  # "Cannot fork" well before 2000
+
+
+def test_output_is_capped(monkeypatch):
+    monkeypatch.setattr(sandbox, "MAX_OUTPUT_BYTES", 1 << 20)
+    with sandbox.temp_dir() as home:
+        done = sandbox.run(["sh", "-c", "yes xxxxxxxxxxxxxxxx"], cwd=home, home=home, timeout_s=30)
+    assert done.overflowed and not done.timed_out and done.returncode is None
+    assert len(done.stdout) == 1 << 20 and done.duration_s < 30

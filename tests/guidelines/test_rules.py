@@ -1,4 +1,5 @@
 import subprocess
+import tomllib
 import sys
 from pathlib import Path
 
@@ -7,6 +8,8 @@ import pytest
 from tuner.errors import InputError
 from tuner.guidelines import load_guidelines, load_rules
 from tuner.paths import Project
+
+_CATEGORIES = tomllib.loads((Path(__file__).resolve().parents[2] / "evals" / "suite.toml").read_text())["categories"]
 
 GOOD = """---
 id: test.sample-rule
@@ -50,10 +53,20 @@ def test_repository_rules_are_valid_and_many():
 def test_malformed_rule_names_file_and_field(project_dir, text, expected):
     write_rule(project_dir, "bad.md", text)
     with pytest.raises(InputError) as err:
-        load_rules(project_dir / "guidelines" / "rules")
+        load_rules(project_dir / "guidelines" / "rules", categories=_CATEGORIES)
     assert "rules/extra/bad.md" in str(err.value)
     assert expected in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_targets_are_checked_against_the_suites_categories(project_dir):
+    """The suite's manifest is the one list of categories: a rule may target only those."""
+    (project_dir / "evals" / "suite.toml").write_text(f'name = "s"\nversion = "1"\ncategories = {_CATEGORIES!r}\n'.replace("'", '"'))
+    write_rule(project_dir, "ok.md", GOOD)
+    assert load_guidelines(Project(project_dir)).library.get("test.sample-rule").targets == ("queries",)
+    write_rule(project_dir, "ok.md", GOOD.replace("targets: [queries]", "targets: [payments]"))
+    with pytest.raises(InputError, match=r"extra/ok\.md: field 'targets': .*unknown category payments"):
+        _ = load_guidelines(Project(project_dir)).library
 
 
 def test_duplicate_id_names_both_files(project_dir):

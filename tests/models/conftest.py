@@ -45,4 +45,10 @@ def root() -> Path:
     return ROOT
 
 
+@pytest.fixture(scope="session")
+def suite_root() -> Path:
+    """The Convex suite folder: where the simulator's evals and planted truth live."""
+    return ROOT / "evals"
+
+
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")

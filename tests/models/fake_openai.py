@@ -12,6 +12,9 @@ malformed   200 with a body that is not JSON
 empty       200 with empty content
 auth        401 (echoing a fake key, which must be scrubbed)
 
+Any other name answers normally. ``POST .../v1/messages`` answers in Anthropic's format, so a
+panel entry for ``anthropic/...`` with ``api_base`` pointing here works too.
+
 ``server.counts[mode]`` counts requests; ``server.times[mode]`` their arrival times.
 """
 
@@ -57,10 +60,23 @@ class _Handler(BaseHTTPRequestHandler):
         body = {"error": {"message": message, "type": "error", "code": status}}
         self._send(status, json.dumps(body).encode(), headers)
 
+    def _anthropic_ok(self, request: dict) -> None:
+        body = {
+            "id": "msg_1", "type": "message", "role": "assistant", "model": request.get("model", "fake"),
+            "content": [{"type": "text", "text": ANSWER}], "stop_reason": "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": 11, "output_tokens": 7},
+        }
+        self._send(200, json.dumps(body).encode())
+
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         request = json.loads(self.rfile.read(length) or b"{}")
         mode = request.get("model", "normal")
+        if self.path.rstrip("/").endswith("/messages"):
+            with self.server.lock:
+                self.server.counts[mode] += 1
+                self.server.bodies[mode].append(request)
+            return self._anthropic_ok(request)
         with self.server.lock:
             self.server.counts[mode] += 1
             self.server.times[mode].append(time.monotonic())

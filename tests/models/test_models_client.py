@@ -16,7 +16,7 @@ def _spec(server, mode: str, **kw) -> ModelSpec:
 
 
 def _run(spec: ModelSpec, n: int = 1, cache=None) -> list[Completion]:
-    reqs = [CompletionRequest(spec=spec, system="rules", user=f"task {i}", sample_index=i) for i in range(n)]
+    reqs = [CompletionRequest.chat(spec, "rules", f"task {i}", sample_index=i) for i in range(n)]
     return complete_all(reqs, cache=cache)
 
 
@@ -29,8 +29,8 @@ def test_normal_call_is_ok_with_tokens(fake_server):
     assert c.cost_usd is None  # a model litellm has no price for: unknown, never 0
     assert c.model == "openai/normal"
     body = fake_server.bodies["normal"][-1]
-    assert body["messages"][0] == {"role": "system", "content": "rules"}
-    assert "# Files" in body["messages"][1]["content"]
+    # Sent verbatim: the client adds nothing (it once appended the answer format a second time).
+    assert body["messages"] == [{"role": "system", "content": "rules"}, {"role": "user", "content": "task 0"}]
 
 
 def test_5xx_is_retried_then_succeeds(fake_server):
@@ -146,7 +146,7 @@ def test_unknown_sim_profile_fails_before_any_call():
 def test_progress_called_for_each(fake_server):
     seen = []
     spec = _spec(fake_server, "normal")
-    reqs = [CompletionRequest(spec=spec, system="", user=f"t{i}", sample_index=i) for i in range(3)]
+    reqs = [CompletionRequest.chat(spec, "", f"t{i}", sample_index=i) for i in range(3)]
     complete_all(reqs, cache=None, progress=seen.append)
     assert len(seen) == 3
 

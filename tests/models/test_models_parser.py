@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from tuner.models import build_messages, parse_files, render_files
-from tuner.models.messages import OUTPUT_FORMAT
+from tuner.models import build_messages, parse_files, render_files, user_message
+from tuner.suites.convex import OUTPUT_FORMAT
 
 
 def test_round_trip_of_the_requested_format():
@@ -10,7 +10,7 @@ def test_round_trip_of_the_requested_format():
 
 
 def test_build_messages():
-    msgs = build_messages("GUIDE", "  Do the task.\n")
+    msgs = build_messages("GUIDE", user_message("  Do the task.\n", OUTPUT_FORMAT))
     assert msgs[0] == {"role": "system", "content": "GUIDE"}
     assert msgs[1]["role"] == "user" and msgs[1]["content"].startswith("Do the task.")
     assert OUTPUT_FORMAT in msgs[1]["content"]

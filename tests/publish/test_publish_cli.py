@@ -24,11 +24,11 @@ def test_publish_then_gate_refuses_regression(cli, live_project):
     assert same.exit_code == 0 and json.loads(same.stdout)["unchanged"] is True
 
     before = sorted(p.name for p in out.rglob("*"))
-    refused = cli("publish", "--from", "none", "--samples", "8")
+    refused = cli("publish", "--from", "none", "--samples", "4")
     assert refused.exit_code == 1 and "refusing to publish" in refused.stderr
     assert sorted(p.name for p in out.rglob("*")) == before  # nothing written
 
-    forced = cli("publish", "--from", "none", "--samples", "8", "--force", "--json")
+    forced = cli("publish", "--from", "none", "--samples", "4", "--force", "--json")
     assert forced.exit_code == 0, forced.output
     m2 = read_manifest(out / "manifest.json")
     assert m2.version == "2.0.0" and m2.gate["forced"] is True and m2.previous == "1.0.0"

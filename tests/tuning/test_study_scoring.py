@@ -1,6 +1,6 @@
 """The trial score and the choice of the best trial, on synthetic runs (no grading)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import optuna
 import pytest
@@ -15,6 +15,7 @@ from tuner.tuning.study import score_trial
 class _Run:
     id: str
     model: str = "sim/careful"
+    params: dict = field(default_factory=dict)
 
 
 @dataclass

@@ -14,8 +14,12 @@ def test_tune_runs_resumes_and_reports(cli, live_project):
     assert first.exit_code == 0, first.output
     data = json.loads(first.stdout)
     assert data["trials"] == 4 and data["category"] == "actions"
-    assert {r["category"] for r in data["fresh"]} == {"fundamentals", "data_modeling", "queries", "mutations", "actions", "idioms", "clients"}
-    assert data["held_out"] and all(r["model"] == "sim/careful" for r in data["held_out"])
+    from tuner.evals import load_suite
+    from tuner.paths import find_project
+
+    suite = load_suite(find_project())
+    assert {r["category"] for r in data["fresh"]} == {e.category for e in suite.select(held_out=False)}
+    assert data["held_out"] and all(r["model"] == "sim/careful (simulator)" for r in data["held_out"])
     assert (live_project / "reports" / "tune" / f"{data['study']}.md").is_file()
     # The baseline (all-active: no candidates) was trial 0.
     study = optuna.load_study(study_name=data["study"], storage=f"sqlite:///{live_project / 'experiments' / 'tuner.db'}")
@@ -29,6 +33,18 @@ def test_tune_runs_resumes_and_reports(cli, live_project):
     assert again["study"] == data["study"] and again["trials"] == 6
     assert [t.params for t in study.trials[:4]] == [t.params for t in optuna.load_study(
         study_name=data["study"], storage=f"sqlite:///{live_project / 'experiments' / 'tuner.db'}").trials[:4]]
+    # The table output ends with the exact command that publishes this winner ...
+    shown = cli(*[a if a != "4" else "6" for a in args if a != "--json"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.strip().splitlines()[-1].endswith(f"tuner publish --from {data['study']}")
+    # ... and `tuner publish` with no --from publishes that study's winner, saying so.
+    published = cli("publish", "--samples", "1")
+    assert published.exit_code == 0, published.output
+    assert f"publishing the winner of tuning study {data['study']}" in published.stdout
+    from tuner.publish import read_manifest
+
+    manifest = read_manifest(live_project / "guidelines" / "published" / "convex_rules" / "manifest.json")
+    assert manifest.source["kind"] == "study" and manifest.source["name"] == data["study"]
 
 
 def test_unknown_category_is_one_line_exit_2(cli, live_project):

@@ -8,13 +8,30 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-__all__ = ["DbOption", "JsonOption", "console", "err_console", "print_json", "open_store", "project"]
+__all__ = ["DbOption", "JsonOption", "SuiteOption", "console", "err_console", "print_json", "open_store", "project"]
+
+
+def _choose_suite(value: Optional[str]) -> Optional[str]:
+    # The chosen suite reaches find_project() through TUNER_SUITE: every command resolves its
+    # project the same way, whichever way (flag or variable) the person chose the suite.
+    if value:
+        import os
+
+        from tuner.paths import _suite_path
+
+        os.environ["TUNER_SUITE"] = str(_suite_path(value))
+    return value
 
 DbOption = Annotated[
     Optional[str],
     typer.Option("--db", envvar="TUNER_DB", help="SQLAlchemy URL of the results store (default: experiments/tuner.db)."),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+SuiteOption = Annotated[
+    Optional[str],
+    typer.Option("--suite", envvar="TUNER_SUITE", callback=_choose_suite, is_eager=True,
+                 help="Suite folder (holding suite.toml) to run instead of evals/."),
+]
 
 
 def console():
@@ -50,7 +67,7 @@ ModelOption = Annotated[
     typer.Option("--model", "-m", help="litellm model string (repeatable), e.g. sim/careful or openai/gpt-5-mini."),
 ]
 PanelOption = Annotated[
-    Optional[str], typer.Option("--panel", "--models", help="Model panel: experiments/NAME.toml or a path.")
+    Optional[str], typer.Option("--panel", help="Model panel: experiments/NAME.toml or a path.")
 ]
 SamplesOption = Annotated[int, typer.Option("--samples", "-k", min=1, max=1000, help="Samples per eval.")]
 NoCacheOption = Annotated[bool, typer.Option("--no-cache", help="Ignore the response and grading caches.")]
@@ -70,10 +87,10 @@ def resolve_models(proj, models: list[str] | None, panel: str | None) -> list:
         if listed:
             return listed
         default = proj.experiments / "panel.toml"
-        return load_panel(default, proj)[:1] if default.is_file() else [ModelSpec(model=DEFAULT_MODEL)]
+        return load_panel(default, proj, check_sim=False)[:1] if default.is_file() else [ModelSpec(model=DEFAULT_MODEL)]
     by_name = {s.model: s for s in listed}
     if not listed and (proj.experiments / "panel.toml").is_file():
-        by_name = {s.model: s for s in load_panel(proj.experiments / "panel.toml", proj)}
+        by_name = {s.model: s for s in load_panel(proj.experiments / "panel.toml", proj, check_sim=False)}
     specs = [by_name.get(m) or ModelSpec(model=m) for m in models]
     from tuner.models.panel import _check_prefix  # noqa: PLC2701 - same check a panel gets
 
@@ -81,6 +98,3 @@ def resolve_models(proj, models: list[str] | None, panel: str | None) -> list:
         _check_prefix(spec)
     return specs
 
-
-def model_label(model: str) -> str:
-    return f"{model} (simulator)" if model.startswith("sim/") else model

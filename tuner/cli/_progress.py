@@ -26,9 +26,14 @@ def phase_progress(enabled: bool = True, description: str = ""):
 
     def update(phase: str, done: int, total: int, note: str = "") -> None:
         label = f"{description}{_LABELS.get(phase, phase)}"
+        if not tasks:
+            progress.start()  # on first use: work that fails before any progress prints nothing
         if phase not in tasks:
             tasks[phase] = progress.add_task(label, total=total)
         progress.update(tasks[phase], completed=done, total=total, description=f"{label} {note}".rstrip())
 
-    with progress:
+    try:
         yield update
+    finally:
+        if tasks:
+            progress.stop()

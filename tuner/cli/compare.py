@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, print_json, resolve_models,
+    SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, print_json, resolve_models,
 )
 from tuner.cli._progress import phase_progress
 
@@ -30,6 +30,7 @@ def compare_cmd(
     chart: Annotated[Optional[Path], typer.Option("--chart", help="PNG chart path (default: next to the report).")] = None,
     no_cache: NoCacheOption = False,
     db: DbOption = None,
+    suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Compare two rule sets (or stored runs), paired per eval and sample; exit 1 on a significant regression."""
@@ -74,8 +75,8 @@ def _print(result, report_path: Path, chart_path: Path) -> None:
 
     out = console()
     styles = {"improved": "green", "regressed": "bold red"}
-    for model in dict.fromkeys(c.model for c in result.cells):
-        cells = [c for c in result.cells if c.model == model]
+    for key in dict.fromkeys(c.model_key for c in result.cells):
+        cells = [c for c in result.cells if c.model_key == key]
         table = Table(title=f"{cells[0].model_label} · {result.before.label} → {result.after.label} · {result.samples} samples/eval")
         for col in ("category", "before", "after", "Δ [95% CI]", "p", "q (BH)", "f→p", "p→f", "infra", "verdict"):
             table.add_column(col, justify="left" if col in ("category", "verdict") else "right")
@@ -109,6 +110,7 @@ def power_cmd(
     category: CategoryOption = None,
     alpha: Annotated[float, typer.Option("--alpha", min=0.0001, max=0.5, help="Significance level of one cell.")] = 0.05,
     db: DbOption = None,
+    suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """How many samples per eval give 80% power to detect an effect on this suite."""

@@ -7,6 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
+from tuner.cli._common import SuiteOption
+
 __all__ = ["register"]
 
 evals_app = typer.Typer(help="The eval suite: list it, validate its reference answers.", no_args_is_help=True)
@@ -17,7 +19,7 @@ def register(app: typer.Typer) -> None:
 
 
 @evals_app.command("list")
-def list_evals(json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+def list_evals(json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False, suite: SuiteOption = None) -> None:
     """Evals per category, with the held-out count."""
     from rich.console import Console
     from rich.table import Table
@@ -51,8 +53,9 @@ def validate(
     category: Annotated[Optional[str], typer.Option("--category", "-c", help="Only this category.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Grade again even if cached.")] = False,
+    suite: SuiteOption = None,
 ) -> None:
-    """Grade every reference answer (batched); exit 1 unless all pass every step."""
+    """Grade every reference answer and alternative-correct answer (batched); exit 1 unless all pass every step."""
     from tuner.cli.grade import graded_with_progress, print_steps
     from tuner.evals import load_suite
     from tuner.grading import GradeRequest
@@ -60,15 +63,21 @@ def validate(
 
     project = find_project()
     evals = load_suite(project).select(category=category)
-    requests = [GradeRequest(eval=e, files=e.answer_files()) for e in evals]
+    answers = [(e, "answer", e.answer_files()) for e in evals]
+    answers += [(e, f"alternatives/{name}", files) for e in evals for name, files in e.alternatives().items()]
+    requests = [GradeRequest(eval=e, files=files) for e, _, files in answers]
     results = graded_with_progress(project, requests, use_cache=not no_cache, quiet=json_out)
-    bad = [r for r in results if not r.passed]
+    bad = [(which, r) for (_, which, _), r in zip(answers, results) if not r.passed]
+    alternatives = len(answers) - len(evals)
     if json_out:
-        typer.echo(json.dumps({"total": len(results), "passed": len(results) - len(bad),
-                               "results": [r.model_dump() for r in results]}, indent=2))
+        typer.echo(json.dumps({"total": len(results), "passed": len(results) - len(bad), "alternatives": alternatives,
+                               "results": [{**r.model_dump(), "answer": which} for (_, which, _), r in zip(answers, results)]},
+                              indent=2))
     else:
-        for result in bad:
+        for which, result in bad:
+            typer.echo(f"{result.eval_id} ({which}):")
             print_steps(result, only_problems=True)
-        typer.echo(f"{len(results) - len(bad)}/{len(results)} reference answers pass every step")
+        typer.echo(f"{len(results) - len(bad)}/{len(results)} answers pass every step "
+                   f"({len(evals)} reference, {alternatives} alternative)")
     if bad:
         raise typer.Exit(1)

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from tuner.cli._common import SuiteOption
+
 if TYPE_CHECKING:
     from tuner.evals import Eval
     from tuner.grading import GradeRequest, GradeResult
@@ -28,6 +30,7 @@ def grade_dir(
     eval_ref: Annotated[str, typer.Option("--eval", "-e", help="Eval id (005-actions/001-x) or eval folder.")],
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Grade again even if cached.")] = False,
+    suite: SuiteOption = None,
 ) -> None:
     """Grade an output folder; print each step's status, time and errors; exit 1 if it fails."""
     from tuner.errors import InputError
@@ -97,5 +100,7 @@ def print_steps(result: GradeResult, *, only_problems: bool = False) -> None:
         console.print(f"  [{style}]{step.status:5}[/] {step.name:10} {step.duration_s:6.2f}s")
         for line in step.detail.splitlines():
             console.print(f"        {escape(line)}", highlight=False)
+        for line in step.warnings if not only_problems else ():
+            console.print(f"        [yellow]warning[/] {escape(line)}", highlight=False)
     if result.infra_error:
         console.print(f"  [magenta]infrastructure error[/]: {escape(result.infra_error)} (not counted as a model failure)")

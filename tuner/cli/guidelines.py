@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tuner.cli._common import JsonOption, console, err_console, print_json, project
+from tuner.cli._common import SuiteOption, JsonOption, console, err_console, print_json, project
 
 __all__ = ["register"]
 
@@ -25,6 +25,7 @@ def list_rules(
     status: Annotated[Optional[str], typer.Option(help="Only rules with this status (active, candidate, retired).")] = None,
     category: Annotated[Optional[str], typer.Option(help="Only rules targeting this category.")] = None,
     as_json: JsonOption = False,
+    suite: SuiteOption = None,
 ) -> None:
     """List the rules with their status, targets and content hash."""
     from tuner.hashing import short
@@ -48,7 +49,7 @@ def list_rules(
 
 
 @app.command("show")
-def show(rule_id: str, variant: Annotated[str, typer.Option(help="Phrasing to show.")] = "default", as_json: JsonOption = False) -> None:
+def show(rule_id: str, variant: Annotated[str, typer.Option(help="Phrasing to show.")] = "default", as_json: JsonOption = False, suite: SuiteOption = None) -> None:
     """Show one rule: metadata, hash and text."""
     rule = _guidelines().library.get(rule_id)
     text = rule.text(variant)
@@ -65,6 +66,7 @@ def render(
     rule_set: Annotated[str, typer.Argument(metavar="SET", help="Set name (guidelines/sets/NAME.yaml) or a set file.")],
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the prompt to this file.")] = None,
     as_json: JsonOption = False,
+    suite: SuiteOption = None,
 ) -> None:
     """Print the exact system prompt a set composes to (hash and tokens on stderr)."""
     g = _guidelines()
@@ -82,7 +84,7 @@ def render(
 
 
 @app.command("validate")
-def validate(as_json: JsonOption = False) -> None:
+def validate(as_json: JsonOption = False, suite: SuiteOption = None) -> None:
     """Check every rule file, set and template; exit 2 naming the first problem."""
     g = _guidelines()
     names = g.validate()
@@ -97,6 +99,7 @@ def diff(
     before: Annotated[str, typer.Argument(help="Set name, set file, published name, NAME@VERSION or manifest.json.")],
     after: Annotated[str, typer.Argument(help="The same kinds of reference.")],
     as_json: JsonOption = False,
+    suite: SuiteOption = None,
 ) -> None:
     """Rules added, removed and changed (by content hash) between two sets or published versions."""
     from tuner.hashing import short

@@ -36,7 +36,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    help="Tune the guideline files that teach LLMs to write Convex code, with evidence.",
+    help="Tune the guideline files that teach LLMs to write code for a product, with evidence.",
 )
 
 

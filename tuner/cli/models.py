@@ -77,7 +77,7 @@ def ping(
 
     spec = _spec_for(model, panel, api_base)
     started = time.monotonic()
-    [done] = complete_all([CompletionRequest(spec=spec, system=_PING_SYSTEM, user="ping")], cache=None)
+    [done] = complete_all([CompletionRequest.chat(spec, _PING_SYSTEM, "ping")], cache=None)
     if done.status != "ok":
         raise ProviderError(f"{model}: {done.error}")
     cost = "unknown" if done.cost_usd is None else f"${done.cost_usd:.6f}"

@@ -6,15 +6,16 @@ from typing import Annotated, Optional
 
 import typer
 
-from tuner.cli._common import DbOption, JsonOption, ModelOption, PanelOption, SamplesOption, console, model_label, print_json, resolve_models
+from tuner.cli._common import SuiteOption, DbOption, JsonOption, ModelOption, PanelOption, SamplesOption, console, print_json, resolve_models
 from tuner.cli._progress import phase_progress
 
 __all__ = ["register"]
 
 
 def publish(
-    source: Annotated[str, typer.Option("--from", help="A tuning study (its best trial) or a rule set.")] = "all-active",
-    name: Annotated[str, typer.Option(help="Published guideline name.")] = "convex_rules",
+    source: Annotated[Optional[str], typer.Option(
+        "--from", help="A tuning study (its best trial) or a rule set (default: the latest finished tuning study).")] = None,
+    name: Annotated[Optional[str], typer.Option(help="Published guideline name (default: the suite's).")] = None,
     model: ModelOption = None,
     panel: PanelOption = None,
     samples: SamplesOption = 6,
@@ -22,13 +23,23 @@ def publish(
     version: Annotated[Optional[str], typer.Option(help="Explicit version instead of the semver bump.")] = None,
     storage: Annotated[Optional[str], typer.Option(help="Optuna storage of the study (default: the tuner store).")] = None,
     db: DbOption = None,
+    suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Publish the winning rules as Markdown, Cursor .mdc and AGENTS.md with a manifest of evidence."""
+    from tuner.publish import latest_study
     from tuner.publish import publish as run_publish
     from tuner.runs import Harness
 
     with Harness(db=db) as h:
+        name = name or h.suite.published_name
+        if source is None:
+            source = latest_study(h)
+            note = (f"publishing the winner of tuning study {source} (the latest finished; --from to choose another)"
+                    if source else "no finished tuning study for this suite: publishing the set all-active (--from to choose)")
+            source = source or "all-active"
+            if not as_json:
+                console().print(note)
         specs = resolve_models(h.project, model, panel)
         with phase_progress(not as_json) as progress:
             result = run_publish(h, source=source, name=name, specs=specs, samples=samples, force=force, storage=storage,
@@ -47,7 +58,7 @@ def publish(
     for row in m.evidence:
         p = row["paired"]
         if p["verdict"] != "no detectable change":
-            out.print(f"  {model_label(row['model'])} {row['category']}: {p['delta']:+.0%} ({p['verdict']}, q={p['q_value']:.3f})")
+            out.print(f"  {row['model']} {row['category']}: {p['delta']:+.0%} ({p['verdict']}, q={p['q_value']:.3f})")
     out.print(result.changelog)
     for f in result.files:
         out.print(f"[dim]wrote {f}[/dim]")

@@ -7,8 +7,8 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
-    console, model_label, print_json, resolve_models,
+    SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
+    console, print_json, resolve_models,
 )
 from tuner.cli._progress import phase_progress
 
@@ -23,6 +23,7 @@ def run(
     samples: SamplesOption = 1,
     no_cache: NoCacheOption = False,
     db: DbOption = None,
+    suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Run a rule set on models over the eval suite; prints pass rates per category."""
@@ -35,20 +36,46 @@ def run(
         configs = [RunConfig(spec=s, rule_set=rule_set, eval_ids=tuple(e.id for e in evals), samples=samples) for s in specs]
         with phase_progress(not as_json) as progress:
             outcomes = execute_runs(h, configs, progress)
+    causes = infra_causes([r for o in outcomes for r in o.results])
     if as_json:
-        print_json([{"run": o.run.id, "model": o.run.model, "prompt": o.prompt.hash, "status": o.run.status, **o.summary} for o in outcomes])
+        print_json([{"run": o.run.id, "model": o.run.model, "model_key": o.run.model_key, "prompt": o.prompt.hash,
+                     "status": o.run.status, **o.summary, "infra_causes": infra_causes(o.results)} for o in outcomes])
+    else:
+        _print(outcomes)
+        _print_causes(causes)
+    if causes:
+        from tuner.errors import IncompleteError
+
+        n = sum(causes.values())
+        raise IncompleteError(f"run incomplete: {n} result(s) are infrastructure failures; run the same command to retry them")
+
+
+def infra_causes(results) -> dict[str, int]:
+    """{cause: count} of the infrastructure failures among ``results``, most frequent first."""
+    from collections import Counter
+
+    counts = Counter((r.error or "unknown infrastructure failure").split(" (after ")[0] for r in results if r.outcome == "infra")
+    return dict(counts.most_common())
+
+
+def _print_causes(causes: dict[str, int]) -> None:
+    if not causes:
         return
-    _print(outcomes)
+    out = console()
+    out.print(f"[bold red]incomplete[/bold red]: {sum(causes.values())} infrastructure failure(s), excluded from the rates above:")
+    for cause, n in causes.items():
+        out.print(f"  {n:>5} × {cause}")
 
 
 def _print(outcomes) -> None:
     from rich.table import Table
 
+    from tuner.compare.rates import model_label
     from tuner.hashing import short
 
     out = console()
     for o in outcomes:
-        table = Table(title=f"{model_label(o.run.model)} · {o.run.set_name} · run {short(o.run.id)}")
+        table = Table(title=f"{model_label(o.run.model, o.run.params)} · {o.run.set_name} · run {short(o.run.id)}")
         for col in ("category", "pass", "fail", "infra", "pass rate [95% CI]"):
             table.add_column(col, justify="right" if col != "category" else "left")
         rows = {**o.summary["categories"], "overall": o.summary["overall"]}

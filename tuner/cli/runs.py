@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tuner.cli._common import DbOption, JsonOption, console, print_json
+from tuner.cli._common import SuiteOption, DbOption, JsonOption, console, print_json
 
 __all__ = ["register"]
 
@@ -28,11 +28,13 @@ def list_cmd(
     model: Annotated[Optional[str], typer.Option("--model", "-m", help="Only runs of this model.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Most recent N runs.")] = 20,
     db: DbOption = None,
+    suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Recent runs, newest first, with the overall pass rate and its 95% interval."""
     from tuner.cli._common import open_store
     from tuner.compare import OVERALL, model_label, rate_rows
+    from tuner.models.panel import is_sim_model
     from tuner.hashing import short
 
     store = open_store(db)
@@ -45,7 +47,7 @@ def list_cmd(
         store.close()
     if as_json:
         print_json([
-            {"id": run.id, "model": run.model, "simulated": run.model.startswith("sim/"), "set": run.set_name,
+            {"id": run.id, "model": run.model, "simulated": is_sim_model(run.model), "set": run.set_name,
              "status": run.status, "overall": _est_json(o.estimate), "infra": o.infra, "samples": run.samples,
              "evals": len(run.eval_ids), "updated_at": run.updated_at}
             for run, o in rows
@@ -58,7 +60,7 @@ def list_cmd(
         table.add_column(col, no_wrap=col in ("id", "model"), justify="right" if col == "samples × evals" else "left")
     for run, o in rows:
         when = run.updated_at.strftime("%m-%d %H:%M") if run.updated_at else ""
-        table.add_row(short(run.id), model_label(run.model), run.set_name, run.status, _fmt(o.estimate),
+        table.add_row(short(run.id), model_label(run.model, run.params), run.set_name, run.status, _fmt(o.estimate),
                       f"{run.samples} × {len(run.eval_ids)}", when)
     console().print(table)
 
@@ -96,11 +98,13 @@ def _eval_rows(results) -> list[dict]:
 def show_cmd(
     run_id: Annotated[str, typer.Argument(metavar="RUN", help="Run id or unique prefix.")],
     db: DbOption = None,
+    suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """One run: what defined it, pass rates per category with intervals, each eval's outcomes."""
     from tuner.cli._common import open_store, project
     from tuner.compare import model_label, rate_rows
+    from tuner.models.panel import is_sim_model
 
     store = open_store(db)
     try:
@@ -118,7 +122,7 @@ def show_cmd(
     evals = _eval_rows(results)
     meta = run.model_dump(mode="json", exclude={"summary", "eval_ids"})
     if as_json:
-        print_json({**meta, "simulated": run.model.startswith("sim/"), "evals": len(run.eval_ids),
+        print_json({**meta, "simulated": is_sim_model(run.model), "evals": len(run.eval_ids),
                     "rates": {r.category: {**_est_json(r.estimate), "infra": r.infra} for r in rates}, "results": evals})
         return
     _print_show(run, rates, evals, model_label)
@@ -130,7 +134,7 @@ def _print_show(run, rates, evals, model_label) -> None:
     from tuner.hashing import short
 
     out = console()
-    out.print(f"[bold]run {short(run.id)}[/bold]  {model_label(run.model)} · set {run.set_name} · {run.status}")
+    out.print(f"[bold]run {short(run.id)}[/bold]  {model_label(run.model, run.params)} · set {run.set_name} · {run.status}")
     out.print(f"prompt {short(run.prompt_hash)} · suite {run.suite} {short(run.suite_hash)} · grader {short(run.grader_hash)} "
               f"· {len(run.eval_ids)} evals × {run.samples} samples (offset {run.sample_offset}) · git {run.git_rev or 'n/a'}")
     if run.params:
@@ -159,6 +163,7 @@ def leaderboard_cmd(
         bool, typer.Option("--include-partial", help="Also count runs of part of the suite (one category, some evals).")
     ] = False,
     db: DbOption = None,
+    suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Per model: mean ± sd of the overall pass rate over its last N complete runs of this suite version."""

@@ -8,8 +8,8 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
-    console, model_label, print_json, resolve_models,
+    SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
+    console, print_json, resolve_models,
 )
 from tuner.cli._progress import phase_progress
 
@@ -35,6 +35,7 @@ def tune(
     report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
     no_cache: NoCacheOption = False,
     db: DbOption = None,
+    suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Find the rules that raise CATEGORY's pass rate without regressing the others."""
@@ -72,7 +73,7 @@ def _print(result, path: Path) -> None:
     out = console()
     for title, rows in (("fresh samples, tuning evals", result.fresh), ("held-out evals", result.held_out)):
         for model in dict.fromkeys(r.model for r in rows):
-            table = Table(title=f"{model_label(model)} · {result.baseline} → winner · {title}", box=box.SIMPLE_HEAD)
+            table = Table(title=f"{model} · {result.baseline} → winner · {title}", box=box.SIMPLE_HEAD)
             for col in ("category", "before %", "after %", "Δ pts [95% CI]", "q", "verdict"):
                 table.add_column(col)
             for r in (r for r in rows if r.model == model):
@@ -90,6 +91,16 @@ def _print(result, path: Path) -> None:
     out.print(f"rules that help {result.category}: [green]{', '.join(result.found_helpful) or 'none detected'}[/green]")
     out.print(f"rules that hurt another category: [red]{', '.join(result.found_harmful) or 'none detected'}[/red]")
     out.print(f"[dim]{result.trials} trials, {result.calls} provider calls; study {result.study}; report {path}[/dim]")
+    out.print(f"publish the winner with: [bold]{publish_command(result.study)}[/bold]")
+
+
+def publish_command(study: str) -> str:
+    """The exact command that publishes this study's winner (with the suite, when not the default)."""
+    import os
+    import shlex
+
+    suite = os.environ.get("TUNER_SUITE")
+    return "tuner publish --from " + shlex.quote(study) + (f" --suite {shlex.quote(suite)}" if suite else "")
 
 
 def _pct(e) -> str:
@@ -106,6 +117,7 @@ def worker(
     trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Stop when the study has this many complete trials (default: as tune).")] = None,
     batch: Annotated[int, typer.Option(min=1, max=64)] = 2,
     db: DbOption = None,
+    suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Run trials of an existing study (any number of workers may share it through --storage)."""

@@ -23,10 +23,10 @@ def _draw(comparison: Comparison, path: Path) -> None:
     matplotlib.use("Agg")  # headless: CI runners and servers have no display
     import matplotlib.pyplot as plt
 
-    models = list(dict.fromkeys(c.model for c in comparison.cells))
+    models = list(dict.fromkeys(c.model_key for c in comparison.cells))
     fig, axes = plt.subplots(len(models), 1, figsize=(9.0, 3.6 * len(models)), squeeze=False)
     for ax, model in zip(axes[:, 0], models):
-        cells = [c for c in comparison.cells if c.model == model]
+        cells = [c for c in comparison.cells if c.model_key == model]
         xs = list(range(len(cells)))
         width = 0.38
         for shift, side, estimates, color in (

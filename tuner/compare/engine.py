@@ -37,7 +37,7 @@ def _plan(h, before: Side, after: Side, specs: list, models_given: bool, categor
     if len({r.model_key for r in recorded}) > 1:
         raise InputError(f"the two runs are of different models ({recorded[0].model}, {recorded[1].model}); a comparison is per model")
     run = recorded[0]
-    if models_given and {s.model for s in specs} != {run.model}:
+    if models_given and {s.key for s in specs} != {run.model_key}:
         raise InputError(f"run {short(run.id)} is of {run.model}; the other side must use the same model (drop --model/--models)")
     evals = tuple(e for e in run.eval_ids if category is None or h.suite.get(e).category == category)
     if not evals:
@@ -84,23 +84,23 @@ def compare(
     jobs = [(i, side, spec) for i, side in enumerate((b, a)) if side.rule_set is not None for spec in specs]
     configs = [RunConfig(spec=spec, rule_set=side.rule_set, eval_ids=evals, samples=k, sample_offset=side.offset) for _, side, spec in jobs]
     executed = execute_runs(h, configs, progress) if configs else []
-    outcomes = {(i, spec.model): o for (i, _, spec), o in zip(jobs, executed)}
+    outcomes = {(i, spec.key): o for (i, _, spec), o in zip(jobs, executed)}
     info = [SideInfo(token=s.token, label=s.label, kind=s.kind, offset=s.offset) for s in (b, a)]
     wanted = set(evals)
     cells, notes = [], []
     for spec in specs:
         side_results = []
         for i, side in enumerate((b, a)):
-            run, results = _side_run(h, outcomes, i, side, spec.model)
-            info[i].runs[spec.model] = run.id
-            info[i].prompts[spec.model] = run.prompt_hash
+            run, results = _side_run(h, outcomes, i, side, spec.key)
+            info[i].runs[spec.label] = run.id
+            info[i].prompts[spec.label] = run.prompt_hash
             if run.suite_hash != h.suite.hash:
                 notes.append(f"run {short(run.id)} was graded against another suite version than the current one")
             side_results.append([r for r in results if r.eval_id in wanted])
         categories = [c for c in h.suite.categories if any(r.category == c for r in side_results[0] + side_results[1])]
         by_cat = {c: pair_results(*side_results, before_offset=b.offset, after_offset=a.offset, category=c) for c in categories}
         overall = pair_results(*side_results, before_offset=b.offset, after_offset=a.offset)
-        cells += build_cells(spec.model, by_cat, overall)
+        cells += build_cells(spec, by_cat, overall)
     identity = sha256_json({"before": info[0].runs, "after": info[1].runs})
     return Comparison(
         before=info[0], after=info[1], samples=k, category=category, alpha=alpha,

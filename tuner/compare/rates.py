@@ -27,12 +27,17 @@ class RateRow(BaseModel):
 
 
 def is_simulated(model: str) -> bool:
-    return model.startswith("sim/")
+    from tuner.models.panel import is_sim_model
+
+    return is_sim_model(model)
 
 
-def model_label(model: str) -> str:
-    """Simulated models are always named as such, in every output."""
-    return f"{model} (simulator)" if is_simulated(model) else model
+def model_label(model: str, params: dict | None = None) -> str:
+    """A readable name for a model *and its parameters* (one model at two temperatures is two
+    rows); simulated models are always named as such, in every output."""
+    shown = ", ".join(f"{k}={params[k]}" for k in sorted(params or {}) if k != "sim_file")
+    name = f"{model} [{shown}]" if shown else model
+    return f"{name} (simulator)" if is_simulated(model) else name
 
 
 def rate_rows(results: list[ResultRecord], categories: list[str] | None = None) -> list[RateRow]:

@@ -24,6 +24,7 @@ class Flip(BaseModel):
 
 class Cell(BaseModel):
     model: str
+    model_key: str = ""  # hash of model + parameters: what identifies a model (and groups rows)
     model_label: str
     simulated: bool
     category: str
@@ -91,14 +92,15 @@ class Comparison(BaseModel):
         return data
 
 
-def _cell(model: str, category: str, paired: Paired) -> Cell:
+def _cell(spec, category: str, paired: Paired) -> Cell:
     result = paired_compare(paired.before, paired.after)
     flips = {
         ev: Flip(fail_to_pass=result.fail_to_pass.get(ev, 0), pass_to_fail=result.pass_to_fail.get(ev, 0))
         for ev in sorted(result.fail_to_pass.keys() | result.pass_to_fail.keys())
     }
     return Cell(
-        model=model, model_label=model_label(model), simulated=is_simulated(model), category=category,
+        model=spec.model, model_key=spec.key, model_label=model_label(spec.model, spec.params),
+        simulated=is_simulated(spec.model), category=category,
         before=rate_interval(paired.before), after=rate_interval(paired.after),
         delta=result.delta, lo=result.lo, hi=result.hi, p_value=result.p_value,
         pairs=result.pairs, tasks=result.tasks, flips=flips,
@@ -106,11 +108,11 @@ def _cell(model: str, category: str, paired: Paired) -> Cell:
     )
 
 
-def build_cells(model: str, by_category: dict[str, Paired], overall: Paired | None) -> list[Cell]:
+def build_cells(spec, by_category: dict[str, Paired], overall: Paired | None) -> list[Cell]:
     """Cells of one model: each category, then overall (when there is more than one category)."""
-    cells = [_cell(model, cat, p) for cat, p in by_category.items()]
+    cells = [_cell(spec, cat, p) for cat, p in by_category.items()]
     if overall is not None and len(by_category) > 1:
-        cells.append(_cell(model, OVERALL, overall))
+        cells.append(_cell(spec, OVERALL, overall))
     return cells
 
 

@@ -1,33 +1,57 @@
-"""The eval suite on disk: ``evals/<NNN-category>/<NNN-name>/``.
+"""An eval suite on disk: ``<suite>/<NNN-category>/<NNN-name>/``.
 
-Each eval folder holds ``TASK.txt`` (what the model is asked), ``answer/`` (a reference answer,
-laid out like a project: ``convex/…`` and maybe ``src/…``), ``grader.test.ts`` (vitest +
-convex-test) and optionally ``GAPS.txt`` (what the grader does not check).
+Each eval folder holds ``TASK.txt`` (what the model is asked), ``answer/`` (a reference answer laid
+out under the kind's answer roots, e.g. ``convex/…`` and ``src/…``), the kind's grader file, and
+optionally ``GAPS.txt`` (what the grader does not check), ``eval.toml`` (the npm packages it
+provides: ``dependencies = [...]``) and ``alternatives/<name>/`` (more correct answers, written in
+other idioms, that must pass too).
 """
 
 from __future__ import annotations
 
+import json
 import re
+import tomllib
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tuner.errors import InputError, NotFoundError
 from tuner.evals.manifest import Manifest, read_manifest
 from tuner.hashing import sha256_json, sha256_text
 from tuner.paths import Project
 
-__all__ = ["Eval", "Suite", "load_suite", "load_eval", "category_of"]
+__all__ = ["Eval", "EvalConfig", "Suite", "load_suite", "load_eval", "read_eval_config", "category_of"]
 
 _NUMBERED = re.compile(r"^\d{3}-[a-z0-9][a-z0-9_-]*$")
-# Files of an answer that are part of it; anything else (editor backups, .DS_Store) is ignored.
-_ANSWER_ROOTS = ("convex", "src")
+_DEFAULT_ROOTS = ("convex", "src")
+_DEFAULT_GRADER = "grader.test.ts"
 
 
 def category_of(folder_name: str) -> str:
     """``005-actions`` -> ``actions``; ``002-data_modeling`` -> ``data_modeling``."""
-    return folder_name.split("-", 1)[1]
+    return folder_name.split("-", 1)[1] if _NUMBERED.match(folder_name) else folder_name
+
+
+class EvalConfig(BaseModel):
+    """``eval.toml``: per-eval settings a person writes (unknown keys are errors)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dependencies: list[Annotated[str, Field(min_length=1)]] = Field(
+        default_factory=list, description="Packages of the suite's toolchain this eval provides.")
+
+
+def _read_files(root: Path, tops: tuple[str, ...]) -> dict[str, str]:
+    files: dict[str, str] = {}
+    for top in tops:
+        for file in sorted((root / top).rglob("*")):
+            if file.is_file() and "_generated" not in file.parts and "__pycache__" not in file.parts:
+                files[file.relative_to(root).as_posix()] = file.read_text(encoding="utf-8")
+    return files
 
 
 class Eval(BaseModel):
@@ -39,6 +63,10 @@ class Eval(BaseModel):
     category: str
     path: Path
     held_out: bool = False
+    grader_file: str = _DEFAULT_GRADER
+    answer_roots: tuple[str, ...] = _DEFAULT_ROOTS
+    # Packages (from the suite's one toolchain) an answer may import besides the kind's own.
+    dependencies: tuple[str, ...] = ()
 
     @property
     def task(self) -> str:
@@ -46,11 +74,14 @@ class Eval(BaseModel):
 
     @property
     def grader(self) -> str:
-        return (self.path / "grader.test.ts").read_text(encoding="utf-8")
+        return (self.path / self.grader_file).read_text(encoding="utf-8")
 
     @property
     def grader_hash(self) -> str:
-        return sha256_text(self.grader)
+        """What in the eval folder can change a verdict: the grader and the provided packages."""
+        if not self.dependencies:
+            return sha256_text(self.grader)
+        return sha256_json({"grader": self.grader, "dependencies": list(self.dependencies)})
 
     @property
     def gaps(self) -> str | None:
@@ -59,30 +90,60 @@ class Eval(BaseModel):
 
     def answer_files(self) -> dict[str, str]:
         """The reference answer as ``{"convex/messages.ts": text, ...}``, sorted by path."""
-        root = self.path / "answer"
-        files: dict[str, str] = {}
-        for top in _ANSWER_ROOTS:
-            for file in sorted((root / top).rglob("*")):
-                if file.is_file() and "_generated" not in file.parts:
-                    files[file.relative_to(root).as_posix()] = file.read_text(encoding="utf-8")
-        return files
+        return _read_files(self.path / "answer", self.answer_roots)
+
+    def alternatives(self) -> dict[str, dict[str, str]]:
+        """Other correct answers, by name (``alternatives/<name>/``)."""
+        root = self.path / "alternatives"
+        if not root.is_dir():
+            return {}
+        return {d.name: _read_files(d, self.answer_roots) for d in sorted(root.iterdir()) if d.is_dir()}
 
     def content_hash(self) -> str:
-        return sha256_json({"task": self.task, "grader": self.grader, "answer": self.answer_files()})
+        content = {"task": self.task, "grader": self.grader, "answer": self.answer_files()}
+        if self.dependencies:
+            content["dependencies"] = list(self.dependencies)
+        return sha256_json(content)
 
 
-def load_eval(path: Path, eval_id: str | None = None, held_out: bool = False) -> Eval:
+def read_eval_config(path: Path) -> EvalConfig:
+    """An eval folder's ``eval.toml`` (empty settings when absent); errors name the file and field."""
+    file = path / "eval.toml"
+    if not file.is_file():
+        return EvalConfig()
+    try:
+        return EvalConfig.model_validate(tomllib.loads(file.read_text(encoding="utf-8")))
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{file}: invalid TOML: {e}") from None
+    except ValidationError as e:
+        err = e.errors()[0]
+        field = str(err["loc"][0]) if err["loc"] else "?"
+        if err["type"] == "extra_forbidden":
+            raise InputError(f"{file}: unknown field '{field}' (known: {', '.join(EvalConfig.model_fields)})") from None
+        raise InputError(f"{file}: field '{field}' must be a list of npm package names") from None
+
+
+def load_eval(
+    path: Path,
+    eval_id: str | None = None,
+    held_out: bool = False,
+    *,
+    grader_file: str = _DEFAULT_GRADER,
+    answer_roots: tuple[str, ...] = _DEFAULT_ROOTS,
+) -> Eval:
     """Load one eval folder, checking it is complete; its id defaults to ``category/name``."""
     path = Path(path)
-    missing = [name for name in ("TASK.txt", "grader.test.ts") if not (path / name).is_file()]
-    if not (path / "answer" / "convex").is_dir():
-        missing.append("answer/convex/")
+    missing = [name for name in ("TASK.txt", grader_file) if not (path / name).is_file()]
+    if not (path / "answer" / answer_roots[0]).is_dir():
+        missing.append(f"answer/{answer_roots[0]}/")
     if missing:
         raise InputError(f"{path}: malformed eval, missing {', '.join(missing)}")
     eval_id = eval_id or f"{path.parent.name}/{path.name}"
-    ev = Eval(id=eval_id, category=category_of(path.parent.name), path=path, held_out=held_out)
+    ev = Eval(id=eval_id, category=category_of(path.parent.name), path=path, held_out=held_out,
+              grader_file=grader_file, answer_roots=answer_roots,
+              dependencies=tuple(read_eval_config(path).dependencies))
     if not ev.answer_files():
-        raise InputError(f"{path}: malformed eval, answer/convex/ holds no files")
+        raise InputError(f"{path}: malformed eval, answer/{answer_roots[0]}/ holds no files")
     return ev
 
 
@@ -95,8 +156,27 @@ class Suite(BaseModel):
     evals: list[Eval]
 
     @property
+    def name(self) -> str:
+        return self.manifest.name
+
+    @property
     def categories(self) -> list[str]:
         return list(self.manifest.categories)
+
+    @property
+    def kind(self):
+        """The suite kind (``tuner.suites.SuiteKind``) that grades this suite."""
+        from tuner.suites import get_kind
+
+        return get_kind(self.manifest.kind)
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        return tuple(self.kind.steps)
+
+    @property
+    def published_name(self) -> str:
+        return self.manifest.published_name or self.kind.published_name
 
     @property
     def toolchain_dir(self) -> Path:
@@ -106,11 +186,25 @@ class Suite(BaseModel):
     def hash(self) -> str:
         return sha256_json({"manifest": self.manifest_text, "evals": {e.id: e.content_hash() for e in self.evals}})
 
+    @cached_property
+    def grader_id(self) -> str:
+        """The kind's grader identity plus the answer parser's code: reading files out of an
+        answer is the first part of grading it, so a parser fix re-grades stored answers."""
+        import tuner.models.parser as parser
+
+        return sha256_json({"kind": self.kind.grader_id(self), "parser": sha256_text(Path(parser.__file__).read_text())})
+
     def get(self, eval_id: str) -> Eval:
         for ev in self.evals:
             if ev.id == eval_id:
                 return ev
         raise NotFoundError(f"unknown eval '{eval_id}' (see `tuner evals list`)")
+
+    def check_category(self, category: str) -> str:
+        if category not in self.manifest.categories:
+            valid = ", ".join(self.manifest.categories)
+            raise NotFoundError(f"unknown category '{category}' (valid: {valid})")
+        return category
 
     def select(
         self,
@@ -119,9 +213,8 @@ class Suite(BaseModel):
         held_out: bool | None = None,
     ) -> list[Eval]:
         """Filter the evals; ``held_out=False`` keeps only the tuning subset, ``True`` only held-out."""
-        if category is not None and category not in self.manifest.categories:
-            valid = ", ".join(self.manifest.categories)
-            raise NotFoundError(f"unknown category '{category}' (valid: {valid})")
+        if category is not None:
+            self.check_category(category)
         chosen = self.evals
         if ids is not None:
             chosen = [self.get(i) for i in ids]
@@ -132,20 +225,63 @@ class Suite(BaseModel):
         return chosen
 
 
-def load_suite(project: Project) -> Suite:
-    root = project.evals
+def load_suite(project: Project | Path) -> Suite:
+    """The project's chosen suite (or the suite folder given), validated."""
+    root = project.suite_root if isinstance(project, Project) else Path(project)
     manifest_path = root / "suite.toml"
     manifest, text = read_manifest(manifest_path)
-    held = set(manifest.held_out)
-    evals: list[Eval] = []
+    from tuner.suites import get_kind
+
+    try:
+        kind = get_kind(manifest.kind)
+    except NotFoundError as e:
+        raise InputError(f"{manifest_path}: field 'kind': {e}") from None
+    if manifest.steps is not None and tuple(manifest.steps) != tuple(kind.steps):
+        raise InputError(f"{manifest_path}: field 'steps' must be {list(kind.steps)} for kind '{kind.name}', got {manifest.steps}")
+    folders = _eval_folders(root, manifest, manifest_path)
+    held = set(manifest.held_out) | _split_held_out(folders, manifest)
+    evals = [load_eval(path, eval_id, held_out=eval_id in held, grader_file=kind.grader_file, answer_roots=kind.answer_roots)
+             for eval_id, path in folders]
+    _check_dependencies(root / manifest.toolchain / "package.json", evals)
+    unknown = set(manifest.held_out) - {e.id for e in evals}
+    if unknown:
+        raise InputError(f"{manifest_path}: field 'held_out' names unknown evals: {', '.join(sorted(unknown))}")
+    return Suite(root=root, manifest=manifest, manifest_text=text, evals=evals)
+
+
+def _check_dependencies(package_json: Path, evals: list[Eval]) -> None:
+    """Every package an eval declares must be one the suite's locked toolchain installs."""
+    wanted = {d for e in evals for d in e.dependencies}
+    if not wanted:
+        return
+    try:
+        provided = set(json.loads(package_json.read_text(encoding="utf-8")).get("dependencies", {}))
+    except (OSError, ValueError) as e:
+        raise InputError(f"{package_json}: cannot read the toolchain's dependencies: {e}") from None
+    for ev in evals:
+        missing = [d for d in ev.dependencies if d not in provided]
+        if missing:
+            raise InputError(f"{ev.path / 'eval.toml'}: field 'dependencies' names packages the toolchain "
+                             f"({package_json}) does not install: {', '.join(missing)}")
+
+
+def _eval_folders(root: Path, manifest: Manifest, manifest_path: Path) -> list[tuple[str, Path]]:
+    found = []
     for cat_dir in sorted(p for p in root.iterdir() if p.is_dir() and _NUMBERED.match(p.name)):
         category = category_of(cat_dir.name)
         if category not in manifest.categories:
             raise InputError(f"{manifest_path}: field 'categories' lacks '{category}' (folder {cat_dir})")
         for ev_dir in sorted(p for p in cat_dir.iterdir() if p.is_dir() and _NUMBERED.match(p.name)):
-            eval_id = f"{cat_dir.name}/{ev_dir.name}"
-            evals.append(load_eval(ev_dir, eval_id, held_out=eval_id in held))
-    unknown = held - {e.id for e in evals}
-    if unknown:
-        raise InputError(f"{manifest_path}: field 'held_out' names unknown evals: {', '.join(sorted(unknown))}")
-    return Suite(root=root, manifest=manifest, manifest_text=text, evals=evals)
+            found.append((f"{cat_dir.name}/{ev_dir.name}", ev_dir))
+    return found
+
+
+def _split_held_out(folders: list[tuple[str, Path]], manifest: Manifest) -> set[str]:
+    """Every n-th eval of each category, in folder order (the manifest's ``[split]`` rule)."""
+    if manifest.split is None:
+        return set()
+    every = manifest.split.held_out_every
+    by_category: dict[str, list[str]] = {}
+    for eval_id, _ in folders:
+        by_category.setdefault(eval_id.split("/", 1)[0], []).append(eval_id)
+    return {ids[i] for ids in by_category.values() for i in range(every - 1, len(ids), every)}

@@ -1,14 +1,19 @@
-"""Grading a model's output against an eval: filesystem → codegen → bundle → tsc → eslint → tests.
+"""Grading a model's output against a Convex eval: filesystem → codegen → bundle → tsc → eslint → tests.
 
 Batched (one tool run over many outputs), cached (diskcache, keyed by content hashes) and
-sandboxed (scrubbed environment, temp dirs, timeouts). See ``pipeline.grade``.
+sandboxed (a bubblewrap jail per tool run: no network, read-only filesystem, unprivileged user,
+own pid namespace; scrubbed environment, timeouts, limits; see ``sandbox``). See
+``pipeline.grade_convex``. ``grade`` is the kind-agnostic entry point (``tuner.suites.grade``),
+re-exported here for convenience.
 """
 
-from tuner.grading.cache import PIPELINE_VERSION, cache_key
+from tuner.grading.cache import cache_key
 from tuner.grading.filesystem import read_output_dir
+from tuner.grading.identity import grader_id
 from tuner.grading.models import STEP_NAMES, GradeRequest, GradeResult, StepResult, StepStatus
-from tuner.grading.pipeline import DEFAULT_TIMEOUT_S, grade
+from tuner.grading.pipeline import DEFAULT_TIMEOUT_S
 from tuner.grading.toolchain import Toolchain, ensure_toolchain
+from tuner.suites import grade
 
 __all__ = [
     "grade",
@@ -17,7 +22,7 @@ __all__ = [
     "StepResult",
     "StepStatus",
     "STEP_NAMES",
-    "PIPELINE_VERSION",
+    "grader_id",
     "DEFAULT_TIMEOUT_S",
     "cache_key",
     "ensure_toolchain",

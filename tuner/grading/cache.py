@@ -1,8 +1,11 @@
-"""The grading cache: a result is a pure function of the output files, the grader, the locked
-toolchain and this pipeline's version, so it is stored under the hash of those."""
+"""The grading cache: a result is a pure function of the output files, the eval's grader and the
+grader identity (``tuner.grading.identity``: every input outside the eval that can change a
+verdict), so it is stored under the hash of those."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,20 +15,48 @@ from tuner.hashing import sha256_json
 if TYPE_CHECKING:
     from diskcache import Cache
 
-__all__ = ["GradeCache", "cache_key", "PIPELINE_VERSION"]
-
-# Bump when a change to the pipeline can change a result (rule levels, tsconfig, step logic).
-PIPELINE_VERSION = "1"
+__all__ = ["GradeCache", "cache_key", "graded_with_cache"]
 
 
-def cache_key(request: GradeRequest, lock_hash: str) -> str:
+def cache_key(request: GradeRequest, grader_id: str) -> str:
     return sha256_json({
         "files": request.files,
         "symlinks": sorted(request.symlinks),
         "grader": request.eval.grader_hash,
-        "toolchain": lock_hash,
-        "pipeline": PIPELINE_VERSION,
+        "grader_id": grader_id,
     })
+
+
+def graded_with_cache(
+    requests: list[GradeRequest],
+    grader_id: str,
+    cache_dir: Path,
+    grade_missing: Callable[[dict[str, GradeRequest]], Iterable[tuple[str, GradeResult]]],
+    *,
+    use_cache: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[GradeResult]:
+    """Results for ``requests``, in order. Cache hits are reused; the rest go to ``grade_missing``
+    once per distinct output (identical samples share one grading), which yields ``(key, result)``
+    as results come. Every result is cached except infrastructure failures."""
+    keys = [cache_key(r, grader_id) for r in requests]
+    per_key = Counter(keys)
+    cache = GradeCache(cache_dir / "grading")
+    try:
+        found = {k: hit for k in per_key if use_cache and (hit := cache.get(k)) is not None}
+        todo = {k: r for k, r in zip(keys, requests) if k not in found}
+        done = len(requests) - sum(per_key[k] for k in todo)
+        if progress:
+            progress(done, len(requests))
+        for key, result in grade_missing(todo) if todo else ():
+            found[key] = result.model_copy(update={"cache_key": key})
+            cache.put(found[key])
+            done += per_key[key]
+            if progress:
+                progress(done, len(requests))
+    finally:
+        cache.close()
+    return [found[k].model_copy(update={"eval_id": r.eval.id}) for k, r in zip(keys, requests)]
 
 
 class GradeCache:

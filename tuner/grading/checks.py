@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from pathlib import Path
 
 from tuner.grading import sandbox
@@ -32,8 +33,40 @@ def _relative(text: str, sub: SubProject) -> str:
     return text.replace(str(sub.dir) + "/", "").replace(str(sub.dir.resolve()) + "/", "")
 
 
-def _node(ws: Workspace, argv: list[str], timeout_s: float, env: dict[str, str] | None = None) -> sandbox.Completed:
-    return sandbox.run([ws.toolchain.node, *argv], cwd=ws.root, home=ws.home, timeout_s=timeout_s, env=env)
+def _node(ws: Workspace, argv: list[str], timeout_s: float, env: dict[str, str] | None = None,
+          idle_timeout_s: float | None = None, stdin: str | None = None) -> sandbox.Completed:
+    return sandbox.run([ws.toolchain.node, *argv], cwd=ws.root, home=ws.home, timeout_s=timeout_s, env=env,
+                       visible=[ws.root, ws.toolchain.node_modules], writable=[ws.scratch],
+                       idle_timeout_s=idle_timeout_s, stdin=stdin)
+
+
+def _records(lines: list[str], nonce: str) -> list[dict]:
+    """The JSON records our own scripts wrote: the code under test shares their process and
+    can print lines too, but does not know the nonce they were given on stdin."""
+    found = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and record.get("nonce") == nonce:
+            found.append(record)
+    return found
+
+
+def hang_reason(seconds: float) -> str:
+    return f"timed out after {seconds:.0f}s: the code hangs (an infinite loop?)"
+
+
+def _over_limit(done: sandbox.Completed, subs: list[SubProject], seconds: float) -> dict[str, StepOutcome]:
+    """A tool run over one sub-project alone that hit the clock or the output cap: the model's
+    failure (the same tool finishes on every reference answer). Batched runs return nothing:
+    the pipeline re-runs their unattributed sub-projects alone."""
+    if len(subs) != 1 or not (done.timed_out or done.overflowed):
+        return {}
+    reason = (f"printed more than {sandbox.MAX_OUTPUT_BYTES // 2**20} MB: output limit exceeded (a print loop?)"
+              if done.overflowed else hang_reason(seconds))
+    return {subs[0].name: StepOutcome(status="fail", detail=reason, duration_s=round(done.duration_s, 3))}
 
 
 def _split(wall: float, n: int) -> float:
@@ -41,32 +74,32 @@ def _split(wall: float, n: int) -> float:
     return round(wall / max(n, 1), 3)
 
 
-def run_bundle(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
-    jobs = [s.bundle_job(ws.root / ".bundles" / s.name) for s in subs]
+def run_bundle(ws: Workspace, subs: list[SubProject], timeout_s: float, *, stall_s: float | None = None
+               ) -> dict[str, StepOutcome]:
+    """``stall_s``: stop when no sub-project finished for that long ("use node" modules are
+    imported: top-level code runs here)."""
+    jobs = [s.bundle_job(ws.bundles / s.name) for s in subs]
     job_file = ws.fresh_name("bundle-jobs", "json")
     job_file.write_text(json.dumps(jobs))
-    done = _node(ws, ["_tuner/bundle.mjs", str(job_file)], timeout_s)
+    nonce = secrets.token_hex(16)
+    done = _node(ws, ["_tuner/bundle.mjs", str(job_file)], timeout_s, idle_timeout_s=stall_s, stdin=nonce)
     each = _split(done.duration_s, len(subs))
     by_name = {s.name: s for s in subs}
     outcomes: dict[str, StepOutcome] = {}
-    for line in done.stdout.splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
+    for record in _records(done.stdout.splitlines(), nonce):
         sub = by_name.get(record.get("id"))
         if sub is None:
             continue
         errors = sub.deploy_problems() + [_relative(e, sub) for e in record["errors"]]
         outcomes[sub.name] = StepOutcome(status="fail" if errors else "pass", detail=_detail(errors), duration_s=each)
-    return outcomes
+    return outcomes or _over_limit(done, subs, min(timeout_s, stall_s or timeout_s))
 
 
 def run_tsc(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
     config = ws.write_tsconfig(subs)
     done = _node(ws, [ws.toolchain.bin("typescript", "bin/tsc"), "-p", config.name, "--pretty", "false"], timeout_s)
-    if done.timed_out or done.returncode not in (0, 1, 2):
-        return {}
+    if done.timed_out or done.overflowed or done.returncode not in (0, 1, 2):
+        return _over_limit(done, subs, timeout_s)
     errors: dict[str, list[str]] = {s.name: [] for s in subs}
     current: list[str] | None = None
     unattributed = False
@@ -94,13 +127,14 @@ def run_eslint(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[
     argv = [ws.toolchain.bin("eslint", "bin/eslint.js"), "--format", "json", "--no-warn-ignored",
             "--no-error-on-unmatched-pattern", *[f"{s.name}/convex" for s in subs]]
     done = _node(ws, argv, timeout_s)
-    if done.timed_out or done.returncode not in (0, 1):
-        return {}
+    if done.timed_out or done.overflowed or done.returncode not in (0, 1):
+        return _over_limit(done, subs, timeout_s)
     try:
         reports = json.loads(done.stdout)
     except json.JSONDecodeError:
         return {}
     errors: dict[str, list[str]] = {s.name: [] for s in subs}
+    warnings: dict[str, list[str]] = {s.name: [] for s in subs}
     root = str(ws.root.resolve()) + "/"
     for report in reports:
         rel = str(Path(report["filePath"]).resolve()).removeprefix(root)
@@ -108,29 +142,35 @@ def run_eslint(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[
         if name not in errors:
             return {}
         for m in report["messages"]:
-            if m.get("severity") == 2:
-                rule = m.get("ruleId") or "parse"
-                errors[name].append(f"{path}:{m.get('line', 0)}:{m.get('column', 0)}: {m['message']} ({rule})")
+            rule = m.get("ruleId") or "parse"
+            line = f"{path}:{m.get('line', 0)}:{m.get('column', 0)}: {m['message']} ({rule})"
+            # Warnings are recorded with the result but never fail the step.
+            (errors if m.get("severity") == 2 else warnings)[name].append(line)
     each = _split(done.duration_s, len(subs))
-    return {n: StepOutcome(status="fail" if e else "pass", detail=_detail(e), duration_s=each) for n, e in errors.items()}
+    return {n: StepOutcome(status="fail" if e else "pass", detail=_detail(e), duration_s=each, warnings=tuple(warnings[n]))
+            for n, e in errors.items()}
 
 
 def run_tests(
     ws: Workspace, subs: list[SubProject], timeout_s: float, *, isolated: bool, stall_s: float
 ) -> tuple[dict[str, StepOutcome], set[str]]:
-    """Run the graders; also return the sub-projects that were still running when it stalled."""
+    """Run the graders; also return the sub-projects that were still running when it stalled.
+
+    ``isolated`` (one sub-project alone): a stall, the timeout or the output cap is its failure."""
     config = ws.write_vitest_config(subs, isolated=isolated)
-    results = ws.fresh_name("vitest-results", "jsonl")
-    env = {"TUNER_RESULTS": str(results), "TUNER_STALL_MS": str(int(stall_s * 1000))}
-    argv = [ws.toolchain.bin("vitest", "vitest.mjs"), "run", "--config", config.name]
-    done = _node(ws, argv, timeout_s, env=env)
+    results = ws.results / ws.fresh_name("vitest-results", "jsonl").name
+    nonce = secrets.token_hex(16)
+    env = {"TUNER_STALL_MS": str(int(stall_s * 1000))}
+    # "native": import the .mjs config as is (the default bundles it into node_modules/.vite-temp,
+    # which is read-only in the sandbox).
+    argv = [ws.toolchain.bin("vitest", "vitest.mjs"), "run", "--config", config.name, "--configLoader", "native"]
+    done = _node(ws, argv, timeout_s, env=env, stdin=json.dumps({"out": str(results), "nonce": nonce}))
     by_file = {str((s.dir / "grader.test.ts").resolve()): s for s in subs}
     outcomes: dict[str, StepOutcome] = {}
     running: set[str] = set()
     each = _split(done.duration_s, len(subs))
-    lines = results.read_text().splitlines() if results.exists() else []
-    for line in lines:
-        record = json.loads(line)
+    lines = results.read_text(errors="replace").splitlines() if results.exists() else []
+    for record in _records(lines, nonce):
         sub = by_file.get(str(Path(record.get("file", "/")).resolve()))
         if sub is None:
             continue
@@ -138,6 +178,13 @@ def run_tests(
             running.add(sub.name)
             continue
         outcomes[sub.name] = _test_outcome(record, sub, each)
+    if isolated and len(subs) == 1 and subs[0].name not in outcomes:
+        if done.overflowed or done.timed_out:
+            outcomes.update(_over_limit(done, subs, timeout_s))
+        elif subs[0].name in running:  # the watchdog saw no test file finish
+            outcomes[subs[0].name] = StepOutcome(
+                status="fail", duration_s=round(done.duration_s, 3),
+                detail=f"timed out after {stall_s:.0f}s without a test finishing: the code hangs (an infinite loop?)")
     return outcomes, running
 
 

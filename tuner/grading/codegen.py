@@ -8,6 +8,13 @@ whether a schema exists (``dataModel.d.ts``) vary. Writing it here takes millise
 builders and ``*Ctx`` types are parameterized by it. The JS halves are the CLI's too (``anyApi``,
 the ``*Generic`` builders), which is what convex-test loads at run time. The doc comments of the
 real files are left out. A node test compares this output with the CLI's (tests/grading).
+
+With ``convex/convex.config.ts`` (an app that installs components with ``app.use``), ``api`` also
+exports ``components``, as the CLI's component codegen writes it after a push: one entry per
+installed component, typed by the package's own ``_generated/component.js`` ``ComponentApi``, and
+``componentsGeneric()`` at run time. The CLI learns each component's name from the deployment; we
+read it from ``app.use(x, { name })`` or derive the package's default (``defineComponent`` names
+are the camelCased package name: ``@convex-dev/rate-limiter`` -> ``rateLimiter``).
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["entry_points", "generate", "write_generated", "module_problems"]
+__all__ = ["entry_points", "generate", "write_generated", "module_problems", "installed_components"]
 
 _ENTRY_EXTENSIONS = (".js", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".jsx")
 _HAS_IMPORT_OR_EXPORT = re.compile(r"^\s{0,100}(import|export)", re.MULTILINE)
@@ -185,13 +192,65 @@ export const env = process.env;
 """
 
 
+_CONFIG_FILES = ("convex.config.ts", "convex.config.js")
+_COMPONENT_IMPORT = re.compile(r"""import\s+([A-Za-z_$][\w$]*)\s+from\s*["']([^"']+?)/convex\.config(?:\.[cm]?js)?["']""")
+_APP_USE = re.compile(r"""\.use\(\s*([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^{}]*?\bname\s*:\s*["']([^"']+)["'][^{}]*\})?\s*,?\s*\)""")
+
+
+def _default_component_name(package: str) -> str:
+    last = package.rsplit("/", 1)[-1]
+    head, *rest = re.split(r"[-_.]", last)
+    return head + "".join(w[:1].upper() + w[1:] for w in rest)
+
+
+def installed_components(config: str) -> list[tuple[str, str]]:
+    """``[(name, package), ...]`` of the components ``convex.config.ts`` installs, in ``use`` order."""
+    packages = {m.group(1): m.group(2) for m in _COMPONENT_IMPORT.finditer(config)}
+    found = []
+    for m in _APP_USE.finditer(config):
+        package = packages.get(m.group(1))
+        if package is not None:
+            found.append((m.group(2) or _default_component_name(package), package))
+    return found
+
+
+def _component_api_dts(modules: list[str], components: list[tuple[str, str]]) -> str:
+    imports = "".join(f'import type * as {_identifier(m)} from "../{_import_path(m)}.js";\n' for m in modules)
+    entries = "".join(f"  {_key(m)}: typeof {_identifier(m)};\n" for m in modules)
+    children = "".join(
+        f'  {_key(name)}: import("{package}/_generated/component.js").ComponentApi<"{name}">;\n'
+        for name, package in components
+    )
+    return (
+        "/* eslint-disable */\n"
+        f"{imports}\n"
+        "import type {\n  ApiFromModules,\n  FilterApi,\n  FunctionReference,\n} from \"convex/server\";\n\n"
+        f"declare const fullApi: ApiFromModules<{{\n{entries}}}>;\n\n"
+        "export declare const api: FilterApi<\n  typeof fullApi,\n  FunctionReference<any, \"public\">\n>;\n\n"
+        "export declare const internal: FilterApi<\n  typeof fullApi,\n  FunctionReference<any, \"internal\">\n>;\n\n"
+        f"export declare const components: {{\n{children}}};\n"
+    )
+
+
+_COMPONENT_API_JS = """/* eslint-disable */
+import { anyApi, componentsGeneric } from "convex/server";
+
+export const api = anyApi;
+export const internal = anyApi;
+export const components = componentsGeneric();
+"""
+
+
 def generate(files: dict[str, str]) -> dict[str, str]:
     """The ``convex/_generated/*`` files for a project's ``files`` (paths relative to the project)."""
     convex = {p.removeprefix("convex/"): t for p, t in files.items() if p.startswith("convex/")}
     has_schema = "schema.ts" in convex or "schema.js" in convex
+    config = next((convex[c] for c in _CONFIG_FILES if c in convex), None)
+    modules = entry_points(convex)
     return {
-        "convex/_generated/api.d.ts": _api_dts(entry_points(convex)),
-        "convex/_generated/api.js": _API_JS,
+        "convex/_generated/api.d.ts": (_api_dts(modules) if config is None
+                                       else _component_api_dts(modules, installed_components(config))),
+        "convex/_generated/api.js": _API_JS if config is None else _COMPONENT_API_JS,
         "convex/_generated/dataModel.d.ts": _DATA_MODEL_WITH_SCHEMA if has_schema else _DATA_MODEL_WITHOUT_SCHEMA,
         "convex/_generated/server.d.ts": _SERVER_DTS,
         "convex/_generated/server.js": _SERVER_JS,

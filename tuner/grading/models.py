@@ -6,11 +6,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from tuner.evals import STEP_NAMES, Eval
+from tuner.evals import Eval
 
 __all__ = ["GradeRequest", "GradeResult", "StepResult", "StepStatus", "STEP_NAMES"]
 
 StepStatus = Literal["pass", "fail", "skip", "error"]
+# The Convex kind's steps, in the order they run.
+STEP_NAMES = ("filesystem", "codegen", "bundle", "tsc", "eslint", "tests")
 
 
 class GradeRequest(BaseModel):
@@ -30,6 +32,8 @@ class StepResult(BaseModel):
     duration_s: float = 0.0
     # The first ~20 lines of the error output, paths relative to the graded project.
     detail: str = ""
+    # Findings that do not fail the step (lint warnings), one line each.
+    warnings: list[str] = []
 
 
 class GradeResult(BaseModel):
@@ -43,6 +47,13 @@ class GradeResult(BaseModel):
     infra_error: str | None = None
     cache_key: str = ""
     cached: bool = False
+
+    @classmethod
+    def infrastructure(cls, eval_id: str, steps: tuple[str, ...], message: str) -> GradeResult:
+        """The grader could not run: the first step is ``error`` with ``message``, the rest skipped."""
+        return cls(eval_id=eval_id, passed=False, infra_error=message,
+                   steps=[StepResult(name=n, status="error" if i == 0 else "skip", detail=message if i == 0 else "")
+                          for i, n in enumerate(steps)])
 
     def step(self, name: str) -> StepResult:
         return next(s for s in self.steps if s.name == name)
@@ -64,3 +75,4 @@ class StepOutcome(BaseModel):
     tests_passed: int = 0
     tests_total: int = 0
     infra_error: str | None = None
+    warnings: tuple[str, ...] = ()

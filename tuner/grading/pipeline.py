@@ -2,8 +2,10 @@
 
 Requests missing from the cache are graded in batches: each batch is one workspace where every
 tool runs once over all its sub-projects (tsc, eslint and vitest concurrently). A sub-project a
-batched tool leaves without a result (crash, hang, unattributable output) is re-run alone; if it
-still has none, the step is an infrastructure error, never a model failure.
+batched tool leaves without a result (crash, hang, unattributable output) is re-run alone. Alone,
+a hang (the timeout, or no progress for ``STALL_S``) or an output flood is the model's failure
+(the same tools finish on every reference answer); no result for another reason (the tool
+crashed) is an infrastructure error, never a model failure.
 """
 
 from __future__ import annotations
@@ -13,95 +15,70 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from tuner.errors import ToolchainError
-from tuner.evals import STEP_NAMES
 from tuner.grading import checks, sandbox
-from tuner.grading.cache import GradeCache, cache_key
+from tuner.grading.cache import graded_with_cache
+from tuner.grading.identity import eslint_rules
 from tuner.grading.codegen import module_problems, write_generated
 from tuner.grading.filesystem import check_files, missing_for_grader, write_files
-from tuner.grading.models import GradeRequest, GradeResult, StepOutcome, StepResult
-from tuner.grading.toolchain import Toolchain, ensure_toolchain, lock_hash, toolchain_dir
+from tuner.grading.models import STEP_NAMES, GradeRequest, GradeResult, StepOutcome, StepResult
+from tuner.grading.toolchain import Toolchain, ensure_toolchain
 from tuner.grading.workspace import SubProject, Workspace
-from tuner.paths import Project
 
-__all__ = ["grade", "DEFAULT_TIMEOUT_S", "BATCH_SIZE"]
+__all__ = ["grade_convex", "DEFAULT_TIMEOUT_S", "BATCH_SIZE"]
 
 DEFAULT_TIMEOUT_S = 600.0
 BATCH_SIZE = 64
 # vitest is stopped when no test file finished for this long (a synchronous infinite loop).
 STALL_S = 30.0
+# The bundle step is stopped when no sub-project finished for this long (a "use node" module's
+# top-level code runs when it is imported there).
+BUNDLE_STALL_S = 30.0
 # A sub-project re-run alone gets this much time per tool at most.
 ISOLATED_TIMEOUT_S = 180.0
 
 Progress = Callable[[int, int], None]
 
 
-def grade(
-    project: Project,
+def grade_convex(
+    suite,
     requests: list[GradeRequest],
     *,
+    cache_dir,
     use_cache: bool = True,
     progress: Progress | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
 ) -> list[GradeResult]:
-    """Grade each request; results come back in the order of ``requests``."""
+    """Grade each request against a Convex suite; results come back in the order of ``requests``."""
     try:
-        lock = lock_hash(toolchain_dir(project))
+        grader_id = suite.grader_id
     except ToolchainError as e:
-        return [_infra_result(r, "", str(e)) for r in requests]
-    keys = [cache_key(r, lock) for r in requests]
-    cache = GradeCache(project.cache_dir / "grading")
-    found: dict[str, GradeResult] = {}
-    try:
-        if use_cache:
-            found = {k: hit for k in set(keys) if (hit := cache.get(k)) is not None}
-        # One grading per distinct output: identical samples share it.
-        todo = {k: r for k, r in zip(keys, requests) if k not in found}
-        done = len(requests) - sum(1 for k in keys if k in todo)
-        _tick(progress, done, len(requests))
-        if todo:
-            for key, result in _grade_uncached(project, todo, timeout_s, progress, done, len(requests), keys):
-                found[key] = result
-                cache.put(result)
-    finally:
-        cache.close()
-    return [found[k].model_copy(update={"eval_id": r.eval.id}) for k, r in zip(keys, requests)]
+        return [GradeResult.infrastructure(r.eval.id, STEP_NAMES, str(e)) for r in requests]
+    return graded_with_cache(requests, grader_id, cache_dir, lambda todo: _grade_uncached(suite, todo, timeout_s),
+                             use_cache=use_cache, progress=progress)
 
 
-def _grade_uncached(project, todo: dict[str, GradeRequest], timeout_s, progress, done, total, keys):
+def _grade_uncached(suite, todo: dict[str, GradeRequest], timeout_s):
     try:
-        toolchain = ensure_toolchain(project)
+        toolchain = ensure_toolchain(suite.toolchain_dir)
+        sandbox.check_available()
     except ToolchainError as e:
         for key, request in todo.items():
-            yield key, _infra_result(request, key, str(e))
+            yield key, GradeResult.infrastructure(request.eval.id, STEP_NAMES, str(e))
         return
     items = list(todo.items())
     for start in range(0, len(items), BATCH_SIZE):
         chunk = items[start:start + BATCH_SIZE]
-        results = _grade_batch(toolchain, [r for _, r in chunk], timeout_s)
-        for (key, _), result in zip(chunk, results):
-            yield key, result.model_copy(update={"cache_key": key})
-        done += sum(keys.count(k) for k, _ in chunk)
-        _tick(progress, done, total)
+        results = _grade_batch(toolchain, eslint_rules(suite.manifest), [r for _, r in chunk], timeout_s)
+        yield from ((key, result) for (key, _), result in zip(chunk, results))
 
 
-def _tick(progress: Progress | None, done: int, total: int) -> None:
-    if progress is not None:
-        progress(done, total)
-
-
-def _infra_result(request: GradeRequest, key: str, message: str) -> GradeResult:
-    steps = [StepResult(name=n, status="error" if i == 0 else "skip", detail=message if i == 0 else "")
-             for i, n in enumerate(STEP_NAMES)]
-    return GradeResult(eval_id=request.eval.id, passed=False, steps=steps, infra_error=message, cache_key=key)
-
-
-def _grade_batch(toolchain: Toolchain, requests: list[GradeRequest], timeout_s: float) -> list[GradeResult]:
+def _grade_batch(toolchain: Toolchain, rules: dict[str, str], requests: list[GradeRequest], timeout_s: float) -> list[GradeResult]:
     with sandbox.temp_dir() as root:
-        ws = Workspace(root, toolchain)
+        ws = Workspace(root, toolchain, rules)
         subs = [ws.new_subproject(i, r) for i, r in enumerate(requests)]
         for sub in subs:
             _prepare(sub)
-        _record(subs, "bundle", _with_retry("bundle", ws, _alive(subs), timeout_s, checks.run_bundle))
+        _record(subs, "bundle", _with_retry("bundle", ws, _alive(subs), timeout_s, _run_bundle))
         alive = _alive(subs)
         with ThreadPoolExecutor(max_workers=3) as pool:
             tsc = pool.submit(_run_tsc, ws, alive, timeout_s)
@@ -155,8 +132,12 @@ def _with_retry(step: str, ws: Workspace, subs: list[SubProject], timeout_s: flo
     for sub in subs:
         if sub.name not in outcomes:
             alone = runner(ws, [sub], min(timeout_s, ISOLATED_TIMEOUT_S))
-            outcomes[sub.name] = alone.get(sub.name) or _no_result(step, "the tool crashed or timed out")
+            outcomes[sub.name] = alone.get(sub.name) or _no_result(step, "the tool crashed")
     return outcomes
+
+
+def _run_bundle(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
+    return checks.run_bundle(ws, subs, timeout_s, stall_s=BUNDLE_STALL_S)
 
 
 def _no_result(step: str, why: str) -> StepOutcome:
@@ -166,18 +147,22 @@ def _no_result(step: str, why: str) -> StepOutcome:
 
 def _run_tsc(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
     # `declare global` / `declare module` in one project would leak into a shared program.
-    shared = [s for s in subs if not s.declares_globals()]
+    alone = [s for s in subs if s.declares_globals()]
+    shared = [s for s in subs if s not in alone]
     outcomes = _with_retry("tsc", ws, shared, timeout_s, checks.run_tsc)
     # tsc skips the semantic check of the whole program when any file has a syntax error, so a
     # "pass" next to one is not a pass: check the rest again without the failing sub-projects.
-    while any(o.status == "fail" and checks.has_syntax_error(o) for o in outcomes.values()):
+    # Only the round just run can hide passes: once a round adds no new such error, stop (looking
+    # at older failures again re-ran every passing project forever).
+    while any(outcomes[s.name].status == "fail" and checks.has_syntax_error(outcomes[s.name]) for s in shared):
         shared = [s for s in shared if outcomes[s.name].status == "pass"]
         if not shared:
             break
         outcomes.update(_with_retry("tsc", ws, shared, timeout_s, checks.run_tsc))
-    for sub in subs:
-        if sub not in shared:
-            outcomes.update(_with_retry("tsc", ws, [sub], timeout_s, checks.run_tsc))
+    # A failure found in the shared program is that project's own (errors are attributed by path);
+    # only projects that would leak globals get a program of their own.
+    for sub in alone:
+        outcomes.update(_with_retry("tsc", ws, [sub], timeout_s, checks.run_tsc))
     return outcomes
 
 
@@ -194,8 +179,7 @@ def _run_tests(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[
             suspects, rest = rest, []
         for sub in suspects:
             alone, _ = checks.run_tests(ws, [sub], min(timeout_s, ISOLATED_TIMEOUT_S), isolated=True, stall_s=STALL_S)
-            outcomes[sub.name] = alone.get(sub.name) or _no_result(
-                "tests", f"no test file finished within {STALL_S:.0f}s: a hang, such as an infinite loop")
+            outcomes[sub.name] = alone.get(sub.name) or _no_result("tests", "the tool crashed")
         pending = rest
     return outcomes
 
@@ -212,6 +196,8 @@ def _assemble(sub: SubProject) -> GradeResult:
         stopped = outcome.status != "pass"
     tests = sub.outcomes.get("tests")
     infra = next((o.infra_error for o in sub.outcomes.values() if o.infra_error), None)
+    for step in steps:
+        step.warnings = list(sub.outcomes[step.name].warnings) if step.name in sub.outcomes else []
     return GradeResult(
         eval_id=sub.request.eval.id,
         passed=all(s.status == "pass" for s in steps),

@@ -1,9 +1,23 @@
-"""Running grader subprocesses: scrubbed environment, own temp dir, wall-clock timeout.
+"""Running grader subprocesses: bubblewrap jail, scrubbed environment, timeout, output cap.
 
-The code under test is written by a model, so it must not see the parent's secrets. The
-environment is built from a small allow-list, and even allowed names are dropped when they look
-like credentials. Every launch goes through ``run()``, which also counts launches (tests use the
-count to prove a cache hit started no process).
+The code under test is written by a model, so it is untrusted. Every Node tool process goes
+through ``run()``, which starts it inside bubblewrap (``bwrap``):
+
+* new user, pid, network, ipc and uts namespaces (``--unshare-all``): no network at all, and
+  killing the jail's first process kills everything inside, detached sessions included;
+* the root filesystem read-only, a fresh ``/tmp`` and ``/dev``, its own ``/proc``, home
+  folders (``/home``, ``/root``, ``~``) hidden; only the paths the caller names as ``writable`` (a batch's scratch folder) and
+  ``home`` can be written;
+* an unprivileged uid/gid (65534; when tuner runs as root the jail itself is started as that
+  user, so the files of the host's root are out of reach too);
+* no nested user namespaces (``--disable-userns``);
+* limits: processes/threads (a fork bomb stops there), file size, the size of its /tmp, output
+  size, wall clock.
+
+The environment is built from a small allow-list, and even allowed names are dropped when they look
+like credentials. ``run()`` also counts launches (tests use the count to prove a cache hit started
+no process). ``TUNER_SANDBOX=none`` runs tools without the jail (with a warning), for machines
+where bubblewrap cannot be installed.
 """
 
 from __future__ import annotations
@@ -12,34 +26,81 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
+import threading
 import time
+from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["Completed", "run", "scrubbed_env", "temp_dir", "launch_count"]
+from tuner.errors import ToolchainError
+
+__all__ = ["Completed", "run", "scrubbed_env", "temp_dir", "launch_count", "check_available", "hand_over",
+           "enabled", "MAX_OUTPUT_BYTES", "NOBODY"]
 
 _ALLOWED = ("PATH", "LANG", "LC_ALL", "TZ", "SYSTEMROOT", "TMPDIR")
 _SECRET_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 _launches = 0
 
+NOBODY = 65534
+# Tasks (processes and threads) per jail: Node tools use a few dozen; a fork bomb stops here.
+MAX_TASKS = 256
+MAX_FILE_BYTES = 64 * 1024 * 1024  # one file written by a tool or by the code under test
+MAX_OUTPUT_BYTES = 16 * 1024 * 1024  # stdout, and stderr, of one tool run
+TMP_BYTES = 256 * 1024 * 1024  # the jail's own /tmp (memory)
+INSTALL_HINT = "apt-get install bubblewrap"
+_warned = False
+_checked: str | None = None  # "ok", or why the jail cannot be used
+
 
 @dataclass(frozen=True)
 class Completed:
-    returncode: int | None  # None: killed at the timeout
+    returncode: int | None  # None: killed at the timeout or at the output limit
     stdout: str
     stderr: str
     duration_s: float
+    overflowed: bool = False  # killed because it printed more than MAX_OUTPUT_BYTES
 
     @property
     def timed_out(self) -> bool:
-        return self.returncode is None
+        return self.returncode is None and not self.overflowed
 
 
 def launch_count() -> int:
     return _launches
+
+
+def enabled() -> bool:
+    """False only when TUNER_SANDBOX=none is set explicitly."""
+    return os.environ.get("TUNER_SANDBOX", "").strip().lower() != "none"
+
+
+def check_available() -> None:
+    """Raise ToolchainError when the jail is wanted but bubblewrap is missing or cannot start."""
+    global _checked, _warned
+    if not enabled():
+        if not _warned:
+            _warned = True
+            print("tuner: TUNER_SANDBOX=none: model code runs WITHOUT the bubblewrap jail", file=sys.stderr)
+        return
+    if _checked is None:
+        bwrap = shutil.which("bwrap")
+        if bwrap is None:
+            _checked = f"bubblewrap (bwrap) is not installed: `{INSTALL_HINT}` (or set TUNER_SANDBOX=none to grade unjailed)"
+        else:
+            try:
+                done = subprocess.run([*_jail_argv(bwrap, [], []), "true"], capture_output=True, text=True,
+                                      timeout=30, **_drop_privileges())
+                _checked = "ok" if done.returncode == 0 else (
+                    f"bubblewrap cannot start a jail here ({done.stderr.strip()[:200]}): user namespaces may be "
+                    "disabled (sysctl kernel.unprivileged_userns_clone=1)")
+            except (OSError, subprocess.TimeoutExpired) as e:
+                _checked = f"bubblewrap cannot start a jail here: {e}"
+    if _checked != "ok":
+        raise ToolchainError(_checked)
 
 
 def scrubbed_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -65,9 +126,58 @@ def temp_dir(prefix: str = "tuner-grade-") -> Iterator[Path]:
     """A fresh directory under the system temp dir, removed afterwards whatever happens."""
     path = Path(tempfile.mkdtemp(prefix=prefix))
     try:
+        path.chmod(0o755)  # the jail's unprivileged user reads it (and writes only what it is given)
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
+
+
+def hand_over(path: Path) -> Path:
+    """Create ``path`` (a folder) writable by the jail's user."""
+    path.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() == 0 and enabled():
+        os.chown(path, NOBODY, NOBODY)
+    return path
+
+
+def _drop_privileges() -> dict:
+    # As root, start the jail as nobody: inside a user namespace made by root, uid 65534 would
+    # still be the host's root for every file (/etc/shadow, /root).
+    return {"user": NOBODY, "group": NOBODY, "extra_groups": []} if os.geteuid() == 0 else {}
+
+
+def _jail_argv(bwrap: str, visible: Sequence[Path], writable: Sequence[Path]) -> list[str]:
+    argv = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
+            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+    for hidden in _hidden():
+        argv += ["--tmpfs", str(hidden)]  # ~/.ssh, ~/.npmrc, shell history: out of sight
+    for path in visible:
+        argv += ["--ro-bind", str(path), str(path)]
+    for path in writable:
+        argv += ["--bind", str(path), str(path)]
+    argv += ["--uid", str(NOBODY), "--gid", str(NOBODY), "--"]
+    prlimit = shutil.which("prlimit")
+    if prlimit:
+        argv += [prlimit, f"--nproc={MAX_TASKS}", f"--fsize={MAX_FILE_BYTES}", "--"]
+    return argv
+
+
+def _hidden() -> list[Path]:
+    """Home folders, replaced by empty ones in the jail (what the tools need is bound back)."""
+    found = []
+    for path in (Path("/home"), Path("/root"), Path.home().resolve()):
+        if path != Path("/") and path.is_dir() and not any(path.is_relative_to(f) for f in found):
+            found.append(path)
+    return found
+
+
+def _program_prefix(program: str) -> list[Path]:
+    # A tool installed under a (hidden) home folder, such as node from nvm: show its prefix.
+    found = shutil.which(program)
+    if not found:
+        return []
+    real = Path(found).resolve()
+    return [real.parents[1]] if any(real.is_relative_to(h) for h in _hidden()) else []
 
 
 def run(
@@ -78,10 +188,26 @@ def run(
     timeout_s: float,
     env: dict[str, str] | None = None,
     stdin: str | None = None,
+    visible: Sequence[Path] = (),
+    writable: Sequence[Path] = (),
+    idle_timeout_s: float | None = None,
 ) -> Completed:
-    """Run ``argv`` in ``cwd`` with a scrubbed environment; kill its whole group at the timeout."""
+    """Run ``argv`` in ``cwd`` inside the jail; kill everything it started at the timeout, or
+    when it printed nothing on stdout for ``idle_timeout_s`` (then it counts as timed out too).
+
+    ``visible`` paths are bound read-only (needed for anything under /tmp or the home folder),
+    ``writable`` ones and ``home`` read-write; everything else is the read-only root filesystem.
+    """
     global _launches
+    check_available()
     _launches += 1
+    jailed = enabled()
+    extra: dict = {}
+    if jailed:
+        paths = [Path(p).resolve() for p in (*visible, cwd, *_program_prefix(argv[0]))]
+        rw = [hand_over(Path(p).resolve()) for p in (*writable, home)]
+        argv = [*_jail_argv(shutil.which("bwrap") or "bwrap", [p for p in paths if p not in rw], rw), *argv]
+        extra = _drop_privileges()
     start = time.monotonic()
     proc = subprocess.Popen(
         argv,
@@ -90,26 +216,68 @@ def run(
         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
-        errors="replace",
         start_new_session=True,  # own process group: the timeout kills workers too
+        **extra,
     )
-    try:
-        out, err = proc.communicate(stdin, timeout=timeout_s)
-        code: int | None = proc.returncode
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        out, err = proc.communicate()
-        code = None
-    finally:
-        # A tool that exits on its own can leave workers behind (vitest's watchdog exits while a
-        # forked worker spins in an infinite loop): nothing of the group may outlive the step.
-        _kill_group(proc)
-    return Completed(code, out, err, time.monotonic() - start)
+    out, err, timed_out, overflowed = _collect(proc, stdin, timeout_s, idle_timeout_s)
+    code: int | None = None if overflowed or timed_out else proc.returncode
+    return Completed(code, out, err, time.monotonic() - start, overflowed)
 
 
-def _kill_group(proc: subprocess.Popen[str]) -> None:
+def _collect(proc: subprocess.Popen, stdin: str | None, timeout_s: float,
+             idle_timeout_s: float | None) -> tuple[str, str, bool, bool]:
+    """Read stdout and stderr up to MAX_OUTPUT_BYTES each, killing the jail at the timeout or
+    at the output limit; nothing the tool started outlives this call."""
+    chunks: dict[int, list[bytes]] = {1: [], 2: []}
+    over = threading.Event()
+    last_output = [time.monotonic()]
+
+    def pump(stream, key: int) -> None:
+        size = 0
+        while block := stream.read1(65536):
+            if key == 1:
+                last_output[0] = time.monotonic()
+            if size < MAX_OUTPUT_BYTES:
+                chunks[key].append(block[: MAX_OUTPUT_BYTES - size])
+            size += len(block)
+            if size > MAX_OUTPUT_BYTES and not over.is_set():
+                over.set()
+                _kill_group(proc)
+
+    readers = [threading.Thread(target=pump, args=(proc.stdout, 1), daemon=True),
+               threading.Thread(target=pump, args=(proc.stderr, 2), daemon=True)]
+    for t in readers:
+        t.start()
+    if proc.stdin is not None:
+        try:
+            proc.stdin.write((stdin or "").encode())
+            proc.stdin.close()
+        except OSError:
+            pass
+    deadline = time.monotonic() + timeout_s
+    timed_out = False
+    while proc.poll() is None:
+        now = time.monotonic()
+        if now >= deadline or (idle_timeout_s is not None and now - last_output[0] >= idle_timeout_s):
+            timed_out = True
+            break
+        try:
+            proc.wait(timeout=min(0.25, max(deadline - now, 0.01)))
+        except subprocess.TimeoutExpired:
+            pass
+    # A tool that exits on its own can leave workers behind (vitest's watchdog exits while a
+    # forked worker spins in an infinite loop): nothing of the group may outlive the step. In the
+    # jail, the end of its first process ends its pid namespace, so detached sessions go too.
+    _kill_group(proc)
+    proc.wait()
+    for t in readers:
+        t.join(timeout=10)
+    text = [b"".join(chunks[k]).decode("utf-8", "replace") for k in (1, 2)]
+    return text[0], text[1], timed_out and not over.is_set(), over.is_set()
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
+    except (ProcessLookupError, PermissionError):
         pass

@@ -10,11 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tuner.errors import ToolchainError
-from tuner.evals.manifest import read_manifest
 from tuner.hashing import sha256_bytes
-from tuner.paths import Project
 
-__all__ = ["Toolchain", "ensure_toolchain", "toolchain_dir"]
+__all__ = ["Toolchain", "ensure_toolchain", "lock_hash"]
 
 _INSTALL_TIMEOUT_S = 900
 # The packages every step needs; if one is missing the install is broken, whatever npm said.
@@ -34,17 +32,9 @@ class Toolchain:
     def lock(self) -> Path:
         return self.dir / "package-lock.json"
 
-    def lock_hash(self) -> str:
-        return lock_hash(self.dir)
-
     def bin(self, package: str, relative: str) -> str:
         """Path of a package's JS entry, run with ``node`` (no shell wrappers, no npx)."""
         return str(self.node_modules / package / relative)
-
-
-def toolchain_dir(project: Project) -> Path:
-    manifest, _ = read_manifest(project.evals / "suite.toml")
-    return project.evals / manifest.toolchain
 
 
 def lock_hash(directory: Path) -> str:
@@ -54,9 +44,11 @@ def lock_hash(directory: Path) -> str:
     return sha256_bytes(lock.read_bytes())
 
 
-def ensure_toolchain(project: Project) -> Toolchain:
-    """Install the toolchain with ``npm ci`` if node_modules is missing or older than the lock."""
-    directory = toolchain_dir(project)
+def ensure_toolchain(directory: Path) -> Toolchain:
+    """Install the toolchain in ``directory`` with ``npm ci`` if node_modules is missing or older than the lock."""
+    # The real path: the jail's unprivileged user must reach it, and a project may link its suite
+    # from a folder that user cannot traverse (a private temp folder).
+    directory = Path(directory).resolve()
     node = shutil.which("node")
     if node is None:
         raise ToolchainError("node is not on PATH: install Node.js 20+ to grade")

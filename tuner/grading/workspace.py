@@ -6,7 +6,10 @@
   package.json, eslint.config.mjs, tsconfig.*.json, vitest.*.mjs, _tuner/*.mjs
   p000/convex/…  p000/src/…  p000/grader.test.ts
   p001/…
+  .scratch/home, .scratch/bundles, .scratch/vite, .scratch/results   (the tools' only writable folder)
 ```
+In the sandbox the batch folder is read-only: the code under test cannot rewrite a grader, a
+config or another output; only ``.scratch`` (tool output, caches, HOME) can be written.
 Tools run once over many sub-projects and their output is attributed back by the ``pNNN/``
 prefix of each path.
 """
@@ -20,11 +23,12 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tuner.grading import sandbox
 from tuner.grading.codegen import entry_points
 from tuner.grading.models import GradeRequest, StepOutcome
 from tuner.grading.toolchain import Toolchain
 
-__all__ = ["SubProject", "Workspace", "rules_config"]
+__all__ = ["SubProject", "Workspace"]
 
 _NODE_DIR = Path(__file__).parent / "node"
 _USE_NODE = re.compile(r"""^(?:\s|//[^\n]*\n|/\*.*?\*/)*(?:(['"])use strict\1;?\s*)?(['"])use node\2""", re.DOTALL)
@@ -33,27 +37,6 @@ _GLOBAL_DECL = re.compile(r"^\s*declare\s+(global|module)\b", re.MULTILINE)
 
 # Files Convex always runs in its own runtime, whatever their directive says.
 _MUST_BE_ISOLATE = ("http", "crons", "schema", "auth.config")
-
-# Our eslint rule levels; the reasons are in evals/README.md. Warnings never fail a step, so
-# every rule is either an error or off.
-RULES = {
-    "@convex-dev/no-old-registered-function-syntax": "error",
-    "@convex-dev/require-args-validator": "error",
-    "@convex-dev/explicit-table-ids": "error",
-    "@convex-dev/no-filter-in-query": "error",
-    "@convex-dev/no-schema-import-cycle": "error",
-    "@convex-dev/no-duplicate-indexes": "error",
-    "@convex-dev/no-process-env": "off",
-    "@convex-dev/import-wrong-runtime": "off",
-    "@convex-dev/require-access-control": "off",
-    "@convex-dev/no-collect-in-query": "off",
-    "@convex-dev/no-top-of-hour-crons": "off",
-}
-
-
-def rules_config() -> dict[str, str]:
-    return dict(RULES)
-
 
 @dataclass
 class SubProject:
@@ -78,9 +61,13 @@ class SubProject:
         convex = {p.removeprefix("convex/"): t for p, t in self.request.files.items() if p.startswith("convex/")}
         entries = ["convex/" + e for e in entry_points(convex)]
         schema = [f"convex/{s}" for s in ("schema.ts", "schema.js") if s in convex][:1]
+        # The app's component definition: not a function module, bundled on its own by the CLI.
+        config = [f"convex/{c}" for c in ("convex.config.ts", "convex.config.js") if c in convex][:1]
         node = [e for e in entries if self.is_node_file(e)]
-        browser = [e for e in entries if e not in node] + schema
-        return {"id": self.name, "dir": str(self.dir), "browser": browser, "node": node, "out": str(out)}
+        browser = [e for e in entries if e not in node] + schema + config
+        src = sorted(p for p in self.request.files if p.startswith("src/") and re.search(r"(?<!\.d)\.(ts|tsx|js|jsx|mjs)$", p))
+        return {"id": self.name, "dir": str(self.dir), "browser": browser, "node": node, "src": src,
+                "allowed": list(self.request.eval.dependencies), "out": str(out)}
 
     def deploy_problems(self) -> list[str]:
         """What Convex's CLI refuses before bundling: "use node" in a file that must run in the
@@ -100,15 +87,18 @@ class SubProject:
 
 
 class Workspace:
-    def __init__(self, root: Path, toolchain: Toolchain) -> None:
+    def __init__(self, root: Path, toolchain: Toolchain, eslint_rules: dict[str, str]) -> None:
         self.root = root
         self.toolchain = toolchain
-        self.home = root / ".home"
-        self.home.mkdir()
+        self.scratch = sandbox.hand_over(root / ".scratch")
+        self.home = sandbox.hand_over(self.scratch / "home")
+        self.bundles = sandbox.hand_over(self.scratch / "bundles")
+        self.results = sandbox.hand_over(self.scratch / "results")
+        sandbox.hand_over(self.scratch / "vite")
         (root / "node_modules").symlink_to(toolchain.node_modules, target_is_directory=True)
         (root / "package.json").write_text('{"private": true, "type": "module"}\n')
         shutil.copytree(_NODE_DIR, root / "_tuner")
-        (root / "eslint.config.mjs").write_text(_eslint_config())
+        (root / "eslint.config.mjs").write_text(_eslint_config(eslint_rules))
         self._runs = itertools.count(1)  # next() is atomic: steps run in threads
 
     def new_subproject(self, index: int, request: GradeRequest) -> SubProject:
@@ -158,11 +148,13 @@ _TS_OPTIONS = {
 
 _VITEST_CONFIG = """import {{ defineConfig }} from "vitest/config";
 export default defineConfig({{
-  cacheDir: "./.vite",
+  cacheDir: "./.scratch/vite",
   test: {{
     include: {include},
     environment: "edge-runtime",
-    server: {{ deps: {{ inline: ["convex-test"] }} }},
+    // Component packages ship their test registration as TypeScript using import.meta.glob: let vite
+    // transform them too.
+    server: {{ deps: {{ inline: ["convex-test", /@convex-dev/] }} }},
     setupFiles: ["./_tuner/setup.mjs"],
     reporters: ["./_tuner/reporter.mjs"],
     testTimeout: 20000,
@@ -174,18 +166,18 @@ export default defineConfig({{
 """
 
 
-def _eslint_config() -> str:
+def _eslint_config(rules: dict[str, str]) -> str:
     return f"""import convex from "@convex-dev/eslint-plugin";
 import tseslint from "typescript-eslint";
 export default [
-  {{ ignores: ["**/_generated/**", "node_modules/**", "_tuner/**", ".home/**"] }},
+  {{ ignores: ["**/_generated/**", "node_modules/**", "_tuner/**", ".scratch/**"] }},
   {{
     files: ["**/convex/**/*.{{ts,tsx,mts,cts,js,jsx,mjs,cjs}}"],
     languageOptions: {{ parser: tseslint.parser, ecmaVersion: "latest", sourceType: "module" }},
     // A model cannot switch the checks off with eslint-disable comments.
     linterOptions: {{ noInlineConfig: true, reportUnusedDisableDirectives: "off" }},
     plugins: {{ "@convex-dev": convex }},
-    rules: {json.dumps(RULES, indent=6)},
+    rules: {json.dumps(rules, indent=6)},
   }},
 ];
 """

@@ -6,13 +6,12 @@ from functools import cached_property
 
 from tuner.guidelines.compose import Prompt, PromptRule, compose
 from tuner.guidelines.diff import RuleRef, SelectionDiff, diff_refs, resolve_ref
-from tuner.guidelines.rules import CATEGORIES, DEFAULT_VARIANT, Rule, RuleLibrary, load_rules, normalise_text
+from tuner.guidelines.rules import DEFAULT_VARIANT, Rule, RuleLibrary, load_rules, normalise_text
 from tuner.guidelines.sets import RuleSet, list_sets, load_set
 from tuner.guidelines.template import Template, load_template
 from tuner.paths import Project, find_project
 
 __all__ = [
-    "CATEGORIES",
     "DEFAULT_VARIANT",
     "Guidelines",
     "Prompt",
@@ -43,7 +42,15 @@ class Guidelines:
 
     @cached_property
     def library(self) -> RuleLibrary:
-        return load_rules(self.project.rules_dir)
+        return load_rules(self.project.rules_dir, self.categories)
+
+    @cached_property
+    def categories(self) -> list[str] | None:
+        """The suite's categories (what a rule may target); None when the project has no suite."""
+        from tuner.evals.manifest import read_manifest
+
+        manifest = self.project.suite_root / "suite.toml"
+        return read_manifest(manifest)[0].categories if manifest.is_file() else None
 
     def load_set(self, name_or_path: str) -> RuleSet:
         return load_set(self.project.sets_dir, name_or_path)

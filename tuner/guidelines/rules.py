@@ -27,16 +27,14 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from tuner.errors import InputError, NotFoundError
 from tuner.hashing import sha256_json
 
-__all__ = ["Rule", "RuleLibrary", "load_rules", "normalise_text", "DEFAULT_VARIANT", "CATEGORIES"]
+__all__ = ["Rule", "RuleLibrary", "load_rules", "normalise_text", "DEFAULT_VARIANT"]
 
 DEFAULT_VARIANT = "default"
-# The categories a rule may target; the suite manifest declares the same list.
-CATEGORIES = ("fundamentals", "data_modeling", "queries", "mutations", "actions", "idioms", "clients")
 _ID = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9-]*)+$")
 
 
@@ -69,8 +67,10 @@ class _FrontMatter(BaseModel):
 
     @field_validator("targets")
     @classmethod
-    def _known_targets(cls, value: list[str]) -> list[str]:
-        unknown = [t for t in value if t not in CATEGORIES]
+    def _known_targets(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        # The categories come from the suite's manifest (validation context); none given, none checked.
+        categories = (info.context or {}).get("categories")
+        unknown = [t for t in value if categories is not None and t not in categories]
         if unknown:
             raise ValueError(f"unknown categor{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)}")
         return value
@@ -142,7 +142,7 @@ class RuleLibrary(BaseModel):
         return len(self.rules)
 
 
-def _parse_rule(path: Path, root: Path) -> Rule:
+def _parse_rule(path: Path, root: Path, categories: list[str] | None = None) -> Rule:
     import frontmatter
     import yaml
 
@@ -155,7 +155,7 @@ def _parse_rule(path: Path, root: Path) -> Rule:
     if not post.metadata:
         raise InputError(f"{rel}: no front matter (expected a '---' YAML block with id, title, ...)")
     try:
-        meta = _FrontMatter.model_validate(post.metadata)
+        meta = _FrontMatter.model_validate(post.metadata, context={"categories": categories})
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or "front matter"
@@ -176,13 +176,14 @@ def _parse_rule(path: Path, root: Path) -> Rule:
     )
 
 
-def load_rules(rules_dir: Path) -> RuleLibrary:
-    """Load and validate every ``*.md`` under ``rules_dir``; ids must be unique."""
+def load_rules(rules_dir: Path, categories: list[str] | None = None) -> RuleLibrary:
+    """Load and validate every ``*.md`` under ``rules_dir``; ids must be unique; ``targets`` must
+    be among ``categories`` (the suite's) when given."""
     if not rules_dir.is_dir():
         raise InputError(f"{rules_dir}: rules folder not found")
     rules: dict[str, Rule] = {}
     for path in sorted(rules_dir.rglob("*.md")):
-        rule = _parse_rule(path, rules_dir)
+        rule = _parse_rule(path, rules_dir, categories)
         if rule.id in rules:
             raise InputError(f"{rule.path}: field 'id': duplicate id '{rule.id}' (also in {rules[rule.id].path})")
         rules[rule.id] = rule

@@ -5,7 +5,7 @@ Importing this package does not import litellm (seconds): the client imports it 
 
 from tuner.models.cache import ResponseCache, cache_key
 from tuner.models.client import Completion, CompletionRequest, complete_all, complete_many, scrub
-from tuner.models.messages import OUTPUT_FORMAT, build_messages, render_files
+from tuner.models.messages import build_messages, render_files, user_message
 from tuner.models.panel import ModelSpec, check_models, load_panel
 from tuner.models.parser import ParsedOutput, parse_files
 
@@ -20,7 +20,7 @@ __all__ = [
     "scrub",
     "ResponseCache",
     "cache_key",
-    "OUTPUT_FORMAT",
+    "user_message",
     "build_messages",
     "render_files",
     "ParsedOutput",

@@ -43,16 +43,19 @@ _SCRUB = [
 
 
 class CompletionRequest(BaseModel):
-    """One generation: ``user`` is the task text (the client appends the output format)."""
+    """One generation: ``messages`` are sent exactly as given (``build_messages`` makes them)."""
 
     model_config = ConfigDict(frozen=True)
     spec: ModelSpec
-    system: str
-    user: str
+    messages: tuple[dict[str, str], ...]
     sample_index: int = 0
+    # The suite a simulated model answers for (the harness's); real models never see it.
+    sim_suite: str | None = None
 
-    def messages(self) -> list[dict[str, str]]:
-        return build_messages(self.system, self.user)
+    @classmethod
+    def chat(cls, spec: ModelSpec, system: str, user: str, **kw: Any) -> CompletionRequest:
+        """A request from a system prompt and a user message, both sent verbatim."""
+        return cls(spec=spec, messages=tuple(build_messages(system, user)), **kw)
 
 
 class Completion(BaseModel):
@@ -68,6 +71,10 @@ class Completion(BaseModel):
     cache_key: str = ""
     model: str = ""
     response_model: str | None = None  # what the provider says answered (e.g. a dated snapshot)
+    finish_reason: str | None = None
+    # The failure concerns the model as a whole (credentials, access, unknown model): every
+    # other call to it would fail the same way.
+    fatal: bool = False
     sample_index: int = 0
 
 
@@ -98,6 +105,10 @@ class _ModelLimiter:
         self.resume_at = 0.0
         self.fatal: str | None = None
         self._lock = asyncio.Lock()
+        # The first call to a model goes alone: if the model cannot be used at all (bad key, no
+        # access) one call finds out, not `concurrency` of them at once.
+        self.probing = False
+        self.probed = asyncio.Event()
 
     async def pace(self) -> None:
         async with self._lock:  # serialise start times so they are spread evenly
@@ -173,7 +184,8 @@ def _describe(exc: BaseException, spec: ModelSpec, litellm: Any) -> str:
     name = type(exc).__name__
     if name == "AuthenticationError":
         missing = _missing_keys(spec, litellm)
-        hint = f"set {', '.join(missing)} in the environment" if missing else "check the API key in the environment"
+        hint = (f"set {', '.join(missing)} in the environment" if missing
+                else f"check {spec.provider.upper()}_API_KEY (or the key variable of this provider) in the environment")
         return f"{spec.model}: authentication failed (401): {hint}"
     code = _status(exc)
     message = getattr(exc, "message", None) or str(exc) or name
@@ -206,6 +218,8 @@ def _call_kwargs(request: CompletionRequest, messages: list[dict]) -> dict[str, 
     if spec.is_sim:
         # A real model varies by itself between samples; the simulator is told which sample this is.
         kwargs["sample_index"] = request.sample_index
+        if request.sim_suite:
+            kwargs["sim_suite"] = request.sim_suite
     else:
         kwargs.pop("sim_file", None)
     kwargs.update(
@@ -238,6 +252,7 @@ def _read_response(response: Any, spec: ModelSpec, litellm: Any) -> dict[str, An
         "completion_tokens": getattr(usage, "completion_tokens", None),
         "cost_usd": None if spec.is_sim else _cost(response, litellm),
         "response_model": getattr(response, "model", None),
+        "finish_reason": finish,
     }
 
 
@@ -259,7 +274,7 @@ async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter
 
     spec = request.spec
     base = {"model": spec.model, "sample_index": request.sample_index, "cache_key": key}
-    kwargs = _call_kwargs(request, request.messages())
+    kwargs = _call_kwargs(request, [dict(m) for m in request.messages])
     started = time.monotonic()
     retrying = AsyncRetrying(
         stop=stop_after_attempt(spec.max_retries + 1),
@@ -269,8 +284,12 @@ async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter
     )
     attempts = 0
     async with limiter.slots:  # held across retries: a struggling provider gets less pressure
+        probe = not limiter.probing
+        limiter.probing = True
+        if not probe:
+            await limiter.probed.wait()
         if limiter.fatal:  # checked once we hold a slot: an earlier request may have just failed
-            return Completion(status="infra_error", error=limiter.fatal, **base)
+            return Completion(status="infra_error", error=limiter.fatal, fatal=True, **base)
         try:
             async for attempt in retrying:
                 with attempt:
@@ -283,33 +302,36 @@ async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter
             error = str(exc) if isinstance(exc, (_Transient, _Permanent)) else _describe(exc, spec, litellm)
             if attempts > 1:
                 error = f"{error} (after {attempts} attempts)"
-            if _classify(exc) == "fatal":
+            fatal = _classify(exc) == "fatal"
+            if fatal:
                 limiter.fatal = error
-            return Completion(status="infra_error", error=scrub(error), attempts=attempts,
+            limiter.probed.set()
+            return Completion(status="infra_error", error=scrub(error), attempts=attempts, fatal=fatal,
                               latency_s=time.monotonic() - started, **base)
+    limiter.probed.set()
     return Completion(status="ok", attempts=attempts, latency_s=time.monotonic() - started, **fields, **base)
 
 
-def _extra_key(spec: ModelSpec, memo: dict[str | None, str]) -> str | None:
-    if not spec.is_sim:
+def _extra_key(request: CompletionRequest, memo: dict[tuple, str]) -> str | None:
+    if not request.spec.is_sim:
         return None
-    sim_file = spec.params.get("sim_file")
-    if sim_file not in memo:
+    key = (request.spec.params.get("sim_file"), request.sim_suite)
+    if key not in memo:
         from tuner.models.sim.world import fingerprint
 
-        memo[sim_file] = fingerprint(sim_file)
-    return memo[sim_file]
+        memo[key] = fingerprint(*key)
+    return memo[key]
 
 
-def _check_cheap(specs: list[ModelSpec]) -> None:
-    """Model-string and sim-profile checks that need no litellm import."""
-    from tuner.models.panel import _check_prefix, _check_sim_profiles
-    from tuner.models.sim.world import sim_root
-    from tuner.paths import Project
+def _check_cheap(requests: list[CompletionRequest]) -> None:
+    """The checks that need no litellm import, each model against the suite it answers for."""
+    from pathlib import Path
 
-    for spec in specs:
-        _check_prefix(spec)
-    _check_sim_profiles(specs, Project(sim_root()))
+    by_suite: dict[str | None, dict[str, ModelSpec]] = {}
+    for request in requests:
+        by_suite.setdefault(request.sim_suite, {})[request.spec.key] = request.spec
+    for suite, specs in by_suite.items():
+        check_models(list(specs.values()), Path(suite) if suite else None, route=False)
 
 
 async def complete_many(
@@ -321,9 +343,9 @@ async def complete_many(
     """Completions in request order. Raises ProviderError (before any call) for an unusable model
     string; every other failure is an ``infra_error`` Completion."""
     specs = list({r.spec.key: r.spec for r in requests}.values())
-    _check_cheap(specs)
-    memo: dict[str | None, str] = {}
-    keys = [cache_key(r.spec, r.messages(), r.sample_index, _extra_key(r.spec, memo)) for r in requests]
+    _check_cheap(requests)
+    memo: dict[tuple, str] = {}
+    keys = [cache_key(r.spec, list(r.messages), r.sample_index, _extra_key(r, memo)) for r in requests]
     results: list[Completion | None] = [None] * len(requests)
     todo: list[int] = []
     for i, (request, key) in enumerate(zip(requests, keys)):
@@ -338,7 +360,7 @@ async def complete_many(
         from tuner.models.runtime import litellm_module
 
         litellm = litellm_module()
-        check_models([s for s in specs if any(requests[i].spec.key == s.key for i in todo)])
+        check_models([s for s in specs if not s.is_sim and any(requests[i].spec.key == s.key for i in todo)])
         limiters = {s.key: _ModelLimiter(s) for s in specs}
 
         async def one(i: int) -> None:

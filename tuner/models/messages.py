@@ -1,26 +1,38 @@
-"""The prompt sent to every model and the answer format it asks for.
+"""The messages sent to every model, and the answer-file rendering the simulator uses.
 
-System message: the composed guidelines, verbatim. User message: the task, then fixed instructions
-for the output format, which ``tuner.models.parser`` reads back (leniently: models drift).
+System message: the composed guidelines, verbatim. User message: the task, then the suite kind's
+answer-format instructions (``SuiteKind.output_format``), which ``tuner.models.parser`` reads back
+(leniently: models drift). What ``build_messages`` returns is exactly what a provider receives.
 """
 
 from __future__ import annotations
 
-__all__ = ["OUTPUT_FORMAT", "build_messages", "render_files", "fence_language"]
+__all__ = ["answer_format", "build_messages", "user_message", "render_files", "fence_language"]
 
-OUTPUT_FORMAT = """\
-Answer format:
-- Start with a line `# Files`.
-- For each file, a line `## <path>` (for example `## convex/schema.ts`), relative to the project
-  root, followed by the complete file content in one fenced code block (```ts).
-- Write complete files, not fragments or diffs. Put no prose inside the code blocks."""
-
-_LANGUAGES = {"ts": "ts", "tsx": "tsx", "js": "js", "jsx": "jsx", "json": "json", "md": "md"}
+_LANGUAGES = {"ts": "ts", "tsx": "tsx", "js": "js", "jsx": "jsx", "json": "json", "md": "md", "py": "python",
+              "toml": "toml", "yaml": "yaml", "yml": "yaml"}
 
 
-def build_messages(system_prompt: str, task_text: str) -> list[dict[str, str]]:
-    """Chat messages for one generation: guidelines as system, task + format as user."""
-    user = f"{task_text.strip()}\n\n{OUTPUT_FORMAT}\n"
+def answer_format(example_path: str) -> str:
+    """The answer-format instructions (what ``parse_files`` reads back), with a suite's example file."""
+    fence = fence_language(example_path)
+    return (
+        "Answer format:\n"
+        "- Start with a line `# Files`.\n"
+        f"- For each file, a line `## <path>` (for example `## {example_path}`), relative to the project\n"
+        f"  root, followed by the complete file content in one fenced code block (```{fence}).\n"
+        "- Write complete files, not fragments or diffs. Put no prose inside the code blocks."
+    )
+
+
+def user_message(task_text: str, output_format: str = "") -> str:
+    """The task, then the answer format (when the suite asks for one)."""
+    task = task_text.strip()
+    return f"{task}\n\n{output_format.strip()}\n" if output_format.strip() else f"{task}\n"
+
+
+def build_messages(system_prompt: str, user: str) -> list[dict[str, str]]:
+    """Chat messages for one generation: guidelines as system (when any), ``user`` verbatim."""
     messages = []
     if system_prompt.strip():
         # An empty guideline set is a legitimate baseline; some providers reject empty messages.

@@ -18,11 +18,15 @@ from tuner.errors import InputError, NotFoundError, ProviderError
 from tuner.hashing import sha256_json
 from tuner.paths import Project
 
-__all__ = ["ModelSpec", "load_panel", "check_models", "SIM_PREFIX"]
+__all__ = ["ModelSpec", "load_panel", "check_models", "is_sim_model", "SIM_PREFIX"]
 
 SIM_PREFIX = "sim/"
-_SECRET_PARAMS = {"api_key", "apikey", "key", "token", "access_token", "secret", "password"}
 _MODEL = re.compile(r"^[A-Za-z0-9_.\-]+/\S+$")
+
+
+def is_sim_model(model: str) -> bool:
+    """``sim/<profile>``: the offline simulator."""
+    return model.startswith(SIM_PREFIX)
 
 
 class ModelSpec(BaseModel):
@@ -40,7 +44,9 @@ class ModelSpec(BaseModel):
     @field_validator("params")
     @classmethod
     def _no_secrets(cls, value: dict[str, Any]) -> dict[str, Any]:
-        secret = sorted(k for k in value if k.lower() in _SECRET_PARAMS)
+        from tuner.secrets import secret_params
+
+        secret = secret_params(value)
         if secret:
             # InputError (not ValueError) passes through pydantic unwrapped: a direct ModelSpec(...)
             # call gets the same one-line error as a panel file.
@@ -56,7 +62,13 @@ class ModelSpec(BaseModel):
 
     @property
     def is_sim(self) -> bool:
-        return self.model.startswith(SIM_PREFIX)
+        return is_sim_model(self.model)
+
+    @property
+    def label(self) -> str:
+        from tuner.compare.rates import model_label
+
+        return model_label(self.model, self.params)
 
     @property
     def provider(self) -> str:
@@ -70,8 +82,11 @@ def _panel_path(path_or_name: str | Path, project: Project | None) -> Path:
     return project.experiments / f"{path_or_name}.toml"
 
 
-def load_panel(path_or_name: str | Path, project: Project | None = None) -> list[ModelSpec]:
-    """Specs from ``experiments/<name>.toml`` (or a path). Errors name the file and the field."""
+def load_panel(path_or_name: str | Path, project: Project | None = None, *, check_sim: bool = True) -> list[ModelSpec]:
+    """Specs from ``experiments/<name>.toml`` (or a path). Errors name the file and the field.
+
+    ``check_sim``: also check that every ``sim/*`` entry is a profile of the project's suite
+    (off when the panel is only read for the settings of models chosen elsewhere)."""
     path = _panel_path(path_or_name, project)
     if not path.is_file():
         raise NotFoundError(f"{path}: no such panel file")
@@ -91,7 +106,8 @@ def load_panel(path_or_name: str | Path, project: Project | None = None) -> list
         raise InputError(f"{path}: model {dupes[0]} listed twice with the same params")
     for spec in specs:
         _check_prefix(spec, f"{path}: ")
-    _check_sim_profiles(specs, project)
+    if check_sim:
+        _check_sim_profiles(specs, project.suite_root if project else None)
     return specs
 
 
@@ -114,31 +130,32 @@ def _spec(table: Any, path: Path, n: int) -> ModelSpec:
         raise InputError(f"{path}: models[{n}] ({name}): {field}: {err['msg']}") from None
 
 
-def _check_sim_profiles(specs: list[ModelSpec], project: Project | None) -> None:
+def _check_sim_profiles(specs: list[ModelSpec], suite_root: Path | None) -> None:
     sims = [s for s in specs if s.is_sim]
     if not sims:
         return
     from tuner.models.sim.profiles import load_sim_data
+    from tuner.models.sim.world import default_suite_root
 
+    root = suite_root or default_suite_root()
     for spec in sims:
-        root = project.root if project else None
         load_sim_data(root, spec.params.get("sim_file")).profile(spec.model.removeprefix(SIM_PREFIX))
 
 
-def check_models(specs: list[ModelSpec], project: Project | None = None) -> None:
-    """Raise ProviderError naming the first model litellm cannot route (imports litellm)."""
+def check_models(specs: list[ModelSpec], suite_root: Path | None = None, *, route: bool = True) -> None:
+    """Raise ProviderError naming the first unusable model: a string without a provider prefix, a
+    ``sim/*`` profile the suite (``suite_root``, default: the project's) does not define, or, with
+    ``route``, a provider litellm cannot route. litellm is imported only to route a real model."""
+    for spec in specs:
+        _check_prefix(spec)
+    _check_sim_profiles(specs, suite_root)
+    real = [s for s in specs if not s.is_sim]
+    if not route or not real:
+        return
     from tuner.models.runtime import litellm_module
 
     litellm = litellm_module()
-    for spec in specs:
-        _check_prefix(spec)
-        if spec.is_sim:
-            if project is None:
-                from tuner.models.sim.world import sim_root
-
-                project = Project(sim_root())
-            _check_sim_profiles([spec], project)
-            continue
+    for spec in real:
         try:
             litellm.get_llm_provider(spec.model, api_base=spec.api_base)
         except Exception as exc:  # litellm raises BadRequestError; any failure means "cannot route"

@@ -1,6 +1,7 @@
 """Reading files back out of a model's answer.
 
-We ask for ``# Files`` then ``## convex/x.ts`` + one fenced block per file, but accept what models
+We ask for ``# Files`` then ``## <path>`` (``convex/x.ts``, ``app/x.py``) + one fenced block per file
+(the suite kind's answer format), but accept what models
 actually write: ``###`` or ``**path**`` or ```` `path` ```` headings, "File: path" lines, a prose line
 naming the file right before the block, the path as a comment on the block's first line, any fence
 language tag, ``~~~`` fences, prose anywhere outside blocks, CRLF. Blocks without any file name are
@@ -16,7 +17,8 @@ from pydantic import BaseModel, Field
 
 __all__ = ["ParsedOutput", "parse_files"]
 
-_EXT = r"(?:ts|tsx|js|jsx|mjs|cjs|mts|cts|json)"
+# File kinds an answer may hold, across suite kinds (TypeScript/JavaScript, Python, config).
+_EXT = r"(?:ts|tsx|js|jsx|mjs|cjs|mts|cts|json|py|pyi|toml|yaml|yml|sql)"
 _PATH = re.compile(rf"(?<![\w/.\-])((?:\.?/)?(?:[\w.\-@\[\]]+/)*[\w.\-\[\]]+\.{_EXT})(?![\w/])")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})(.*)$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
@@ -111,4 +113,4 @@ def parse_files(text: str) -> ParsedOutput:
         return ParsedOutput(files=files)
     if blocks == 0:
         return ParsedOutput(error="no fenced code blocks in the answer")
-    return ParsedOutput(error=f"{unnamed} code block(s) but none names its file (expected '## convex/<file>.ts')")
+    return ParsedOutput(error=f"{unnamed} code block(s) but none names its file (expected a '## <path>' line before each)")

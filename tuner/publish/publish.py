@@ -15,13 +15,13 @@ from pydantic import BaseModel
 from tuner.errors import InputError, NotFoundError, TunerError
 from tuner.files import write_atomic
 from tuner.guidelines import RuleSet
-from tuner.publish.formats import render_agents_md, render_cursor_rule, render_markdown_file
+from tuner.publish.formats import render_agents_md, render_cursor_rule, render_markdown_file, title_of
 from tuner.publish.manifest import Manifest, PublishedRule, next_version, read_manifest
 from tuner.runs import Harness, run_selections
 from tuner.tuning.config import FRESH_OFFSET
 from tuner.tuning.evidence import paired_table
 
-__all__ = ["PublishResult", "RegressionRefused", "publish", "resolve_source"]
+__all__ = ["PublishResult", "RegressionRefused", "publish", "resolve_source", "latest_study"]
 
 
 class RegressionRefused(TunerError):
@@ -51,6 +51,22 @@ def resolve_source(h: Harness, source: str, storage: str | None) -> tuple[dict, 
     if best is None:
         raise InputError(f"study '{source}' has no feasible complete trial to publish")
     return {"kind": "study", "name": source, "trial": best.number}, selection_of(dict(best.params))
+
+
+def latest_study(h: Harness) -> str | None:
+    """Name of the most recently finished tuning study over this suite's evals, if any."""
+    from sqlalchemy import select
+
+    from tuner.store.schema import ExperimentRow
+
+    ids = {e.id for e in h.suite.evals}
+    with h.store.session() as s:
+        rows = s.execute(select(ExperimentRow).where(ExperimentRow.kind == "tune", ExperimentRow.result.is_not(None))
+                         .order_by(ExperimentRow.created_at.desc(), ExperimentRow.id)).scalars().all()
+        for row in rows:
+            if set((row.config or {}).get("eval_ids") or []) <= ids:
+                return row.name
+    return None
 
 
 def _changelog(version: str, date: str, diff: dict, effects: dict[str, list[str]], forced: bool) -> str:
@@ -120,7 +136,7 @@ def publish(h: Harness, *, source: str, name: str, specs: list, samples: int, fo
         run_ids=[o.run.id for g in groups for o in g.values()],
     )
     entry = _changelog(ver, date, diff, _measured_effects(h), manifest.gate["forced"])
-    files = _write(out_dir, name, manifest, prompt, entry)
+    files = _write(out_dir, name, manifest, prompt, entry, globs=h.suite.kind.file_globs, suite_name=h.suite.name)
     return PublishResult(manifest=manifest, files=files, changelog=entry)
 
 
@@ -130,14 +146,15 @@ def _subset(outcome, eval_ids: set[str]):
     return replace(outcome, results=[r for r in outcome.results if r.eval_id in eval_ids])
 
 
-def _write(out_dir, name: str, manifest: Manifest, prompt, entry: str) -> list[str]:
+def _write(out_dir, name: str, manifest: Manifest, prompt, entry: str, *, globs: str, suite_name: str) -> list[str]:
+    title = title_of(prompt, f"{suite_name} guidelines")
     changelog_path = out_dir / "CHANGELOG.md"
     old = changelog_path.read_text(encoding="utf-8") if changelog_path.is_file() else f"# {name} changelog\n\n"
     head, _, rest = old.partition("\n\n")
     contents = {
         f"{name}.md": render_markdown_file(name, manifest.version, prompt),
-        f"{name}.mdc": render_cursor_rule(name, manifest.version, prompt),
-        "AGENTS.md": render_agents_md(name, manifest.version, prompt),
+        f"{name}.mdc": render_cursor_rule(name, manifest.version, prompt, title=title, globs=globs),
+        "AGENTS.md": render_agents_md(name, manifest.version, prompt, title=title),
         f"history/{manifest.version}.json": manifest.model_dump_json(indent=2) + "\n",
         "manifest.json": manifest.model_dump_json(indent=2) + "\n",
         "CHANGELOG.md": f"{head}\n\n{entry}\n{rest}",

@@ -46,12 +46,8 @@ class Harness:
 
     @cached_property
     def grader_hash(self) -> str:
-        """Identity of the grading: pipeline version + the locked toolchain."""
-        from tuner.grading import PIPELINE_VERSION
-        from tuner.grading.toolchain import lock_hash, toolchain_dir
-        from tuner.hashing import sha256_json
-
-        return sha256_json({"pipeline": PIPELINE_VERSION, "toolchain": lock_hash(toolchain_dir(self.project))})
+        """Identity of the grading: a hash of everything outside the evals that can change a verdict."""
+        return self.suite.grader_id
 
     @cached_property
     def git_rev(self) -> str | None:

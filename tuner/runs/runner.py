@@ -52,6 +52,13 @@ class _Job:
     sample_index: int
     completion: object | None = None
     result: ResultRecord | None = None
+    messages: list[dict] = field(default_factory=list)
+
+
+def _recorded_messages(messages, prompt_hash: str) -> list[dict]:
+    """The messages as stored: the system prompt by its hash (stored once in ``prompts``), the
+    rest verbatim. ``Store.chat_messages`` turns them back into exactly what was sent."""
+    return [{"role": "system", "prompt_hash": prompt_hash} if m["role"] == "system" else dict(m) for m in messages]
 
 
 @dataclass
@@ -92,18 +99,19 @@ def _prepare(h: Harness, index: int, config: RunConfig) -> _Prepared:
 
 
 def _generate(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> None:
-    from tuner.models import CompletionRequest, build_messages, complete_all
+    from tuner.models import CompletionRequest, complete_all, user_message
 
     jobs = [job for p in prepared for job in p.jobs]
     if not jobs:
         return
     requests = []
+    output_format = h.suite.kind.output_format()
     for job in jobs:
         p = prepared[job.config_index]
-        messages = build_messages(p.prompt.text, h.suite.get(job.eval_id).task)
-        requests.append(
-            CompletionRequest(spec=p.config.spec, system=messages[0]["content"], user=messages[1]["content"], sample_index=job.sample_index)
-        )
+        user = user_message(h.suite.get(job.eval_id).task, output_format)
+        requests.append(CompletionRequest.chat(p.config.spec, p.prompt.text, user, sample_index=job.sample_index,
+                                               sim_suite=str(h.suite.root)))
+        job.messages = _recorded_messages(requests[-1].messages, p.prompt.hash)
     counter = {"n": 0}
 
     def tick(_completion) -> None:
@@ -116,8 +124,9 @@ def _generate(h: Harness, prepared: list[_Prepared], progress: Progress | None) 
 
 
 def _grade(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> None:
-    from tuner.grading import GradeRequest, grade
+    from tuner.grading import GradeRequest
     from tuner.models import parse_files
+    from tuner.suites import grade
 
     to_grade: list[tuple[_Job, object]] = []
     for p in prepared:
@@ -127,7 +136,8 @@ def _grade(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> 
             base = dict(
                 eval_id=job.eval_id, category=category, sample_index=job.sample_index, output=c.text or None,
                 prompt_tokens=c.prompt_tokens, completion_tokens=c.completion_tokens, cost_usd=c.cost_usd,
-                latency_s=c.latency_s, response_key=c.cache_key,
+                latency_s=c.latency_s, response_key=c.cache_key, messages=job.messages or None,
+                response_model=c.response_model, finish_reason=c.finish_reason, attempts=c.attempts,
             )
             if c.status != "ok":
                 job.result = ResultRecord(**base, outcome="infra", error=c.error)
@@ -142,7 +152,7 @@ def _grade(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> 
     if not to_grade:
         return
     grades = grade(
-        h.project, [req for _, req in to_grade], use_cache=h.use_cache,
+        h.project, [req for _, req in to_grade], use_cache=h.use_cache, suite=h.suite,
         progress=(lambda done, total: progress("grade", done, total)) if progress else None,
     )
     for (job, _), g in zip(to_grade, grades):
@@ -154,7 +164,8 @@ def _grade(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> 
                 tests_passed=g.tests_passed,
                 tests_total=g.tests_total,
                 grade_key=g.cache_key,
-                steps=[StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail or None) for s in g.steps],
+                steps=[StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail or None,
+                                  warnings=list(s.warnings) or None) for s in g.steps],
             )
         )
 
@@ -190,6 +201,7 @@ def outcomes_by_task(results: list[ResultRecord], category: str | None = None) -
 def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None = None) -> list[RunOutcome]:
     """Outcomes in the order of ``configs``. Configurations that are the same run (same hash) are
     generated and graded once and share the outcome."""
+    _check_models(h, configs)
     prepared: list[_Prepared] = []
     run_ids: list[str] = []
     for config in configs:
@@ -198,6 +210,7 @@ def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None
             prepared.append(p)
         run_ids.append(p.run.id)
     _generate(h, prepared, progress)
+    _stop_on_unusable_model(h, prepared)
     _grade(h, prepared, progress)
     finished: dict[str, RunOutcome] = {}
     for p in prepared:
@@ -212,6 +225,34 @@ def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None
         h.store.finish_run(p.run.id, status, summary)
         finished[p.run.id] = RunOutcome(h.store.run(p.run.id), p.prompt, results, summary, new_calls=calls)
     return [finished[run_id] for run_id in run_ids]
+
+
+def _check_models(h: Harness, configs: list[RunConfig]) -> None:
+    """Every model must be usable before anything is written (no run row, no cache file)."""
+    from tuner.models import check_models
+
+    check_models(list({c.spec.key: c.spec for c in configs}.values()), h.suite.root)
+
+
+def _stop_on_unusable_model(h: Harness, prepared: list[_Prepared]) -> None:
+    """A model every call of which fails for the same account-level reason (bad key, no access,
+    unknown model) stops the work at once: what was tried is recorded, the run stays incomplete."""
+    from tuner.errors import ProviderError
+
+    fatal = next((j.completion.error for p in prepared for j in p.jobs if j.completion is not None and j.completion.fatal), None)
+    if fatal is None:
+        return
+    for p in prepared:
+        h.store.record_results(p.run.id, [_infra_record(h, job) for job in p.jobs])
+        h.store.finish_run(p.run.id, "partial", summarize(h.store.results(p.run.id)))
+    raise ProviderError(fatal)
+
+
+def _infra_record(h: Harness, job: _Job) -> ResultRecord:
+    c = job.completion
+    return ResultRecord(eval_id=job.eval_id, category=h.suite.get(job.eval_id).category, sample_index=job.sample_index,
+                        outcome="infra", error=c.error if c.status != "ok" else "not graded: the run stopped",
+                        messages=job.messages or None, attempts=c.attempts)
 
 
 def run_selections(

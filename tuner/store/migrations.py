@@ -9,15 +9,39 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import Connection, inspect, select
+from sqlalchemy import Connection, inspect, select, text
+from sqlalchemy.schema import CreateColumn
 
 from tuner.errors import StoreError
-from tuner.store.schema import SCHEMA_VERSION, Base, Meta
+from tuner.store.schema import SCHEMA_VERSION, ApiKeyRow, Base, Meta, ReportRow, ResultRow, SessionLabelRow, StepRow
 
 __all__ = ["migrate", "current_version"]
 
-# version n -> function upgrading n to n+1. Empty while the schema is at version 1.
-_STEPS: dict[int, Callable[[Connection], None]] = {}
+
+def _add_columns(conn: Connection, table, names: list[str]) -> None:
+    """ALTER TABLE ... ADD COLUMN for columns of the current model (same DDL as a fresh store)."""
+    present = {c["name"] for c in inspect(conn).get_columns(table.name)}
+    for name in names:
+        if name not in present:
+            ddl = CreateColumn(table.c[name]).compile(dialect=conn.dialect)
+            conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {ddl}"))
+
+
+def _v1_to_v2(conn: Connection) -> None:
+    # v2 records what was sent (messages, response model, finish reason, attempts) and lint
+    # warnings. Older results keep null there: what they were sent was not recorded.
+    _add_columns(conn, ResultRow.__table__, ["messages", "response_model", "finish_reason", "attempts"])
+    _add_columns(conn, StepRow.__table__, ["warnings"])
+
+
+def _v2_to_v3(conn: Connection) -> None:
+    # v3 adds tables only (session reviews, reports, API keys); nothing recorded changes.
+    for table in (SessionLabelRow.__table__, ReportRow.__table__, ApiKeyRow.__table__):
+        table.create(conn, checkfirst=True)
+
+
+# version n -> function upgrading n to n+1.
+_STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def current_version(conn: Connection) -> int | None:

@@ -61,6 +61,7 @@ class StepRecord(BaseModel):
     status: str
     duration_s: float = 0.0
     detail: str | None = None
+    warnings: list[str] | None = None
 
 
 class LabelRecord(BaseModel):
@@ -92,10 +93,15 @@ class ResultRecord(BaseModel):
     latency_s: float | None = None
     response_key: str | None = None
     grade_key: str | None = None
+    messages: list[dict] | None = None  # the system message by prompt hash; see Store.chat_messages
+    response_model: str | None = None
+    finish_reason: str | None = None
+    attempts: int | None = None
     steps: list[StepRecord] = Field(default_factory=list)
 
     @classmethod
     def from_row(cls, row) -> ResultRecord:
         data = {c: getattr(row, c) for c in cls.model_fields if c != "steps"}
-        data["steps"] = [StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail) for s in row.steps]
+        data["steps"] = [StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail,
+                                    warnings=s.warnings) for s in row.steps]
         return cls.model_validate(data)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 __all__ = [
@@ -22,9 +22,12 @@ __all__ = [
     "ResultRow",
     "StepRow",
     "LabelRow",
+    "SessionLabelRow",
+    "ReportRow",
+    "ApiKeyRow",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3
 
 
 def _now() -> datetime:
@@ -80,7 +83,7 @@ class RunRow(Base):
     params: Mapped[dict] = mapped_column(doc="Model parameters (never API keys).")
     suite: Mapped[str] = mapped_column(String(200), doc="Suite name.")
     suite_hash: Mapped[str] = mapped_column(String(80), doc="Hash of the suite's tasks, graders, answers.")
-    grader_hash: Mapped[str] = mapped_column(String(80), doc="Hash of the grading pipeline + toolchain lock.")
+    grader_hash: Mapped[str] = mapped_column(String(80), doc="Grader identity: hash of every input outside the evals that can change a verdict.")
     eval_ids: Mapped[list] = mapped_column(doc="The evals in the run.")
     samples: Mapped[int] = mapped_column(Integer, doc="Samples per eval (K).")
     sample_offset: Mapped[int] = mapped_column(Integer, default=0, doc="First sample index (fresh samples use a new offset).")
@@ -116,6 +119,12 @@ class ResultRow(Base):
     response_key: Mapped[str | None] = mapped_column(String(80), nullable=True, doc="Response cache key.")
     grade_key: Mapped[str | None] = mapped_column(String(80), nullable=True, doc="Grading cache key.")
     created_at: Mapped[datetime] = mapped_column(default=_now, doc="When recorded (UTC).")
+    # v2: what was sent and how it came back (null for results recorded by a v1 store).
+    messages: Mapped[list | None] = mapped_column(nullable=True, doc="The messages sent, in order: "
+        "{role: system, prompt_hash} (text in prompts) or {role, content} verbatim (user, tool, ...).")
+    response_model: Mapped[str | None] = mapped_column(String(200), nullable=True, doc="Model name the provider says answered.")
+    finish_reason: Mapped[str | None] = mapped_column(String(32), nullable=True, doc="Provider's finish reason (stop, length, ...).")
+    attempts: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Provider calls made for it (0 = cache hit).")
     run: Mapped[RunRow] = relationship(back_populates="results")
     steps: Mapped[list[StepRow]] = relationship(back_populates="result", cascade="all, delete-orphan", order_by="StepRow.position")
 
@@ -131,6 +140,7 @@ class StepRow(Base):
     status: Mapped[str] = mapped_column(String(16), doc="pass | fail | skip | error.")
     duration_s: Mapped[float] = mapped_column(Float, default=0.0, doc="Wall time of the step.")
     detail: Mapped[str | None] = mapped_column(Text, nullable=True, doc="First lines of its error.")
+    warnings: Mapped[list | None] = mapped_column(nullable=True, doc="v2: findings that did not fail the step (lint warnings).")
     result: Mapped[ResultRow] = relationship(back_populates="steps")
 
 
@@ -144,3 +154,52 @@ class LabelRow(Base):
     note: Mapped[str] = mapped_column(Text, default="", doc="Free text.")
     author: Mapped[str] = mapped_column(String(120), default="", doc="Who labelled it.")
     created_at: Mapped[datetime] = mapped_column(default=_now, doc="When (UTC).")
+
+
+# v3 ------------------------------------------------------------------------------------------------
+
+
+class SessionLabelRow(Base):
+    """A person's review of one session (one recorded generation), for exports and the viewer.
+
+    Keyed by the generation, not by the result row: the same answer graded again (a new grader, a
+    new run id) is the same session, so its review follows it.
+    """
+
+    __tablename__ = "session_labels"
+    session_key: Mapped[str] = mapped_column(String(80), primary_key=True,
+        doc="The generation's identity: the result's response_key (hash of model, parameters, messages, sample).")
+    eval_ready: Mapped[bool] = mapped_column(Boolean, default=False, doc="Whether it may be exported as an eval case.")
+    eval_status: Mapped[str] = mapped_column(String(16), default="needs_review",
+        doc="golden | correct | incorrect | needs_review.")
+    eval_notes: Mapped[str] = mapped_column(Text, default="", doc="Free text from the reviewer.")
+    eval_tags: Mapped[list] = mapped_column(default=list, doc="Tags, sorted and unique.")
+    expected_output: Mapped[str | None] = mapped_column(Text, nullable=True,
+        doc="What the answer should have been, if the reviewer gave it.")
+    reviewed_at: Mapped[datetime | None] = mapped_column(nullable=True, doc="Last review (UTC); null if never reviewed.")
+
+
+class ReportRow(Base):
+    """A written report (a failure analysis of a run, a proposal of rules): where it is, what it said."""
+
+    __tablename__ = "reports"
+    __table_args__ = (Index("ix_reports_run", "run_id"),)
+    id: Mapped[str] = mapped_column(String(80), primary_key=True, doc="Hash of kind, run and the analyst's identity.")
+    kind: Mapped[str] = mapped_column(String(32), doc="analysis | proposal.")
+    run_id: Mapped[str | None] = mapped_column(String(80), nullable=True, doc="The run it is about, if one.")
+    model: Mapped[str] = mapped_column(String(200), doc="The analysed model (litellm string).")
+    author_model: Mapped[str] = mapped_column(String(200), doc="The analyst or proposer model that wrote it.")
+    path: Mapped[str] = mapped_column(Text, doc="Markdown file written, relative to the project.")
+    body: Mapped[dict] = mapped_column(doc="The report as data (the JSON twin's content).")
+    created_at: Mapped[datetime] = mapped_column(default=_now, doc="When written (UTC).")
+
+
+class ApiKeyRow(Base):
+    """A key for the export API. Only a hash is kept: the key itself is shown once, at creation."""
+
+    __tablename__ = "api_keys"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, doc="Public id (shown in lists, used to revoke).")
+    name: Mapped[str] = mapped_column(String(200), doc="What the key is for.")
+    key_hash: Mapped[str] = mapped_column(String(128), unique=True, doc="sha256 of the secret key (hex).")
+    created_at: Mapped[datetime] = mapped_column(default=_now, doc="When created (UTC).")
+    revoked_at: Mapped[datetime | None] = mapped_column(nullable=True, doc="When revoked (UTC); null while valid.")

@@ -17,7 +17,6 @@ Contract (every backend: SQLite by default, PostgreSQL to scale out; tested once
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,12 +28,11 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from tuner.errors import InputError, NotFoundError, StoreError
 from tuner.store.migrations import migrate
-from tuner.store.records import LabelRecord, ResultRecord, RunRecord, RunSpec, StepRecord
+from tuner.store.records import LabelRecord, ResultRecord, RunRecord, RunSpec
 from tuner.store.schema import ExperimentRow, LabelRow, PromptRow, ResultRow, RunRow, StepRow
 
 __all__ = ["Store"]
 
-_SECRET_KEY = re.compile(r"key|token|secret|password", re.IGNORECASE)
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur = dbapi_conn.cursor()
@@ -125,6 +123,18 @@ class Store:
                 )
                 _insert_once(s, row)
 
+    def chat_messages(self, result: ResultRecord) -> list[dict] | None:
+        """The exact messages ``result`` was generated from (None when the store did not record them)."""
+        if result.messages is None:
+            return None
+        out = []
+        for m in result.messages:
+            if m.get("role") == "system" and "prompt_hash" in m:
+                out.append({"role": "system", "content": self.prompt_text(m["prompt_hash"])})
+            else:
+                out.append(dict(m))
+        return out
+
     def prompt_text(self, prompt_hash: str) -> str:
         with self.session() as s:
             row = s.get(PromptRow, prompt_hash)
@@ -148,7 +158,9 @@ class Store:
 
     # runs --------------------------------------------------------------------------------------
     def start_run(self, spec: RunSpec) -> RunRecord:
-        bad = [k for k in spec.params if _SECRET_KEY.search(k)]
+        from tuner.secrets import secret_params
+
+        bad = secret_params(spec.params)
         if bad:
             raise InputError(f"model parameter '{bad[0]}' looks like a credential; pass secrets through the environment")
         with self.session() as s:
@@ -247,4 +259,3 @@ class Store:
             rows = s.execute(select(LabelRow).where(LabelRow.result_id == result_id).order_by(LabelRow.id)).scalars()
             return [LabelRecord.model_validate(r, from_attributes=True) for r in rows]
 
-StepRecord = StepRecord  # re-exported for callers building results

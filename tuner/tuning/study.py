@@ -3,8 +3,9 @@
 Trials are asked in small batches so that one batch of rule selections is generated concurrently
 and graded in one grading batch (far cheaper per eval than one at a time). Each trial runs its
 selection on every model over the tuning evals; its value is the target category's pooled pass
-rate; its constraint is the worst, over models and other categories, of how far the lower bound of
-the paired 95% interval (trial − baseline) reaches below ``-tolerance`` (feasible when ≤ 0).
+rate; its constraint is the worst, over models and other categories, of how far the paired point
+drop (trial − baseline) goes beyond ``tolerance``, or a positive amount when the drop is significant
+(exact McNemar) whatever its size (feasible when ≤ 0; see ``_violation`` for why not the interval).
 The study lives in Optuna's RDB storage (the tuner store's database by default), so any number
 of workers on any number of machines can share it; runs are content-addressed in the tuner store,
 so a trial re-proposing a selection already measured costs nothing.
@@ -19,6 +20,7 @@ from pydantic import BaseModel
 
 from tuner.errors import InputError, NotFoundError
 from tuner.runs import Harness, outcomes_by_task, run_selections
+from tuner.compare.rates import model_label
 from tuner.stats import ALPHA, mcnemar_p, pair_interval
 from tuner.tuning.config import TuneConfig
 from tuner.tuning.space import params_of, rule_pool, suggest
@@ -36,7 +38,7 @@ class TrialScore(BaseModel):
     target: float | None
     constraint: float
     tokens: int
-    deltas: dict[str, dict[str, float | None]]  # model -> category -> lower bound of the paired interval
+    deltas: dict[str, dict[str, float | None]]  # model label -> category -> lower bound of the paired interval
     run_ids: list[str]
     calls: int
 
@@ -174,7 +176,7 @@ def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict) -> TrialS
         table = outcomes_by_task(outcome.results, config.category)
         passes += sum(sum(v) for v in table.values())
         total += sum(len(v) for v in table.values())
-        model_deltas = deltas.setdefault(outcome.run.model, {})
+        model_deltas = deltas.setdefault(model_label(outcome.run.model, outcome.run.params), {})
         for cat in categories:
             before, after = outcomes_by_task(base_runs[key].results, cat), outcomes_by_task(outcome.results, cat)
             interval = pair_interval(before, after)

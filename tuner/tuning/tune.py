@@ -11,15 +11,14 @@ from tuner.tuning.study import best_trial, load_config, local_moves, open_study,
 
 __all__ = ["build_config", "baseline_selection", "default_trials", "tune", "finish"]
 
-DEFAULT_PUBLISHED = "convex_rules"
-
 
 def baseline_selection(h: Harness, ref: str | None) -> tuple[str, dict[str, str]]:
     """The currently published guideline file if there is one, else the ``all-active`` set."""
     from tuner.guidelines import resolve_ref
 
     if ref is None:
-        ref = DEFAULT_PUBLISHED if (h.project.published_dir / DEFAULT_PUBLISHED / "manifest.json").is_file() else "all-active"
+        published = h.suite.published_name
+        ref = published if (h.project.published_dir / published / "manifest.json").is_file() else "all-active"
     refs = resolve_ref(h.guidelines, ref)
     missing = [rid for rid in refs if rid not in h.guidelines.library.rules]
     if missing:

@@ -13,13 +13,13 @@ from tuner.models.sim.truth import category_scores, expected_effects, pass_proba
 
 
 @pytest.fixture(scope="module")
-def data(root):
-    return load_sim_data(root, None)
+def data(suite_root):
+    return load_sim_data(suite_root, None)
 
 
 @pytest.fixture(scope="module")
-def suite(root):
-    return load_suite(root)
+def suite(suite_root):
+    return load_suite(suite_root)
 
 
 def _ev(suite, eval_id):
@@ -113,7 +113,7 @@ def test_expected_effects_shape_and_signs(data, suite, rules):
     assert set(scores) == {ev.category for ev in suite}
 
 
-def test_user_sim_file_adds_profiles_and_gaps(tmp_path, root, monkeypatch):
+def test_user_sim_file_adds_profiles_and_gaps(tmp_path, suite_root, monkeypatch):
     user = tmp_path / "sim.yaml"
     user.write_text(
         "gaps:\n"
@@ -121,16 +121,16 @@ def test_user_sim_file_adds_profiles_and_gaps(tmp_path, root, monkeypatch):
         "    transform: [{pattern: 'withIndex', replace: 'withIndexx'}]\n    cures: ['my rule']\n"
         "profiles:\n  mine:\n    cure_strength: 1.0\n    attention_tokens: 1000\n    gaps: {my.gap: 1.0}\n"
     )
-    data = load_sim_data(root, user)
+    data = load_sim_data(suite_root, user)
     assert "mine" in data.profiles and data.gap("my.gap") and "careful" in data.profiles
     monkeypatch.setenv("TUNER_SIM_FILE", str(user))
-    assert "mine" in load_sim_data(root).profiles
+    assert "mine" in load_sim_data(suite_root).profiles
     bad = tmp_path / "bad.yaml"
     bad.write_text("profiles:\n  x:\n    cure_strength: 2\n    attention_tokens: 5\n")
     with pytest.raises(InputError, match=r"bad\.yaml: profiles\.x\.cure_strength"):
-        load_sim_data(root, bad)
+        load_sim_data(suite_root, bad)
     bad.write_text("profiles:\n  x:\n    cure_strength: 1\n    attention_tokens: 5\n    gaps: {nope: 1}\n")
     with pytest.raises(InputError, match="unknown gap ids"):
-        load_sim_data(root, bad)
+        load_sim_data(suite_root, bad)
     with pytest.raises(ProviderError, match="sim/zzz"):
         data.profile("zzz")

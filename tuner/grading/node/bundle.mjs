@@ -1,13 +1,21 @@
 // Bundle check with Convex's deploy settings, for every sub-project of a grading batch.
 //
-// Input (argv[2]): a JSON file [{id, dir, browser: [...], node: [...], out}], paths under dir.
-// Output: one JSON line per project on stdout, {id, errors: [...]}, as soon as it is checked, so
-// a hang in one project still leaves the others' results.
+// Input (argv[2]): a JSON file [{id, dir, browser: [...], node: [...], src: [...], allowed: [...], out}],
+// paths under dir; `allowed` lists the npm packages the eval provides besides convex.
+// Output: one JSON line per project on stdout, {id, errors: [...], nonce}, as soon as it is
+// checked, so a hang in one project still leaves the others' results. The nonce comes on stdin:
+// imported model code can print to stdout too, but cannot forge a record without it.
 //
 // Default files are bundled for the browser platform (Convex's isolate: a Node built-in import
 // fails). "use node" files are bundled for node, then imported: Convex evaluates them on deploy
 // and rejects a query or mutation defined there, so any export marked isQuery/isMutation fails.
+//
+// Bare imports are checked against what the eval provides: `convex` and `convex/*`, the eval's
+// declared dependencies and their subpaths, Node built-ins (the platform decides: they fail in
+// default files), and in src/ files also `react` (client code). Anything else would not be
+// installed in the graded app, even if the shared toolchain happens to hold it.
 import * as esbuild from "esbuild";
+import { builtinModules } from "node:module";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -39,6 +47,30 @@ async function build(options) {
   }
 }
 
+function packageOf(spec) {
+  const parts = spec.split("/");
+  return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+// An esbuild plugin recording every bare import of the project's own files (not of packages)
+// that the eval does not provide; undeclared packages are left external so the check goes on.
+function importCheck(job, allowed, violations) {
+  return {
+    name: "tuner-import-check",
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (!args.importer || args.importer.includes("/node_modules/")) return null;
+        if (args.path.startsWith("node:") || builtinModules.includes(args.path)) return null;
+        if (allowed.has(packageOf(args.path))) return null;
+        const file = args.importer.startsWith(job.dir + "/") ? args.importer.slice(job.dir.length + 1) : args.importer;
+        violations.push(`${file}: error: imports "${args.path}", but package "${packageOf(args.path)}" is not provided ` +
+          `by this eval (available: ${[...allowed].join(", ")})`);
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
+
 async function nodeOnlyActions(job) {
   const errors = [];
   for (const entry of job.node) {
@@ -62,25 +94,45 @@ async function nodeOnlyActions(job) {
 
 async function check(job) {
   const errors = [];
+  const violations = [];
+  const allowed = new Set(["convex", ...(job.allowed || [])]);
+  const plugins = [importCheck(job, allowed, violations)];
   if (job.browser.length) {
     errors.push(...(await build({ ...common, absWorkingDir: job.dir, entryPoints: job.browser,
-      platform: "browser", splitting: true, write: false, outdir: "out" })));
+      platform: "browser", splitting: true, write: false, outdir: "out", plugins })));
   }
+  if (job.src && job.src.length) {
+    // Client code is not deployed: only its imports are checked here (tsc judges the rest).
+    const clientAllowed = new Set([...allowed, "react"]);
+    await build({ ...common, absWorkingDir: job.dir, entryPoints: job.src, platform: "browser",
+      splitting: true, write: false, outdir: "out-src", outbase: "src",
+      plugins: [importCheck(job, clientAllowed, violations)] });
+  }
+  if (violations.length) return [...new Set(violations)];
   if (job.node.length && !errors.length) {
     const nodeErrors = await build({ ...common, absWorkingDir: job.dir, entryPoints: job.node,
       platform: "node", write: true, outdir: job.out, outExtension: { ".js": ".mjs" },
       // CommonJS dependencies call require(); give the ESM bundle one, as Node would.
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } });
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+      plugins });
+    if (violations.length) return [...new Set(violations)];
     errors.push(...nodeErrors);
     if (!nodeErrors.length) errors.push(...(await nodeOnlyActions(job)));
   }
   return errors;
 }
 
+const nonce = readFileSync(0, "utf8").trim();
+// An imported module's asynchronous error (a failed spawn, a rejected promise, a timer) must
+// not end the batch. It cannot be told apart from another project's, so it only goes to stderr;
+// the tests step runs the code again and sees it there.
+const asyncError = (e) => process.stderr.write(`async error in an imported module: ${e && e.message}\n`);
+process.on("uncaughtException", asyncError);
+process.on("unhandledRejection", asyncError);
 const jobs = JSON.parse(readFileSync(process.argv[2], "utf8"));
 for (const job of jobs) {
   const errors = await check(job);
-  process.stdout.write(JSON.stringify({ id: job.id, errors }) + "\n");
+  process.stdout.write(JSON.stringify({ id: job.id, errors, nonce }) + "\n");
 }
 await esbuild.stop?.();
 process.exit(0);

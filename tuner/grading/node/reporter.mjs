@@ -1,14 +1,16 @@
-// A vitest reporter that appends one JSON line per finished test file to $TUNER_RESULTS, so a
-// batch that is killed part-way still leaves the results it had. A watchdog ends the run when
+// A vitest reporter that appends one JSON line per finished test file to a results file, so a
+// batch that is killed part-way still leaves the results it had. The file's path and a nonce
+// come on stdin ({"out", "nonce"}), not in the environment: the code under test runs in this
+// process too, and a record without the nonce is ignored. A watchdog ends the run when
 // nothing has finished for $TUNER_STALL_MS (a synchronous infinite loop cannot be interrupted
 // inside its worker); the files still running are then listed as {file, running: true}.
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 
-const out = process.env.TUNER_RESULTS;
+const { out, nonce } = JSON.parse(readFileSync(0, "utf8"));
 const stallMs = Number(process.env.TUNER_STALL_MS || 0);
 
 function write(record) {
-  appendFileSync(out, JSON.stringify(record) + "\n");
+  appendFileSync(out, JSON.stringify({ ...record, nonce }) + "\n");
 }
 
 function errorText(error) {

@@ -1,6 +1,6 @@
 """Simulated model profiles and the planted-truth data they are made of.
 
-The data lives next to the eval suite (``evals/sim/gaps.yaml``, ``evals/sim/profiles.yaml``); a
+The data lives in the eval suite's folder (``<suite>/sim/gaps.yaml``, ``<suite>/sim/profiles.yaml``); a
 user file (``TUNER_SIM_FILE`` or the ``sim_file`` model parameter) with top-level ``gaps:`` and/or
 ``profiles:`` adds entries or replaces same-named ones, so anyone can plant their own truth.
 
@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from tuner.errors import InputError
 from tuner.hashing import sha256_json
-from tuner.models.sim.gaps import Category, Cue, Edit, Gap
+from tuner.models.sim.gaps import Cue, Edit, Gap
 
 __all__ = ["SideEffect", "Profile", "SimData", "load_sim_data", "approx_tokens", "sim_data_dir"]
 
@@ -42,7 +42,7 @@ class SideEffect(Edit):
     """Over-eager rule following: the cue's rule also causes this edit in evals of ``categories``."""
 
     rule_cue: str
-    categories: list[Category] = Field(min_length=1)
+    categories: list[str] = Field(min_length=1)
     probability: float = Field(1.0, ge=0.0, le=1.0)
 
     def cue(self) -> Cue:
@@ -136,8 +136,8 @@ class SimData(BaseModel):
         return self
 
 
-def sim_data_dir(root: Path) -> Path:
-    return root / "evals" / "sim"
+def sim_data_dir(suite_root: Path) -> Path:
+    return suite_root / "sim"
 
 
 def _read_yaml(path: Path) -> dict:
@@ -169,12 +169,17 @@ def _stamp(path: Path) -> tuple[str, int]:
 
 
 def load_sim_data(root: Path | None, sim_file: str | Path | None = None) -> SimData:
-    """The built-in data under ``root`` merged with the user file (argument, else TUNER_SIM_FILE)."""
+    """The built-in data under ``root`` merged with the user file (argument, else TUNER_SIM_FILE).
+
+    Built-in data: ``gaps.yaml``, ``profiles.yaml``, then every ``gaps/*.yaml`` in name order. A
+    file under ``gaps/`` holds one area's gaps and, under ``rates: {profile: {gap id: p}}``, the
+    base probability each profile has for them, so an area is added without editing shared files.
+    """
     user = sim_file or os.environ.get("TUNER_SIM_FILE") or None
     paths: list[Path] = []
     if root is not None:
         base = sim_data_dir(root)
-        paths += [base / "gaps.yaml", base / "profiles.yaml"]
+        paths += [base / "gaps.yaml", base / "profiles.yaml", *sorted((base / "gaps").glob("*.yaml"))]
     if user:
         paths.append(Path(user).expanduser())
     # Keyed by modification times so an edited file is picked up without a restart.
@@ -190,6 +195,26 @@ def _load_cached(stamps: tuple[tuple[str, int], ...], has_user: bool) -> SimData
             if has_user and n == len(stamps) - 1:
                 raise InputError(f"{path}: simulated-model file not found")
             continue  # a project without built-in sim data is fine
-        data = data.merged(_parse(_read_yaml(path), str(path)))
+        raw = _read_yaml(path)
+        rates = raw.pop("rates", None) or {}
+        data = data.merged(_parse(raw, str(path)))
+        data = _with_rates(data, rates, str(path))
     # Cross-file checks (profile -> gap ids) once everything is merged.
     return data.check(str(Path(stamps[-1][0]) if stamps else "sim data"))
+
+
+def _with_rates(data: SimData, rates: object, source: str) -> SimData:
+    """Add ``{profile: {gap id: probability}}`` to profiles defined earlier."""
+    if not isinstance(rates, dict):
+        raise InputError(f"{source}: rates: expected a mapping of profile -> {{gap id: probability}}")
+    profiles = dict(data.profiles)
+    for name, table in rates.items():
+        if name not in profiles:
+            raise InputError(f"{source}: rates.{name}: unknown profile (define it in profiles.yaml first)")
+        if not isinstance(table, dict):
+            raise InputError(f"{source}: rates.{name}: expected a mapping of gap id -> probability")
+        try:
+            profiles[name] = Profile.model_validate({**profiles[name].model_dump(), "gaps": {**profiles[name].gaps, **table}})
+        except ValidationError as exc:
+            raise InputError(f"{source}: rates.{name}: {exc.errors()[0]['msg']}") from None
+    return SimData(gaps=data.gaps, profiles=profiles)

@@ -1,8 +1,8 @@
 """The litellm adapter for ``sim/<profile>`` (the only sim module that imports litellm).
 
 Registered as a litellm custom provider, so a simulated model goes through exactly the same
-``litellm.acompletion`` call, retries, cache and accounting as a real one. Project root: TUNER_HOME
-or the working directory (see ``world.sim_root``).
+``litellm.acompletion`` call, retries, cache and accounting as a real one. The suite it answers
+for comes with each call (``sim_suite``, set by the client from the harness's suite).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from litellm import CustomLLM, ModelResponse
 from tuner.models.sim.answers import SimAnswer, simulate, unknown_task
 from tuner.models.sim.profiles import approx_tokens, load_sim_data
 from tuner.models.sim.suite import find_eval, load_suite
-from tuner.models.sim.world import sim_root
+from tuner.models.sim.world import default_suite_root
 
 __all__ = ["SimProvider", "register", "answer_for"]
 
@@ -26,10 +26,13 @@ LATENCY_ENV = "TUNER_SIM_LATENCY_MS"
 
 
 def answer_for(
-    profile_name: str, messages: list[dict], sample_index: int = 0, sim_file: str | None = None
+    profile_name: str, messages: list[dict], sample_index: int = 0, sim_file: str | None = None,
+    suite_root: str | None = None,
 ) -> tuple[SimAnswer, int]:
     """The simulated answer and the profile's latency in ms (before any env override)."""
-    root = sim_root()
+    from pathlib import Path
+
+    root = Path(suite_root) if suite_root else default_suite_root()
     data = load_sim_data(root, sim_file)
     profile = data.profile(profile_name)
     system = "\n\n".join(_text(m) for m in messages if m.get("role") == "system")
@@ -55,7 +58,7 @@ class SimProvider(CustomLLM):
         profile_name = model.removeprefix("sim/")
         # The client passes the sample index to sim models only: a real model varies by itself.
         sample_index = int(params.get("sample_index") or 0)
-        answer, latency_ms = answer_for(profile_name, messages, sample_index, params.get("sim_file"))
+        answer, latency_ms = answer_for(profile_name, messages, sample_index, params.get("sim_file"), params.get("sim_suite"))
         env = os.environ.get(LATENCY_ENV)
         if env:
             latency_ms = int(env)

@@ -1,6 +1,6 @@
 """A minimal reader of the eval suite, just what the simulator needs.
 
-Each eval is a folder ``evals/NNN-category/NNN-name/`` with ``TASK.txt`` and reference files under
+Each eval is a folder ``<suite>/NNN-category/NNN-name/`` with ``TASK.txt`` and reference files under
 ``answer/``. The simulator recognises the eval from the task text inside the user message and
 starts from the reference answer. (The full suite model is ``tuner.evals``; this stays independent
 so the simulator and ``truth`` work without it.)
@@ -53,8 +53,8 @@ _RECHECK_S = 2.0  # how stale the view of the suite folders may get, to avoid st
 _checked: dict[str, tuple[float, tuple]] = {}
 
 
-def load_suite(root: Path) -> tuple[SimEval, ...]:
-    evals = root / "evals"
+def load_suite(suite_root: Path) -> tuple[SimEval, ...]:
+    evals = Path(suite_root)
     now = time.monotonic()
     seen = _checked.get(str(evals))
     if seen is None or now - seen[0] > _RECHECK_S:
@@ -66,7 +66,7 @@ def load_suite(root: Path) -> tuple[SimEval, ...]:
 @lru_cache(maxsize=8)
 def _load(evals_dir: str, _stamp: tuple) -> tuple[SimEval, ...]:
     out = []
-    for task in sorted(Path(evals_dir).glob("*/*/TASK.txt")):
+    for task in sorted(Path(evals_dir).glob("[0-9]*/[0-9]*/TASK.txt")):
         folder = task.parent
         answer = folder / "answer"
         if not answer.is_dir():

@@ -67,9 +67,9 @@ def expected_effects(
     rule's length dilutes attention to the others).
     """
     if root is None and (data is None or suite is None):
-        from tuner.models.sim.world import sim_root
+        from tuner.models.sim.world import default_suite_root
 
-        root = sim_root()
+        root = default_suite_root()
     data = data or load_sim_data(root)
     suite = suite if suite is not None else load_suite(root)  # type: ignore[arg-type]
     prof = data.profile(profile) if isinstance(profile, str) else profile

@@ -1,12 +1,12 @@
 """Where the simulator finds its planted truth and suite, and a hash of both.
 
-Root: TUNER_HOME or the working directory (as ``find_project``), falling back to the checkout this
-package is installed from (editable install), so ``sim/*`` works from anywhere in a dev setup.
+The simulator is handed its suite folder by the harness (the ``sim_suite`` parameter of a call);
+without one (``tuner models ping``, a bare litellm call) it uses the project's default suite, or
+the checkout this package is installed from.
 """
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -15,27 +15,22 @@ from tuner.hashing import sha256_json
 from tuner.models.sim.profiles import load_sim_data
 from tuner.models.sim.suite import load_suite
 
-__all__ = ["sim_root", "fingerprint"]
+__all__ = ["default_suite_root", "fingerprint"]
 
 
-def sim_root() -> Path:
-    return _root_for(os.environ.get("TUNER_HOME"), os.getcwd())
-
-
-@lru_cache(maxsize=16)
-def _root_for(_home: str | None, _cwd: str) -> Path:
-    # Cached per (TUNER_HOME, cwd): walking up the tree on every simulated call is measurable.
+@lru_cache(maxsize=1)
+def default_suite_root() -> Path:
     from tuner.paths import find_project
 
     try:
-        return find_project().root
+        return find_project().suite_root
     except TunerError:
-        return Path(__file__).resolve().parents[3]
+        return Path(__file__).resolve().parents[3] / "evals"
 
 
-def fingerprint(sim_file: str | None = None, root: Path | None = None) -> str:
+def fingerprint(sim_file: str | None = None, suite_root: Path | None = None) -> str:
     """Changes whenever a simulated answer could: the planted truth or a reference answer."""
-    root = root or sim_root()
+    root = Path(suite_root) if suite_root else default_suite_root()
     suite = load_suite(root)
     return sha256_json(
         {

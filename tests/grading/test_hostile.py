@@ -1,0 +1,272 @@
+"""Hostile model outputs (tests/fixtures/hostile): graded in one batch, each must be contained.
+
+For every case: not passed, a model failure at the expected step (never an infrastructure error)
+whose detail has the expected reason; and the machine is as it was: no new process, no listening
+socket, no file outside the grading folder, the toolchain and the repository untouched, no secret
+in any step detail.
+
+A case folder holds a ``hostile.toml``::
+
+    eval = "005-actions/001-hash-text"   # the eval it answers
+    expected_step = "tests"              # the first step that must fail
+    reason = "timed out after"           # a substring of that step's detail
+    why = "..."                          # what the output tries
+
+and the files it changes (laid over the eval's reference answer, symlinks included), or a whole
+output as a ``[files]`` table; ``[[generate]]`` entries add big outputs (``path`` + ``bytes``, or a
+``path`` with ``{}`` + ``count``). ``__PORT__`` / ``__LISTEN_PORT__`` in a file are replaced by a
+port the test listens on / a free port.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from tuner.evals import load_suite
+from tuner.grading import STEP_NAMES, GradeRequest, ensure_toolchain, grade, read_output_dir, sandbox
+
+pytestmark = pytest.mark.node
+
+HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
+FAKE_KEY = "sk-hostile-canary-8c1f0e2d"
+FAKE_SSH = "FAKE-SSH-KEY-CANARY-5b7a"
+TOOLCHAIN = ROOT / "evals" / "toolchain"
+WATCHED = [TOOLCHAIN / "node_modules" / p / "package.json" for p in ("convex-test", "vitest", "convex")]
+
+
+def hostile_cases() -> list[Path]:
+    return sorted(p.parent for p in HOSTILE.glob("*/hostile.toml"))
+
+
+def hostile_request(project, case: Path, ports: dict[str, int]) -> tuple[GradeRequest, dict]:
+    spec = tomllib.loads((case / "hostile.toml").read_text())
+    ev = load_suite(project).get(spec["eval"])
+    if "files" in spec:
+        files, symlinks = dict(spec["files"]), []
+    else:
+        changed, symlinks = read_output_dir(case)
+        files = {**ev.answer_files(), **changed}
+    for gen in spec.get("generate", []):
+        if "count" in gen:
+            files.update({gen["path"].format(i): f"export const n{i} = {i};\n" for i in range(gen["count"])})
+        else:
+            files[gen["path"]] = "// x\n" * (gen["bytes"] // 5 + 1)
+    for name, port in ports.items():
+        files = {p: t.replace(f"__{name}__", str(port)) for p, t in files.items()}
+    return GradeRequest(eval=ev, files=files, symlinks=symlinks), spec
+
+
+# ---- the machine's state -------------------------------------------------------------------
+
+def _processes() -> dict[int, tuple[int, str, str]]:
+    """pid -> (uid, cmdline, cwd) of every process we can see."""
+    found = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            uid = os.stat(f"/proc/{pid}").st_uid
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+            try:
+                cwd = os.readlink(f"/proc/{pid}/cwd")
+            except OSError:
+                cwd = ""
+        except OSError:
+            continue
+        found[int(pid)] = (uid, cmd, cwd)
+    return found
+
+
+def _ours(before: dict, after: dict, jail_tmp: str) -> dict:
+    """New processes that come from grading: the jail's user, the hostile outputs' commands, or
+    a working directory in this batch's grading folders."""
+    new = {pid: info for pid, info in after.items() if pid not in before}
+    return {pid: info for pid, info in new.items()
+            if info[0] == sandbox.NOBODY or "sleep 300" in info[1] or "f|f" in info[1] or jail_tmp in info[2]}
+
+
+def _listeners() -> set[tuple[str, int]]:
+    """(local address, uid) of every listening TCP socket of the host's network namespace."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if fields[3] == "0A":
+                found.add((fields[1], int(fields[7])))
+    return found
+
+
+def _canaries() -> set[str]:
+    """Files a hostile output tries to create outside the grading folder."""
+    places = [Path("/tmp"), Path("/var/tmp"), Path("/etc"), Path.home(), Path("/root"), TOOLCHAIN,
+              TOOLCHAIN / "node_modules", TOOLCHAIN / "node_modules" / "convex", ROOT]
+    return {str(p) for place in places for p in place.glob("tuner-hostile-*")}
+
+
+def _digests() -> dict[str, str]:
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in WATCHED}
+
+
+def _git_status() -> str:
+    return subprocess.run(["git", "status", "--porcelain", "--ignored=no"], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout
+
+
+def _snapshot() -> dict:
+    return {"processes": _processes(), "listeners": _listeners(), "canaries": _canaries(),
+            "digests": _digests(), "git": _git_status()}
+
+
+class _Listener:
+    """A TCP listener on 127.0.0.1 counting the connections it receives."""
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.accepted = 0
+        self.sock.settimeout(0.2)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            conn.close()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.sock.close()
+
+
+def _free_port() -> int:
+    with socket.create_server(("127.0.0.1", 0)) as s:
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def hostile(project, tmp_path_factory):
+    """Every hostile case and the reference answer (a control), graded in one batch."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    import tuner.grading.pipeline as pipeline
+
+    fake_home = tmp_path_factory.mktemp("fake-home")
+    (fake_home / ".ssh").mkdir()
+    (fake_home / ".ssh" / "id_rsa").write_text(FAKE_SSH + "\n")
+    jail_tmp = Path(tempfile.mkdtemp(prefix="tuner-jailtest-"))
+    jail_tmp.chmod(0o755)  # the jail's user (nobody, when root runs the tests) must reach it
+    mp = pytest.MonkeyPatch()
+    mp.setenv("OPENAI_API_KEY", FAKE_KEY)
+    mp.setenv("HOME", str(fake_home))
+    mp.setattr(tempfile, "tempdir", str(jail_tmp))  # the grading folders of this batch
+    mp.setattr(pipeline, "STALL_S", 8.0)
+    mp.setattr(pipeline, "BUNDLE_STALL_S", 8.0)
+    mp.setattr(pipeline, "ISOLATED_TIMEOUT_S", 60.0)
+    listener = _Listener()
+    ports = {"PORT": listener.port, "LISTEN_PORT": _free_port()}
+    cases = hostile_cases()
+    requests = [hostile_request(project, case, ports)[0] for case in cases]
+    control = load_suite(project).get("005-actions/001-hash-text")
+    requests.append(GradeRequest(eval=control, files=control.answer_files()))
+    # Installed before the snapshot: on a fresh clone the first grading would install it, and
+    # the new toolchain files must not count as something the hostile outputs wrote.
+    ensure_toolchain(TOOLCHAIN)
+    try:
+        before = _snapshot()
+        start = time.monotonic()
+        results = grade(project, requests, use_cache=False, timeout_s=120)
+        seconds = time.monotonic() - start
+        time.sleep(1.0)  # a detached child that escaped would still be starting
+        # The kernel tears a jail's pid namespace down asynchronously (a fork bomb's hundreds of
+        # processes on a loaded machine): allow it a few seconds, then look.
+        for _ in range(40):
+            if not _ours(before["processes"], _processes(), str(jail_tmp)):
+                break
+            time.sleep(0.25)
+        after = _snapshot()
+        leftovers = sorted(str(p) for p in jail_tmp.iterdir())
+    finally:
+        listener.close()
+        mp.undo()
+        shutil.rmtree(jail_tmp, ignore_errors=True)
+    named = dict(zip([c.name for c in cases] + ["control"], results))
+    print(f"\nhostile batch: {len(requests)} outputs graded in {seconds:.1f}s")
+    for name, r in named.items():  # shown with -s
+        step = r.failed_step
+        print(f"  {name:26} {step or 'passed':10} {(r.step(step).detail if step else '').splitlines()[:1]}"[:300])
+    return {"results": named, "before": before,
+            "after": after, "accepted": listener.accepted, "ports": ports, "jail_tmp": str(jail_tmp),
+            "leftovers": leftovers}
+
+
+def test_the_corpus_is_big_enough():
+    assert len(hostile_cases()) >= 12
+
+
+@pytest.mark.parametrize("case", hostile_cases(), ids=lambda p: p.name)
+def test_hostile_output_is_a_model_failure_with_a_reason(hostile, case: Path):
+    spec = tomllib.loads((case / "hostile.toml").read_text())
+    result = hostile["results"][case.name]
+    steps = {s.name: s for s in result.steps}
+    step = spec["expected_step"]
+    index = STEP_NAMES.index(step)
+    assert not result.passed
+    assert result.infra_error is None, result.infra_error
+    assert [steps[n].status for n in STEP_NAMES[:index]] == ["pass"] * index, result.steps
+    assert steps[step].status == "fail", result.steps
+    assert spec["reason"] in steps[step].detail, steps[step].detail
+    assert all(steps[n].status == "skip" for n in STEP_NAMES[index + 1:])
+
+
+def test_the_reference_answer_passes_in_the_same_batch(hostile):
+    control = hostile["results"]["control"]
+    assert control.passed, control.steps
+    assert control.tests_passed == control.tests_total > 0
+
+
+def test_no_secret_reaches_any_step_detail(hostile):
+    details = "\n".join(s.detail for r in hostile["results"].values() for s in r.steps)
+    assert FAKE_KEY not in details and "OPENAI_API_KEY" not in details
+    assert FAKE_SSH not in details
+    assert "root:" not in details  # /etc/shadow
+    secrets = hostile["results"]["secrets"].step("tests").detail
+    assert "/etc/shadow" in secrets and "EACCES" in secrets  # it tried, and was refused
+
+
+def test_no_process_is_left_behind(hostile):
+    assert not _ours(hostile["before"]["processes"], hostile["after"]["processes"], hostile["jail_tmp"])
+
+
+def test_no_listening_socket_is_left_and_no_connection_got_out(hostile):
+    new = hostile["after"]["listeners"] - hostile["before"]["listeners"]
+    port = f":{hostile['ports']['LISTEN_PORT']:04X}"
+    assert not [addr for addr, uid in new if addr.endswith(port) or uid == sandbox.NOBODY], new
+    assert hostile["accepted"] == 0, "a hostile output reached a listener on 127.0.0.1"
+
+
+def test_no_file_is_created_or_changed_outside_the_grading_folder(hostile):
+    before, after = hostile["before"], hostile["after"]
+    assert after["canaries"] == before["canaries"], after["canaries"] - before["canaries"]
+    assert after["digests"] == before["digests"]
+    assert after["git"] == before["git"]
+    assert hostile["leftovers"] == []  # the grading folders were removed too

@@ -1,0 +1,117 @@
+"""A real v1 store (made by the v1 code: tests/fixtures/store/) migrates to v2 with nothing lost,
+and ends identical in schema to a fresh v2 store, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import sqlalchemy
+from sqlalchemy import inspect, text
+
+from tuner.store import SCHEMA_VERSION, Store
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "store"
+
+
+def _v1_sqlite(tmp_path: Path) -> str:
+    path = tmp_path / "v1.db"
+    shutil.copy(FIXTURES / "v1.sqlite", path)
+    return f"sqlite:///{path}"
+
+
+def _v1_postgres(pg_url: str) -> str:
+    schema = re.search(r"search_path%3D(\w+)", pg_url).group(1)
+    dump = (FIXTURES / "v1.postgres.sql").read_text().replace("v1fixture", schema)
+    # pg_dump's session settings and schema creation: the test's schema already exists.
+    dump = re.sub(r"^CREATE SCHEMA .*?;$", "", dump, flags=re.M)
+    psql = shutil.which("psql")
+    if psql is None:
+        pytest.skip("psql (PostgreSQL's client) is needed to load the v1 dump")
+    url = sqlalchemy.engine.make_url(pg_url.split("?")[0])
+    # pg_dump writes COPY ... FROM stdin: only psql loads that.
+    done = subprocess.run([psql, "-h", url.host, "-p", str(url.port or 5432), "-U", url.username, "-d", url.database,
+                           "-v", "ON_ERROR_STOP=1", "-q"], input=dump, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return pg_url
+
+
+def _fresh(kind: str, tmp_path: Path, request) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'fresh.db'}"
+    return request.getfixturevalue("pg_url_2")
+
+
+@pytest.fixture
+def pg_url_2(pg_url):
+    """A second, separate PostgreSQL schema (the fresh store), dropped afterwards."""
+    import uuid
+
+    base = pg_url.split("?")[0]
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = sqlalchemy.create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    yield f"{base}?options=-csearch_path%3D{schema}"
+    with admin.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()
+
+
+def _schema(url: str) -> dict:
+    engine = sqlalchemy.create_engine(url)
+    insp = inspect(engine)
+    out = {}
+    for table in sorted(insp.get_table_names()):
+        columns = {c["name"]: (str(c["type"]), c["nullable"]) for c in insp.get_columns(table)}
+        indexes = sorted((i["name"], tuple(i["column_names"]), bool(i["unique"])) for i in insp.get_indexes(table))
+        uniques = sorted(tuple(u["column_names"]) for u in insp.get_unique_constraints(table))
+        fks = sorted((tuple(f["constrained_columns"]), f["referred_table"]) for f in insp.get_foreign_keys(table))
+        out[table] = {"columns": columns, "indexes": indexes, "uniques": uniques, "fks": fks}
+    engine.dispose()
+    return out
+
+
+def _snapshot(store: Store) -> dict:
+    runs = sorted(store.runs(), key=lambda r: r.id)
+    return {
+        "runs": [r.model_dump(exclude={"updated_at"}) for r in runs],
+        "results": {r.id: [x.model_dump(exclude={"messages", "response_model", "finish_reason", "attempts"})
+                           for x in store.results(r.id)] for r in runs},
+        "labels": {x.id: [lb.model_dump() for lb in store.labels(x.id)] for r in runs for x in store.results(r.id)},
+    }
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_v1_store_migrates_with_nothing_lost(kind, tmp_path, request):
+    url = _v1_sqlite(tmp_path) if kind == "sqlite" else _v1_postgres(request.getfixturevalue("pg_url"))
+    engine = sqlalchemy.create_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT value FROM tuner_meta WHERE key = 'schema_version'")).scalar() == "1"
+        counts = {t: conn.execute(text(f"SELECT count(*) FROM {t}")).scalar() for t in ("runs", "results", "steps", "labels", "prompts", "experiments")}
+    engine.dispose()
+    assert counts["results"] > 0 and counts["labels"] > 0
+
+    store = Store.open(url)  # migrates
+    snapshot = _snapshot(store)
+    store.close()
+    assert sum(len(v) for v in snapshot["results"].values()) == counts["results"]
+    assert sum(len(v) for v in snapshot["labels"].values()) == counts["labels"]
+    assert all(x["outcome"] in ("pass", "fail") and x["output"] for v in snapshot["results"].values() for x in v)
+
+    reopened = Store.open(url)  # idempotent: a second open changes nothing
+    assert _snapshot(reopened) == snapshot
+    result = next(iter(reopened.results(reopened.runs()[0].id)))
+    assert result.messages is None and reopened.chat_messages(result) is None  # v1 did not record them
+    reopened.close()
+
+    engine = sqlalchemy.create_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT value FROM tuner_meta WHERE key = 'schema_version'")).scalar() == str(SCHEMA_VERSION)
+    engine.dispose()
+    fresh = _fresh(kind, tmp_path, request)
+    Store.open(fresh).close()
+    assert _schema(url) == _schema(fresh)

@@ -1,0 +1,129 @@
+"""The SuiteKind contract, tested once per kind (the Convex suite and the Python/pytest suite),
+and the second suite through the CLI: validate, its broken corpus, and tune → publish."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tuner.evals import load_suite
+from tuner.grading import GradeRequest, read_output_dir
+from tuner.paths import Project
+from tuner.suites import SuiteKind, get_kind, grade, kind_names
+
+ROOT = Path(__file__).resolve().parents[2]
+SUITES = {"convex": ROOT / "evals", "pytest": ROOT / "suites" / "python"}
+
+pytestmark = [pytest.mark.slow]
+
+
+def _project(kind: str) -> Project:
+    return Project(ROOT, SUITES[kind])
+
+
+def _broken_cases(suite_root: Path) -> list[Path]:
+    return sorted((suite_root / "broken").glob("**/broken.toml"))
+
+
+def _broken_request(suite, case: Path) -> tuple[GradeRequest, dict]:
+    spec = tomllib.loads(case.read_text())
+    ev = suite.get(spec["eval"])
+    if "files" in spec:  # the whole output, given as a table (path mistakes)
+        return GradeRequest(eval=ev, files=spec["files"]), spec
+    changed, symlinks = read_output_dir(case.parent, suite.kind.answer_roots)
+    files = {p: t for p, t in ev.answer_files().items() if p not in set(spec.get("removed", []))}
+    return GradeRequest(eval=ev, files={**files, **changed}, symlinks=symlinks), spec
+
+
+def test_every_shipped_kind_is_a_suite_kind():
+    assert kind_names() == ["convex", "pytest"]
+    for name in kind_names():
+        kind = get_kind(name)
+        assert isinstance(kind, SuiteKind) and kind.name == name
+        assert kind.steps[0] == "filesystem" and kind.steps[-1] == "tests"
+        assert "## " in kind.output_format() and kind.published_name
+
+
+@pytest.mark.parametrize("kind", ["convex", "pytest"])
+def test_kind_contract(kind, tmp_path, monkeypatch):
+    if shutil.which("node") is None and kind == "convex":
+        pytest.skip("node is not installed")
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
+    project = _project(kind)
+    suite = load_suite(project)
+    assert suite.kind.name == kind and suite.manifest.kind == kind
+    # Answers live under the kind's roots; the grader file is the kind's.
+    ev = suite.evals[0]
+    assert all(p.split("/")[0] in suite.kind.answer_roots for p in ev.answer_files())
+    assert (ev.path / suite.kind.grader_file).is_file()
+    # The grader id is a content hash, stable across calls.
+    assert suite.kind.grader_id(suite).startswith("sha256:") and suite.kind.grader_id(suite) == suite.kind.grader_id(suite)
+    good = GradeRequest(eval=ev, files=ev.answer_files())
+    broken_req, spec = _broken_request(suite, _broken_cases(suite.root)[0]) if kind == "pytest" else (
+        GradeRequest(eval=ev, files={"convex/schema.ts": "export default 1 +;\n"}), {"expected_step": None})
+    empty = GradeRequest(eval=ev, files={})
+    requests = [good, broken_req, empty, good]
+    results = grade(project, requests, suite=suite)
+    assert [r.eval_id for r in results] == [q.eval.id for q in requests]  # one per request, in order
+    for r in results:
+        assert tuple(s.name for s in r.steps) == suite.kind.steps
+        first_bad = r.failed_step
+        if first_bad:  # after the first step that does not pass, every step is skipped
+            later = [s.status for s in r.steps][suite.kind.steps.index(first_bad) + 1:]
+            assert set(later) <= {"skip"}
+    assert results[0].passed and results[0].tests_total > 0 and results[0].infra_error is None
+    assert not results[1].passed and results[1].infra_error is None
+    assert results[2].failed_step == "filesystem"
+    assert results[3].model_dump(exclude={"cached"}) == results[0].model_dump(exclude={"cached"})
+    [again] = grade(project, [good], suite=suite)
+    assert again.cached and again.passed  # graded once, then cached by content
+
+
+def test_python_suite_broken_corpus_fails_at_expected_steps(tmp_path, monkeypatch):
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
+    project = _project("pytest")
+    suite = load_suite(project)
+    cases = _broken_cases(suite.root)
+    assert len(cases) >= len(suite.evals)
+    requests, specs = zip(*(_broken_request(suite, c) for c in cases))
+    for case, spec, r in zip(cases, specs, grade(project, list(requests), suite=suite)):
+        assert r.failed_step == spec["expected_step"], (case, r.steps)
+        assert r.infra_error is None
+
+
+def test_python_suite_validates_tunes_and_publishes_through_the_cli(cli, tmp_path, monkeypatch):
+    root = tmp_path / "proj"
+    shutil.copytree(ROOT / "suites" / "python", root / "suites" / "python")
+    (root / "guidelines").mkdir()
+    (root / "evals").mkdir()
+    (root / "experiments").mkdir()
+    monkeypatch.setenv("TUNER_HOME", str(root))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
+    monkeypatch.delenv("TUNER_SUITE", raising=False)
+    monkeypatch.chdir(root)
+    suite = str(root / "suites" / "python")
+
+    r = cli("evals", "validate", "--suite", suite)
+    assert r.exit_code == 0, r.output
+    assert "8/8 answers pass every step" in r.output
+
+    r = cli("tune", "--suite", suite, "--category", "data", "--samples", "2", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["category"] == "data" and {row["category"] for row in data["fresh"]} == {"text", "data"}
+    # The candidate rule that alone cures a planted data gap is what tuning finds.
+    assert "py.copy-inputs" in data["best_selection"]
+
+    r = cli("publish", "--suite", suite, "--samples", "1", "--json")
+    assert r.exit_code == 0, r.output
+    published = root / "suites" / "python" / "guidelines" / "published" / "python_rules"
+    assert (published / "python_rules.md").is_file() and (published / "manifest.json").is_file()
+    manifest = json.loads((published / "manifest.json").read_text())
+    assert manifest["source"]["kind"] == "study" and manifest["source"]["name"] == data["study"]
+    assert "py.copy-inputs" in {rule["id"] for rule in manifest["rules"]}
+    assert "convex" not in (published / "python_rules.md").read_text().lower()

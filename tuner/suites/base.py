@@ -1,0 +1,68 @@
+"""The suite-kind protocol: everything tuner needs to know about how a suite's answers are graded.
+
+Everything above this seam (runs, stats, compare, tune, ablate, publish) is suite-agnostic: it
+sees categories and eval ids from the manifest, messages built from a kind's answer format, and
+``GradeResult`` records whose steps are the kind's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from tuner.evals import Suite
+    from tuner.grading.models import GradeRequest, GradeResult
+
+__all__ = ["SuiteKind", "Progress"]
+
+Progress = Callable[[int, int], None]
+
+
+@runtime_checkable
+class SuiteKind(Protocol):
+    """A kind of suite (``kind = "..."`` in ``suite.toml``).
+
+    Contract, tested once per kind (``tests/suites``):
+
+    - ``name``: the value of ``kind`` in a manifest.
+    - ``steps``: the grading steps in the order they run. A result has exactly these steps; the
+      first that does not pass is its ``failed_step`` and later ones are ``skip``.
+    - ``grader_file``: the file in each eval folder holding its grader (tests).
+    - ``answer_roots``: top-level folders an answer's files live under (``convex``, ``src``;
+      ``app``). A reference answer is ``answer/<root>/...``; the first root must exist.
+    - ``published_name``: the default name of the published guideline file.
+    - ``file_globs``: comma-separated globs of the files the guidelines apply to (Cursor rules).
+    - ``output_format()``: the answer-format instructions appended to every task in the user
+      message (the answer parser, ``tuner.models.parse_files``, reads this format back).
+    - ``grader_id(suite)``: a content hash of everything, outside the eval folders, that can change
+      a verdict (tool configuration, lint levels, scripts, the toolchain lock, the grading code).
+      Eval folders are hashed separately (``Eval.content_hash``).
+    - ``grade(suite, requests, ...)``: one ``GradeResult`` per request, in order. Never raises for
+      a bad output: a model failure is a failed step; a grader that cannot run is an
+      infrastructure error (``infra_error`` set, excluded from scores, not cached). Runs model code
+      only in a scrubbed sandbox with timeouts. Results are cached by (output files, eval grader,
+      ``grader_id``) under ``cache_dir``.
+    """
+
+    name: str
+    steps: tuple[str, ...]
+    grader_file: str
+    answer_roots: tuple[str, ...]
+    published_name: str
+    file_globs: str
+
+    def output_format(self) -> str: ...
+
+    def grader_id(self, suite: Suite) -> str: ...
+
+    def grade(
+        self,
+        suite: Suite,
+        requests: list[GradeRequest],
+        *,
+        cache_dir: Path,
+        use_cache: bool = True,
+        progress: Progress | None = None,
+    ) -> list[GradeResult]: ...
