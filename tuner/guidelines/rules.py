@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from tuner.errors import InputError, NotFoundError
 from tuner.hashing import sha256_json
 
-__all__ = ["Rule", "RuleLibrary", "load_rules", "normalise_text", "DEFAULT_VARIANT"]
+__all__ = ["Provenance", "Rule", "RuleLibrary", "load_rules", "normalise_text", "DEFAULT_VARIANT"]
 
 DEFAULT_VARIANT = "default"
 _ID = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9-]*)+$")
@@ -41,6 +41,20 @@ _ID = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9-]*)+$")
 def normalise_text(text: str) -> str:
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     return "\n".join(lines).strip("\n")
+
+
+class Provenance(BaseModel):
+    """Where a proposed rule came from (``tuner propose``). Context, not content: it never reaches
+    the prompt, so it is not part of the rule's hash."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    proposed_by: str = Field(min_length=1, description="The proposing model (litellm string).")
+    simulated: bool = Field(False, description="True when the proposer was the offline simulator.")
+    date: str = Field(min_length=1, description="When it was proposed (YYYY-MM-DD, UTC).")
+    runs: list[str] = Field(default_factory=list, description="Run ids whose failures motivated it.")
+    evals: list[str] = Field(min_length=1, description="Evals whose failures motivated it.")
+    similarity: str = Field("", description="How it was checked against existing rules (closest rule and score).")
 
 
 class _FrontMatter(BaseModel):
@@ -52,6 +66,7 @@ class _FrontMatter(BaseModel):
     targets: list[str] = Field(min_length=1)
     status: Literal["active", "candidate", "retired"]
     variants: dict[str, str] = Field(default_factory=dict)
+    provenance: Provenance | None = None
 
     @field_validator("id")
     @classmethod
@@ -99,6 +114,8 @@ class Rule(BaseModel):
     body: str
     variants: dict[str, str]
     path: str
+    # Not hashed (see ``hash``): where the rule came from does not change what the model reads.
+    provenance: Provenance | None = None
 
     @property
     def variant_names(self) -> list[str]:
@@ -173,6 +190,7 @@ def _parse_rule(path: Path, root: Path, categories: list[str] | None = None) -> 
         body=body,
         variants=dict(meta.variants),
         path=rel,
+        provenance=meta.provenance,
     )
 
 
