@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from tuner.errors import InputError, NotFoundError
 from tuner.hashing import sha256_json
 
-__all__ = ["Provenance", "Rule", "RuleLibrary", "load_rules", "normalise_text", "DEFAULT_VARIANT"]
+__all__ = ["Provenance", "Rule", "RuleLibrary", "load_rules", "normalise_text", "rule_from_text", "DEFAULT_VARIANT"]
 
 DEFAULT_VARIANT = "default"
 _ID = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9-]*)+$")
@@ -160,12 +160,17 @@ class RuleLibrary(BaseModel):
 
 
 def _parse_rule(path: Path, root: Path, categories: list[str] | None = None) -> Rule:
+    rel = path.relative_to(root.parent).as_posix() if root.parent in path.parents else str(path)
+    return rule_from_text(path.read_text(encoding="utf-8"), rel, categories)
+
+
+def rule_from_text(source: str, rel: str, categories: list[str] | None = None) -> Rule:
+    """Validate a rule file's text (as ``load_rules`` does), naming it ``rel`` in errors."""
     import frontmatter
     import yaml
 
-    rel = path.relative_to(root.parent).as_posix() if root.parent in path.parents else str(path)
     try:
-        post = frontmatter.loads(path.read_text(encoding="utf-8"))
+        post = frontmatter.loads(source)
     except (yaml.YAMLError, UnicodeDecodeError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InputError(f"{rel}: bad front matter: {first}") from None
