@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 
@@ -85,7 +86,7 @@ def test_recurrence_against_an_earlier_report(cli, py_project, sim_run):
     for r in repeats.values():
         assert r["earlier"][0]["report"] == f"{first[7:15]}_2026-01-01.json"
         # The earlier report recommended a rule for these failures (propose); they recur.
-        assert "tuner propose --category text" in r["recommendation"]
+        assert f"tuner propose --category text --run {first[7:15]} --suite " in r["recommendation"]
     assert "- repeat: " in new.markdown and "an earlier recommendation should have fixed it" in new.markdown
 
 
@@ -126,6 +127,11 @@ def test_real_analyst_on_local_server_bounded_to_4(cli, py_project, sim_run, ser
     assert {v["classification"] for v in out["body"]["verdicts"]} == {"MODEL_FAULT"}
     assert out["body"]["analyst"] == "openai/analyst" and not out["body"]["simulated_analyst"]
     assert "simulated" not in (py_project / out["report"]).read_text().splitlines()[2]
+    # DSPy cached the analyst's answers under the project's cache folder, not in $HOME.
+    import os
+
+    assert list((Path(os.environ["TUNER_CACHE_DIR"]) / "dspy").iterdir())
+    assert not (py_project.parent / "home" / ".dspy_cache").exists()
     # The analyst was sent an analysis prompt (DSPy's fields), not the code-answer format.
     sent = json.dumps(server.bodies["analyst"][0]["messages"])
     assert "classification" in sent and "MODEL_FAULT" in sent and "reference_answer" in sent

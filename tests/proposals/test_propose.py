@@ -39,6 +39,17 @@ def test_propose_then_tune_recovers_a_deleted_rule(cli, py_project, sim_run):
     assert r.exit_code == 2 and "provenance.color" in r.stderr
     bad.unlink()
 
+    from tuner.paths import find_project
+    from tuner.store import Store
+    from tuner.store.reports import list_reports
+
+    store = Store.open(find_project().db_url())
+    try:
+        [recorded] = list_reports(store, kind="proposal")
+    finally:
+        store.close()
+    assert recorded.run_id == run_id and recorded.author_model == "sim/proposer"
+    assert recorded.path == f"py/guidelines/rules/text/{written['id'].split('.', 1)[1]}.md"
     # Proposing again finds its own candidate: a near-duplicate, skipped, nothing new written.
     again = json.loads(cli("propose", "--category", "text", "--run", run_id, "--json").stdout)
     assert again["written"] == [] and any(f"near-duplicate of {written['id']}@default" in s["reason"] for s in again["skipped"])

@@ -96,11 +96,20 @@ def _recommendations(s: FailureSummary, verdicts: list[Verdict]) -> list[Recomme
         else:
             recs.append(Recommendation(group="model-specific notes", text=f"{v.eval_id}: the analyst's answer could not be used "
                                        "(recorded raw below); read this failure by hand", evals=[v.eval_id]))
-    short = s.run_id.removeprefix("sha256:")[:8]
+    short = s.run_id.removeprefix("sha256:")[:8] + _suite_flag()
     for (category, cause), evals in sorted(faults.items()):
         recs.append(Recommendation(group="model-specific notes", text=f"{s.model} makes '{cause}' in {len(evals)} eval(s) of "
                                    f"{category}: draft a rule with `tuner propose --category {category} --run {short}`", evals=evals))
     return sorted(recs, key=lambda r: GROUPS.index(r.group))
+
+
+def _suite_flag() -> str:
+    """`` --suite PATH`` when a suite other than the project's evals/ was chosen (so the command runs as shown)."""
+    import os
+    import shlex
+
+    suite = os.environ.get("TUNER_SUITE")
+    return f" --suite {shlex.quote(suite)}" if suite else ""
 
 
 def collate(s: FailureSummary, verdicts: list[Verdict], earlier: list[dict]) -> Collation:

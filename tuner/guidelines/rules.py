@@ -11,6 +11,9 @@ File format (``guidelines/rules/**/*.md``)::
     variants:                           # optional alternative phrasings, by name
       terse: |
         Files importing Node built-ins need "use node"; first.
+    provenance:                         # optional; written by `tuner propose` (see Provenance)
+      proposed_by: sim/proposer
+      ...
     ---
     The rule text in Markdown (the "default" variant).
 
@@ -18,7 +21,7 @@ Content hash (stable, documented): ``sha256:`` + hex SHA-256 of the canonical JS
 no spaces, ASCII) of ``{"id", "title", "section", "text"}`` where ``text`` is the variant's body
 normalised: CRLF to LF, trailing spaces stripped per line, leading/trailing blank lines removed.
 Only what reaches the prompt is hashed, so editing ``targets`` or ``status`` keeps the version while
-editing a single character of the text makes a new one.
+editing a single character of the text makes a new one. ``provenance`` is not hashed either.
 """
 
 from __future__ import annotations

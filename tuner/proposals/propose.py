@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
 import yaml
 from pydantic import BaseModel
@@ -151,4 +152,19 @@ def propose_rules(project, store, category: str, *, run: str | None, proposer: s
     for path, text, written in files:
         write_atomic(path, text)
         result.written.append(written)
+    if result.written:
+        _record(project, store, record, result)
     return result
+
+
+def _record(project, store, run, result: ProposalResult) -> None:
+    """One store row per proposal that wrote rules (its path: the first rule file written)."""
+    from tuner.store.reports import ReportRecord, save_report
+
+    first = result.written[0].path
+    try:
+        first = Path(first).relative_to(project.root).as_posix()
+    except ValueError:
+        pass
+    save_report(store, ReportRecord(kind="proposal", run_id=run.id, model=run.model, author_model=result.proposer,
+                                    path=first, body=result.model_dump(mode="json")))
