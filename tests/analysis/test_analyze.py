@@ -116,6 +116,14 @@ def test_ambiguous_prefix_lists_candidates_and_bad_input_writes_nothing(cli, py_
     assert not (py_project / "reports").exists()
 
 
+def test_unreachable_analyst_writes_nothing(cli, py_project, sim_run, server):
+    run_id = sim_run("--guidelines", "none", "--category", "text", "--samples", "2")
+    r = cli("analyze", run_id, "--analyst", "openai/auth", "--api-base", server.api_base)
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "could not be reached" in r.stderr, r.output
+    assert "sk-abcdef1234567890XYZ" not in r.stderr and server.counts["auth"] > 0
+    assert not (py_project / "reports").exists()
+
+
 def test_real_analyst_on_local_server_bounded_to_4(cli, py_project, sim_run, server):
     run_id = sim_run("--guidelines", "none", "--samples", "2")  # both categories: more failed evals than the bound
     r = cli("analyze", run_id, "--analyst", "openai/analyst", "--api-base", server.api_base, "--json")

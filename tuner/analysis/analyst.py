@@ -21,6 +21,7 @@ __all__ = ["CLASSIFICATIONS", "UNCLASSIFIED", "CONCURRENCY", "Verdict", "analyse
 CLASSIFICATIONS = ("MODEL_FAULT", "OVERLY_STRICT", "AMBIGUOUS_TASK", "KNOWN_GAP")
 UNCLASSIFIED = "UNCLASSIFIED"
 CONCURRENCY = 4  # analyses in flight at once: a polite load on a provider, and what the issue asks
+_CALL_FAILED = "(analyst call failed: "
 Classification = Literal["MODEL_FAULT", "OVERLY_STRICT", "AMBIGUOUS_TASK", "KNOWN_GAP"]
 
 _INSTRUCTIONS = """You review one failed eval of a code-generation benchmark and decide why it failed.
@@ -102,7 +103,7 @@ def _one(dspy, program, lm, f: Failure) -> Verdict:
     except Exception as exc:  # noqa: BLE001 - a provider failure leaves this one unclassified, said why
         from tuner.models.client import scrub
 
-        return Verdict(**base, error_line=f.reason, classification=UNCLASSIFIED, raw=f"(analyst call failed: {scrub(str(exc))})")
+        return Verdict(**base, error_line=f.reason, classification=UNCLASSIFIED, raw=f"{_CALL_FAILED}{scrub(str(exc))})")
     return Verdict(
         **{**base, "problematic": p.problematic_snippet or f.problematic, "expected": p.expected_snippet or f.expected},
         error_line=(p.error_line or f.reason).strip().splitlines()[0] if (p.error_line or f.reason).strip() else f.reason,
@@ -124,4 +125,11 @@ def analyse_all(dspy, lm, failures: list[Failure], progress: Callable[[int, int]
             done += 1
             if progress:
                 progress(done, len(failures))
-    return [v for v in out if v is not None]
+    verdicts = [v for v in out if v is not None]
+    if verdicts and all((v.raw or "").startswith(_CALL_FAILED) for v in verdicts):
+        # Not one answer came back (bad key, unreachable server): a report of nothing but failed
+        # calls would only hide that. Stop before anything is written.
+        from tuner.errors import ProviderError
+
+        raise ProviderError(f"the analyst could not be reached: {verdicts[0].raw.removeprefix(_CALL_FAILED).rstrip(')')}")
+    return verdicts
