@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tuner.errors import InputError
 
-__all__ = ["AnalysisResult", "analyze_run", "check_author"]
+__all__ = ["AnalysisResult", "analyze_run", "check_author", "suite_for_run", "today"]
 
 
 class AnalysisResult(BaseModel):
@@ -47,7 +47,8 @@ def check_author(model: str, role: str, api_base: str | None) -> None:
         raise ProviderError(f"--{role} {exc}") from None
 
 
-def _suite_for(project, run):
+def suite_for_run(project, run):
+    """The project's chosen suite, which must be the one ``run`` was made on."""
     from tuner.evals import load_suite
 
     suite = load_suite(project)
@@ -69,7 +70,7 @@ def analyze_run(project, store, run_text: str, *, analyst: str, api_base: str | 
 
     check_author(analyst, "analyst", api_base)
     run = resolve_run(store, run_text)
-    suite = _suite_for(project, run)
+    suite = suite_for_run(project, run)
     summary = summarise(store, suite, run)
     if not summary.failures:
         return AnalysisResult(run_id=run.id, all_passed=True, total=summary.total)

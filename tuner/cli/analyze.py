@@ -23,12 +23,10 @@ def analyze(
     as_json: JsonOption = False,
 ) -> None:
     """Classify every failed eval of RUN (at most 4 analyses at a time) and write reports/{provider}/{model}/{run8}_{date}.md."""
-    from tuner.analysis import analyze_run
+    from tuner.analysis import analyze_run, check_author
     from tuner.cli._common import open_store, project
 
     proj = project()
-    from tuner.analysis import check_author
-
     check_author(analyst, "analyst", api_base)  # before the store is even opened
     store = open_store(db)
     try:

@@ -79,35 +79,54 @@ def _render(meta: dict, body: str) -> str:
 
 
 def propose_rules(project, store, category: str, *, run: str | None, proposer: str, api_base: str | None = None) -> ProposalResult:
-    from tuner.analysis.analyze import _suite_for, check_author, today
+    from tuner.analysis.analyze import check_author, suite_for_run
     from tuner.analysis.failures import summarise
-    from tuner.analysis.lm import SimulatedEngine, dspy_module, is_simulated, make_lm
-    from tuner.analysis.redact import redact
+    from tuner.analysis.lm import is_simulated
     from tuner.analysis.runref import resolve_run
     from tuner.evals import load_suite
     from tuner.guidelines import load_rules
-    from tuner.proposals.proposer import draft_all, simulated_drafts
-    from tuner.proposals.similarity import closest
 
     check_author(proposer, "proposer", api_base)
     suite = load_suite(project)
     suite.check_category(category)
     record = resolve_run(store, run) if run else _latest_run_with_failures(store, suite.name, category)
-    suite = _suite_for(project, record)
+    suite = suite_for_run(project, record)
     failures = [f for f in summarise(store, suite, record).failures if f.category == category]
-    simulated = is_simulated(proposer)
-    result = ProposalResult(run_id=record.id, category=category, proposer=proposer, simulated=simulated,
+    result = ProposalResult(run_id=record.id, category=category, proposer=proposer, simulated=is_simulated(proposer),
                             failures=len(failures), written=[], skipped=[])
     if not failures:
         return result
     library = load_rules(project.rules_dir, suite.categories)
+    drafts = _drafts(project, suite, library, category, failures, proposer, api_base)
+    accepted = _screen(failures, drafts, library, result)
+    files = _rule_files(project, suite, library, category, record.id, accepted, result)
+    from tuner.files import write_atomic
+
+    for path, text, written in files:  # every file validated first: nothing half-written
+        write_atomic(path, text)
+        result.written.append(written)
+    if result.written:
+        _record(project, store, record, result)
+    return result
+
+
+def _drafts(project, suite, library, category, failures, proposer, api_base) -> list:
+    from tuner.analysis.lm import SimulatedEngine, dspy_module, is_simulated, make_lm
+    from tuner.proposals.proposer import draft_all, simulated_drafts
+
     current = "\n\n".join(f"## {r.title}\n{r.body}" for r in library if category in r.targets and r.status == "active")
-    existing = {f"{r.id}@{v}": r.text(v) for r in library for v in r.variant_names}
-    engine = SimulatedEngine(proposer, "failure_id", simulated_drafts(failures, suite.root)) if simulated else None
+    engine = SimulatedEngine(proposer, "failure_id", simulated_drafts(failures, suite.root)) if is_simulated(proposer) else None
     dspy = dspy_module(project.cache_dir / "dspy")
     lm = make_lm(dspy, proposer, api_base=api_base, simulated=engine, role="proposer")
-    drafts = draft_all(dspy, lm, failures, current)
+    return draft_all(dspy, lm, failures, current)
 
+
+def _screen(failures, drafts, library, result: ProposalResult) -> list[dict]:
+    """The drafts worth writing: declined ones and near-duplicates of existing rules are skipped,
+    near-duplicates of an earlier draft merged into it (its evals joined)."""
+    from tuner.proposals.similarity import closest
+
+    existing = {f"{r.id}@{v}": r.text(v) for r in library for v in r.variant_names}
     accepted: list[dict] = []
     for f, d in zip(failures, drafts):
         if d is None:
@@ -123,10 +142,18 @@ def propose_rules(project, store, category: str, *, run: str | None, proposer: s
             result.skipped.append(SkippedDraft(title=d.title, eval_id=d.eval_id, reason=f"near-duplicate of {name} ({sim.describe()})"))
             continue
         accepted.append({"draft": d, "evals": [d.eval_id], "closest": name, "sim": sim})
+    return accepted
+
+
+def _rule_files(project, suite, library, category, run_id, accepted, result: ProposalResult) -> list[tuple]:
+    """(path, text, WrittenRule) per accepted draft, each validated as strictly as `load_rules` does."""
+    from tuner.analysis.analyze import today
+    from tuner.analysis.redact import redact
+    from tuner.guidelines.rules import rule_from_text
 
     prefix, section, folder = _layout(library, category)
     taken = set(library.rules)
-    files: list[tuple] = []
+    files = []
     for a in accepted:
         d = a["draft"]
         slug = _slug(d.name or d.title)
@@ -135,26 +162,17 @@ def propose_rules(project, store, category: str, *, run: str | None, proposer: s
             rid, n = f"{prefix}.{slug}-{n}", n + 1
         taken.add(rid)
         path = project.rules_dir / folder / f"{rid.split('.', 1)[1]}.md"
-        meta = {"id": rid, "title": redact(" ".join(d.title.split()))[:200] or rid, "section": section, "targets": [category],
-                "status": "candidate",
-                "provenance": {"proposed_by": proposer, "simulated": simulated, "date": today(), "runs": [record.id],
-                               "evals": sorted(set(a["evals"])),
-                               "similarity": f"closest existing: {a['closest'] or 'none'}: {a['sim'].describe()}"}}
+        provenance = {"proposed_by": result.proposer, "simulated": result.simulated, "date": today(), "runs": [run_id],
+                      "evals": sorted(set(a["evals"])),
+                      "similarity": f"closest existing: {a['closest'] or 'none'}: {a['sim'].describe()}"}
+        meta = {"id": rid, "title": redact(" ".join(d.title.split()))[:200] or rid, "section": section,
+                "targets": [category], "status": "candidate", "provenance": provenance}
         text = _render(meta, redact(d.text))
-        from tuner.guidelines.rules import rule_from_text
-
-        rule_from_text(text, str(path), suite.categories)  # strict validation before anything is written
+        rule_from_text(text, str(path), suite.categories)
         if path.exists():
             raise InputError(f"{path}: already exists; not overwriting a rule file")
-        files.append((path, text, WrittenRule(id=rid, title=meta["title"], path=str(path), evals=meta["provenance"]["evals"])))
-    from tuner.files import write_atomic
-
-    for path, text, written in files:
-        write_atomic(path, text)
-        result.written.append(written)
-    if result.written:
-        _record(project, store, record, result)
-    return result
+        files.append((path, text, WrittenRule(id=rid, title=meta["title"], path=str(path), evals=provenance["evals"])))
+    return files
 
 
 def _record(project, store, run, result: ProposalResult) -> None:
