@@ -15,7 +15,8 @@ category, so each is run once per profile and scored for each category:
 - anchor: single-sample leave-one-out over the whole suite, verdict by counting flips (the field's
   usual method); its calls, (rules + 1) x tuning evals, are the yardstick;
 - ablate loo K=1: the same calls with paired intervals, exact McNemar and BH;
-- adaptive: `ablate --design adaptive` with half the anchor's calls as its budget;
+- adaptive: `ablate --design adaptive` with half the anchor's calls as its budget, over the whole
+  suite (every category at once) and on the target category's evals alone (`--category C`);
 - tune (with --with-tune): `tuner tune --category C` defaults, rules found by its evidence step.
 
 Run: .venv/bin/python benchmarks/bench_tuning.py [--profiles careful,overeager,expert]
@@ -90,11 +91,12 @@ def anchor(h, spec, categories, pool) -> dict[str, dict[str, str]]:
     return out
 
 
-def ablate_verdicts(h, spec, categories, design, samples=1, budget=None) -> dict[str, dict[str, str]]:
+def ablate_verdicts(h, spec, categories, design, samples=1, budget=None, only=None) -> dict[str, dict[str, str]]:
+    """``only``: run on that category's evals alone (all calls answer its question)."""
     from tuner.ablation import ablate
 
-    report = ablate(h, design=design, set_name="everything", specs=[spec], samples=samples, budget_calls=budget)
-    return {cat: {e.rule: e.verdict for e in report.effects if e.category == cat} for cat in categories}
+    report = ablate(h, design=design, set_name="everything", specs=[spec], samples=samples, budget_calls=budget, category=only)
+    return {cat: {e.rule: e.verdict for e in report.effects if e.category == cat} for cat in ([only] if only else categories)}
 
 
 def tune_verdicts(h, spec, category) -> dict[str, str]:
@@ -135,6 +137,9 @@ def main() -> None:
                 "ablate loo K=1": lambda h: ablate_verdicts(h, spec, categories, "loo"),
                 "adaptive, budget = anchor/2": lambda h: ablate_verdicts(h, spec, categories, "adaptive", budget=anchor_calls // 2),
             }
+            for cat in categories:
+                methods[f"adaptive {cat} evals, anchor/2"] = (lambda c: lambda h: ablate_verdicts(
+                    h, spec, categories, "adaptive", budget=anchor_calls // 2, only=c))(cat)
             if args.with_tune:
                 for cat in categories:
                     methods[f"tune --category {cat}"] = (lambda c: lambda h: {c: tune_verdicts(h, spec, c)})(cat)
@@ -151,10 +156,10 @@ def main() -> None:
                     print(json.dumps(row), flush=True)
     print(f"\npool `everything`: {len(pool)} rules; {n_evals} tuning evals; anchor calls = (rules + 1) x evals = "
           f"{anchor_calls}; truth zones: |effect| >= {DELTA:.0%} must be found, <= {DELTA0:.0%} must not be flagged")
-    print(f"{'profile':10} {'category':9} {'method':30} {'calls':>6} {'x anchor':>8} {'precision':>9} {'recall':>6} "
+    print(f"{'profile':10} {'category':9} {'method':32} {'calls':>6} {'x anchor':>8} {'precision':>9} {'recall':>6} "
           f"{'true':>4} {'false alarms':>12} {'seconds':>7}")
     for r in rows:
-        print(f"{r['profile']:10} {r['category']:9} {r['method']:30} {r['calls']:>6} {r['calls'] / anchor_calls:>8.2f} "
+        print(f"{r['profile']:10} {r['category']:9} {r['method']:32} {r['calls']:>6} {r['calls'] / anchor_calls:>8.2f} "
               f"{_fmt(r['precision']):>9} {_fmt(r['recall']):>6} {len(r['true']):>4} {len(r['false_alarms']):>12} {r['seconds']:>7}")
 
 
