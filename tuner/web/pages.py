@@ -30,8 +30,8 @@ def require_login(request: Request) -> None:
 Viewer = Depends(require_login)
 
 
-def _render(request: Request, name: str, **context) -> HTMLResponse:
-    return request.app.state.templates.TemplateResponse(request, name, context)
+def _render(request: Request, name: str, status_code: int = 200, **context) -> HTMLResponse:
+    return request.app.state.templates.TemplateResponse(request, name, context, status_code=status_code)
 
 
 @router.get("/login")
