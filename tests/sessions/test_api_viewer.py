@@ -7,7 +7,7 @@ import json
 import pytest
 
 # Starlette warns that its test client will move to another HTTP library; nothing to act on here.
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:fastapi.testclient")
+pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
 
 
 @pytest.fixture
