@@ -210,9 +210,11 @@ def resolve_keys(store, keys: list[str]) -> list[str]:
             if not _KEY.match(key):
                 raise InputError(f"session {key!r}: not a session key (hex digits, as `tuner sessions list` shows)")
             full = key if key.startswith("sha256:") else "sha256:" + key
+            # A range, not LIKE: it uses the session index on SQLite and PostgreSQL alike.
+            match = _R.c.response_key == full if len(full) == 71 else \
+                (_R.c.response_key >= full) & (_R.c.response_key < full + "g")
             found = s.execute(
-                select(_R.c.response_key).where(_R.c.response_key.startswith(full), _R.c.output.isnot(None))
-                .distinct().limit(2)
+                select(_R.c.response_key).where(match, _R.c.output.isnot(None)).distinct().limit(2)
             ).scalars().all()
             if not found:
                 raise NotFoundError(f"unknown session '{key}' (see `tuner sessions list`)")
