@@ -128,10 +128,17 @@ def _base(store, filt: SessionFilter):
         select(_R.c.id, _R.c.response_key, _R.c.run_id, _RUNS.c.model, _R.c.eval_id, _R.c.category, _R.c.sample_index,
                _R.c.outcome, _R.c.failed_step, _R.c.prompt_tokens, _R.c.completion_tokens, _R.c.cost_usd, _R.c.created_at,
                *(_L.c[c] for c in _LABEL_COLS))
-        .select_from(_R.join(_RUNS, _RUNS.c.id == _R.c.run_id).outerjoin(_L, _L.c.session_key == _R.c.response_key))
+        .select_from(_R.join(_RUNS, _RUNS.c.id == _R.c.run_id).join(
+            _L, _L.c.session_key == _R.c.response_key, isouter=not _needs_review(filt)))
         .where(_R.c.response_key.isnot(None), _R.c.output.isnot(None), ~shadowed)
     )
     return q.where(*_conditions(store, filt))
+
+
+def _needs_review(filt: SessionFilter) -> bool:
+    """Whether only reviewed sessions can match (then the few reviews drive the query, not the
+    many results)."""
+    return bool(filt.ready or filt.tag or filt.status in ("golden", "correct", "incorrect"))
 
 
 def _conditions(store, filt: SessionFilter) -> list:
