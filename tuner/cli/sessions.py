@@ -67,13 +67,13 @@ def _table(page) -> None:
 
     from tuner.hashing import short
 
-    table = Table(title="sessions (newest first)")
-    for col in ("session", "run", "model", "eval", "sample", "outcome", "status", "ready", "tags", "tokens"):
-        table.add_column(col, no_wrap=col in ("session", "run"))
+    table = Table(title="sessions (newest first; --json for runs, tokens, notes)")
+    for col in ("session", "eval #sample", "model", "outcome", "review", "tags"):
+        table.add_column(col, no_wrap=col in ("session", "outcome"), overflow="fold")
     for s in page.items:
-        table.add_row(short(s.key), short(s.run_id), s.model, s.eval_id, str(s.sample_index), s.outcome,
-                      s.label.eval_status, "yes" if s.label.eval_ready else "", ", ".join(s.label.eval_tags),
-                      "" if s.tokens is None else str(s.tokens))
+        review = s.label.eval_status + (", ready" if s.label.eval_ready else "")
+        table.add_row(short(s.key), f"{s.eval_id} #{s.sample_index}", s.model, s.outcome, review,
+                      ", ".join(s.label.eval_tags))
     out = console()
     out.print(table)
     if page.has_more:
