@@ -93,7 +93,7 @@ def build_store(path: Path, results: int, seed: int = 7) -> dict:
                         step_id += 1
                         status = "fail" if name == failed else "pass"
                         steps.append((step_id, result_id, p, name, status, rng.random(),
-                                      f"convex/x.ts(3,1): error TS2304: Cannot find name 'v'." if status == "fail" else None, None))
+                                      "convex/x.ts(3,1): error TS2304: Cannot find name 'v'." if status == "fail" else None, None))
             db.executemany("INSERT INTO results (id, run_id, eval_id, category, sample_index, outcome, failed_step, output, "
                            "files, error, tests_passed, tests_total, prompt_tokens, completion_tokens, cost_usd, latency_s, "
                            "response_key, grade_key, created_at, messages, response_model, finish_reason, attempts) "
