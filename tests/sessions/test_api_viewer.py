@@ -179,3 +179,15 @@ def test_reports_leaderboard_and_evals_tab(viewer, env, store):
     assert viewer.get("/evals?ready=all").text.count('class="pick"') == 32
     assert viewer.get("/evals?ready=all&model=sim/careful&category=text").text.count('class="pick"') == 8
     assert viewer.get("/evals?status=great").status_code == 400
+
+
+def test_session_page_shows_the_whole_conversation(viewer, store):
+    from conftest import add_tool_session
+
+    key = add_tool_session(store, store.runs()[0].id)
+    page = viewer.get(f"/sessions/{key[7:19]}")
+    assert page.status_code == 200
+    for text in ("What is 2 + 2?", "weather({&#34;city&#34;: &#34;Paris&#34;})", "(call_w1)", "It is 21 °C in Paris.",
+                 f'data-key="{key}"'):
+        assert text in page.text, text
+    assert viewer.get("/sessions/" + "0" * 12).status_code == 404
