@@ -167,21 +167,28 @@ def export(
     import sys
 
     from tuner.files import write_atomic
-    from tuner.sessions import export_sessions
+    from tuner.sessions import stream_export
 
     store = open_store(db)
     try:
         filt = _filter(run=run, model=model, category=category, eval=eval_id, outcome=outcome, status=status, tag=tag)
-        result = export_sessions(store, fmt, filt, limit)
+        result = stream_export(store, fmt, filt, limit)
+        if output is None:
+            for chunk in result.chunks:
+                sys.stdout.write(chunk)
+        else:
+            write_atomic(output, lambda tmp: _write_chunks(tmp, result.chunks))
     finally:
         store.close()
-    if output is None:
-        sys.stdout.write(result.text)
-    else:
-        write_atomic(output, result.text)
     where = f" to {output}" if output else ""
     hint = "" if result.sessions else " (only eval-ready sessions are exported: review some with `tuner label`)"
     typer.echo(f"exported {result.sessions} session{'s' if result.sessions != 1 else ''} as {fmt}{where}{hint}", err=True)
+
+
+def _write_chunks(path: Path, chunks) -> None:
+    with path.open("w", encoding="utf-8") as f:
+        for chunk in chunks:
+            f.write(chunk)
 
 
 def register(app: typer.Typer) -> None:

@@ -14,11 +14,14 @@
 from __future__ import annotations
 
 import json
+import textwrap
+from collections.abc import Iterable, Iterator
 
 from tuner.errors import InputError
 from tuner.sessions.query import Conversation
 
-__all__ = ["FORMATS", "MEDIA_TYPES", "EXTENSIONS", "render", "to_deepeval", "to_openai", "to_text", "openai_messages"]
+__all__ = ["FORMATS", "MEDIA_TYPES", "EXTENSIONS", "render", "render_chunks", "deepeval_cases", "to_deepeval", "to_openai",
+           "to_text", "openai_messages"]
 
 FORMATS = ("deepeval", "openai", "text")
 MEDIA_TYPES = {"deepeval": "application/json", "openai": "application/jsonl", "text": "text/plain; charset=utf-8"}
@@ -26,9 +29,33 @@ EXTENSIONS = {"deepeval": "json", "openai": "jsonl", "text": "txt"}
 
 
 def render(fmt: str, convs: list[Conversation]) -> str:
+    return "".join(render_chunks(fmt, [convs]))
+
+
+def render_chunks(fmt: str, batches: Iterable[list[Conversation]]) -> Iterator[str]:
+    """The export as text pieces, one per batch of conversations: a large export is written (or
+    sent) while it is read, never held whole. Joined, the pieces are ``to_<format>(all)``."""
     if fmt not in FORMATS:
         raise InputError(f"format {fmt!r}: must be one of {', '.join(FORMATS)}")
-    return {"deepeval": to_deepeval, "openai": to_openai, "text": to_text}[fmt](convs)
+    if fmt == "openai":
+        yield from (to_openai(batch) for batch in batches)
+        return
+    if fmt == "text":
+        first = True
+        for batch in batches:
+            if batch:
+                yield ("" if first else "\n") + to_text(batch)
+                first = False
+        return
+    # DeepEval: one JSON list, laid out exactly as json.dumps(cases, indent=2) would.
+    started = False
+    for batch in batches:
+        items = [textwrap.indent(json.dumps(c, ensure_ascii=False, indent=2), "  ")
+                 for conv in batch for c in deepeval_cases(conv)]
+        if items:
+            yield ("[\n" if not started else ",\n") + ",\n".join(items)
+            started = True
+    yield "\n]\n" if started else "[]\n"
 
 
 # OpenAI ---------------------------------------------------------------------------------------
@@ -114,21 +141,25 @@ def _turns(messages: list[dict]) -> list[tuple[int, int]]:
     return turns
 
 
-def to_deepeval(convs: list[Conversation]) -> str:
+def deepeval_cases(conv: Conversation) -> list[dict]:
+    """One test case per user→assistant turn pair of the conversation."""
     cases = []
-    for conv in convs:
-        messages = openai_messages(conv)
-        turns = _turns(messages)
-        for n, (u, a) in enumerate(turns):
-            case = {"input": _content(messages[u]), "actual_output": _content(messages[a])}
-            if n == len(turns) - 1 and conv.session.label.expected_output is not None:
-                case["expected_output"] = conv.session.label.expected_output
-            # Everything before the answer except the input itself: earlier turns, the system
-            # prompt, and tool calls made while answering.
-            case["context"] = [_as_text(m) for i, m in enumerate(messages[:a]) if i != u]
-            case["retrieval_context"] = []
-            cases.append(case)
-    return json.dumps(cases, ensure_ascii=False, indent=2) + "\n"
+    messages = openai_messages(conv)
+    turns = _turns(messages)
+    for n, (u, a) in enumerate(turns):
+        case = {"input": _content(messages[u]), "actual_output": _content(messages[a])}
+        if n == len(turns) - 1 and conv.session.label.expected_output is not None:
+            case["expected_output"] = conv.session.label.expected_output
+        # Everything before the answer except the input itself: earlier turns, the system
+        # prompt, and tool calls made while answering.
+        case["context"] = [_as_text(m) for i, m in enumerate(messages[:a]) if i != u]
+        case["retrieval_context"] = []
+        cases.append(case)
+    return cases
+
+
+def to_deepeval(convs: list[Conversation]) -> str:
+    return json.dumps([c for conv in convs for c in deepeval_cases(conv)], ensure_ascii=False, indent=2) + "\n"
 
 
 def _content(m: dict) -> str:

@@ -12,7 +12,7 @@ import re
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials
 
 from tuner.errors import InputError
@@ -80,7 +80,7 @@ def _filter(params: dict, store, **extra):
 @router.get("/export")
 def export(request: Request, caller: Caller) -> Response:
     """Eval-ready sessions (or exactly the ``session`` keys given) in one format, as a download."""
-    from tuner.sessions import FORMATS, MAX_EXPORT, export_sessions
+    from tuner.sessions import FORMATS, MAX_EXPORT, stream_export
 
     params = _params(request, _EXPORT_PARAMS, repeatable=("session",))
     fmt = params.get("format")
@@ -96,8 +96,9 @@ def export(request: Request, caller: Caller) -> Response:
             raise ApiError(400, f"session {bad!r}: not a session key (sha256:<64 hex digits>)")
     store = request.app.state.store
     filt = _filter(params, store, keys=tuple(keys) if keys is not None else None)
-    result = export_sessions(store, fmt, filt, limit)
-    return Response(result.text, media_type=result.media_type, headers={
+    result = stream_export(store, fmt, filt, limit)
+    # Streamed a batch of conversations at a time: a large export never sits whole in memory.
+    return StreamingResponse(result.chunks, media_type=result.media_type, headers={
         "Content-Disposition": f'attachment; filename="{result.filename}"', "X-Tuner-Sessions": str(result.sessions)})
 
 
