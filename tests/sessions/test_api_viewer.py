@@ -191,3 +191,22 @@ def test_session_page_shows_the_whole_conversation(viewer, store):
                  f'data-key="{key}"'):
         assert text in page.text, text
     assert viewer.get("/sessions/" + "0" * 12).status_code == 404
+
+
+@pytest.mark.parametrize("query, message", [
+    ("ready=maybe", "ready 'maybe': must be true or false"),
+    ("limit=5000", "limit '5000': must be a whole number from 1 to 1000"),
+    ("format=text", "unknown parameter 'format'"),
+])
+def test_sessions_api_bad_parameters(client, key, query, message):
+    r = client.get(f"/api/sessions?{query}", headers=_auth(key))
+    assert r.status_code == 400 and message in r.json()["error"], r.text
+
+
+def test_sessions_api_pages_with_reviews(client, store, key):
+    keys = _ready(store, 3)
+    r = client.get("/api/sessions?ready=true&limit=2", headers=_auth(key))
+    body = r.json()
+    assert r.status_code == 200 and body["has_more"] and len(body["sessions"]) == 2
+    assert {s["key"] for s in body["sessions"]} <= set(keys)
+    assert all(s["label"]["eval_status"] == "golden" for s in body["sessions"])
