@@ -21,6 +21,7 @@ category, so each is run once per profile and scored for each category:
 
 Run: .venv/bin/python benchmarks/bench_tuning.py [--profiles careful,overeager,expert]
      [--categories actions,queries] [--only adaptive] [--with-tune]
+     .venv/bin/python benchmarks/bench_tuning.py --curve 4 --profiles careful --categories actions
 """
 
 from __future__ import annotations
@@ -108,6 +109,39 @@ def tune_verdicts(h, spec, category) -> dict[str, str]:
     return {e.rule: e.verdict for e in report.rule_effects if e.category == category}
 
 
+def curve(args) -> None:
+    """Precision and recall of the adaptive design as its budget doubles (a larger budget continues
+    the smaller one's rounds from the same store and cache, so calls are cumulative)."""
+    from tuner.models import ModelSpec
+    from tuner.runs import Harness
+
+    categories = args.categories.split(",")
+    base = Harness()
+    pool = base.guidelines.load_set("everything").select(base.guidelines.library)
+    anchor_calls = (len(pool) + 1) * len(base.suite.select(held_out=False))
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for profile in args.profiles.split(","):
+            spec = ModelSpec(model=f"sim/{profile}")
+            true = truth(base, profile, pool, categories)
+            for cat in categories:
+                h = fresh_harness(Path(tmp), f"curve-{profile}-{cat}")
+                start = time.perf_counter()
+                for i in range(args.curve):
+                    budget = anchor_calls // 2 * 2**i
+                    found = ablate_verdicts(h, spec, categories, "adaptive", budget=budget, only=cat)[cat]
+                    row = {"profile": profile, "category": cat, "budget": budget, "calls": h.response_cache.misses,
+                           "seconds": round(time.perf_counter() - start, 1), **score(found, true[cat])}
+                    rows.append(row)
+                    print(json.dumps(row), flush=True)
+                h.close()
+    print(f"\nadaptive on the category's evals alone; anchor calls = {anchor_calls}")
+    print(f"{'profile':10} {'category':9} {'budget':>6} {'calls':>6} {'x anchor':>8} {'precision':>9} {'recall':>6} {'true':>4} {'false alarms':>12}")
+    for r in rows:
+        print(f"{r['profile']:10} {r['category']:9} {r['budget']:>6} {r['calls']:>6} {r['calls'] / anchor_calls:>8.2f} "
+              f"{_fmt(r['precision']):>9} {_fmt(r['recall']):>6} {len(r['true']):>4} {len(r['false_alarms']):>12}")
+
+
 def _fmt(x) -> str:
     return "n/a" if x is None else f"{x:.2f}"
 
@@ -121,7 +155,12 @@ def main() -> None:
     parser.add_argument("--categories", default="actions,queries")
     parser.add_argument("--only", default="", help="run only the methods whose name contains this text")
     parser.add_argument("--with-tune", action="store_true", help="also run `tune` per category (slow: tens of minutes)")
+    parser.add_argument("--curve", type=int, default=0, metavar="N",
+                        help="instead: adaptive on each category's evals at budgets anchor/2 x 1, 2, 4 ... (N budgets), "
+                             "one store per profile and category, so each budget continues the last")
     args = parser.parse_args()
+    if args.curve:
+        return curve(args)
     categories = args.categories.split(",")
     base = Harness()
     pool = base.guidelines.load_set("everything").select(base.guidelines.library)
