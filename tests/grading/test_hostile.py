@@ -102,11 +102,17 @@ def _processes() -> dict[int, tuple[int, str, str]]:
 
 
 def _ours(before: dict, after: dict, jail_tmp: str) -> dict:
-    """New processes that come from grading: the jail's user, the hostile outputs' commands, or
-    a working directory in this batch's grading folders."""
+    """New processes that come from grading: the hostile outputs' commands, a working directory in
+    this batch's grading folders, or the jail's user anywhere but another batch's grading folder
+    (graders of other processes on a busy machine are not ours) or a vanished process."""
     new = {pid: info for pid, info in after.items() if pid not in before}
-    return {pid: info for pid, info in new.items()
-            if info[0] == sandbox.NOBODY or "sleep 300" in info[1] or "f|f" in info[1] or jail_tmp in info[2]}
+
+    def ours(uid: int, cmd: str, cwd: str) -> bool:
+        if "sleep 300" in cmd or "f|f" in cmd or jail_tmp in cwd:
+            return True
+        return uid == sandbox.NOBODY and bool(cwd) and "/tuner-grade-" not in cwd
+
+    return {pid: info for pid, info in new.items() if ours(*info)}
 
 
 def _listeners() -> set[tuple[str, int]]:
