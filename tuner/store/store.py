@@ -60,14 +60,19 @@ class Store:
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
     @classmethod
-    def open(cls, url: str) -> Store:
+    def open(cls, url: str, *, create: bool = True) -> Store:
+        """The store at ``url``. ``create=False`` (read-only commands) refuses a SQLite file that
+        does not exist instead of creating it and its folder."""
         try:
             parsed = make_url(url)
         except ArgumentError:
             raise InputError(f"--db {url!r}: not a SQLAlchemy database URL") from None
         safe = parsed.render_as_string(hide_password=True)
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            if not create and not Path(parsed.database).is_file():
+                raise NotFoundError(f"no store at {parsed.database} (nothing has been recorded yet)")
+            if create:
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         try:
             engine = create_engine(parsed, pool_pre_ping=True)
         except (ArgumentError, ImportError) as exc:
