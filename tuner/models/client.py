@@ -187,11 +187,27 @@ def _describe(exc: BaseException, spec: ModelSpec, litellm: Any) -> str:
         hint = (f"set {', '.join(missing)} in the environment" if missing
                 else f"check {spec.provider.upper()}_API_KEY (or the key variable of this provider) in the environment")
         return f"{spec.model}: authentication failed (401): {hint}"
+    if _unreachable(exc):
+        # litellm reports a refused connection as a 500 from the provider; nothing answered at all.
+        where = spec.api_base or f"the {spec.provider} API"
+        return scrub(f"APIConnectionError: cannot reach {where} (connection failed; is the provider up?)")
     code = _status(exc)
     message = getattr(exc, "message", None) or str(exc) or name
     message = _LITELLM_PREFIX.sub("", str(message))  # "litellm.X: X: " repeats the class name
     prefix = f"{name} ({code})" if code else name
     return scrub(f"{prefix}: {message}")
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """Did the request never reach a server (refused, unresolvable, dropped before any reply)?"""
+    seen: BaseException | None = exc
+    for _ in range(6):
+        if seen is None:
+            break
+        if type(seen).__name__ in ("APIConnectionError", "ConnectError", "ConnectionRefusedError"):
+            return _status(seen) in (None, 500)
+        seen = seen.__cause__ or seen.__context__
+    return "Connection error" in str(getattr(exc, "message", "") or exc) and _status(exc) in (None, 500)
 
 
 def _missing_keys(spec: ModelSpec, litellm: Any) -> list[str]:
