@@ -22,7 +22,7 @@ import threading
 from contextlib import contextmanager
 from collections.abc import Iterator
 
-__all__ = ["OWNER_ATTR", "heartbeat_interval", "storage_kwargs", "owner_tag", "claim", "recover", "heartbeats"]
+__all__ = ["OWNER_ATTR", "heartbeat_interval", "storage_kwargs", "owner_tag", "ask", "claim", "recover", "requeue", "heartbeats"]
 
 OWNER_ATTR = "owner"
 _PLANNED = ("move", "baseline")
@@ -47,6 +47,18 @@ def storage_kwargs() -> dict:
 
 def owner_tag() -> dict:
     return {"host": socket.gethostname(), "pid": os.getpid()}
+
+
+def ask(study):
+    """``study.ask()``, claimed by this process (Optuna warns that heartbeats are meant for
+    ``optimize``; ask-and-tell uses them the same way, through ``claim`` and ``heartbeats``)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Heartbeat of storage")
+        trial = study.ask()
+    claim(trial)
+    return trial
 
 
 def claim(trial) -> None:
@@ -77,9 +89,36 @@ def _dead_owner(trial) -> bool:
 
 def _requeue(study, trial) -> None:
     """Put a failed planned trial's configuration back in the queue (Optuna's stale-trial callback)."""
-    planned = {k: v for k, v in trial.user_attrs.items() if k in _PLANNED}
-    if "move" in planned:
-        study.enqueue_trial(dict(trial.params), user_attrs=planned, skip_if_exists=False)
+    requeue(study, [trial])
+
+
+def requeue(study, trials) -> None:
+    """Put the planned configurations of failed ``trials`` back at the head of the queue.
+
+    Optuna hands out waiting trials oldest first and appends new ones, so re-queued trials would
+    run after the planned ones not yet started: an interrupted study would then measure a
+    different set of changes than an uninterrupted one with the same trial count. The waiting
+    planned trials are therefore superseded (failed, marked) and queued again after the re-queued
+    ones, in their planned order.
+    """
+    from optuna.trial import TrialState
+
+    failed = [t for t in trials if "move" in t.user_attrs]
+    if not failed:
+        return
+    waiting = [t for t in study.get_trials(deepcopy=False, states=(TrialState.WAITING,)) if "move" in t.user_attrs]
+    storage = study._storage
+    for t in waiting:
+        try:
+            storage.set_trial_user_attr(t._trial_id, "superseded", True)
+            if not storage.set_trial_state_values(t._trial_id, state=TrialState.FAIL):
+                continue
+        except Exception:  # another process took it meanwhile: it runs there, not again here
+            continue
+    for t in sorted(failed, key=lambda t: t.number) + waiting:
+        planned = {k: v for k, v in t.user_attrs.items() if k in _PLANNED}
+        params = dict(t.params) or dict(t.system_attrs.get("fixed_params") or {})  # a waiting trial's are fixed_params
+        study.enqueue_trial(params, user_attrs=planned)
 
 
 def recover(study) -> list[int]:
@@ -91,7 +130,7 @@ def recover(study) -> list[int]:
     from optuna.trial import TrialState
 
     storage = study._storage
-    failed: list[int] = []
+    failed: list = []
     for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
         if not _dead_owner(trial):
             continue
@@ -100,14 +139,15 @@ def recover(study) -> list[int]:
         except optuna.exceptions.UpdateFinishedTrialError:
             changed = False  # another process recovered it first
         if changed:
-            failed.append(trial.number)
-            _requeue(study, trial)
+            failed.append(trial)
+    requeue(study, failed)
+    numbers = [t.number for t in failed]
     before = {t.number for t in study.get_trials(deepcopy=False, states=(TrialState.FAIL,))}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # fail_stale_trials is marked experimental
-        optuna.storages.fail_stale_trials(study)
-    failed += sorted({t.number for t in study.get_trials(deepcopy=False, states=(TrialState.FAIL,))} - before - set(failed))
-    return failed
+        optuna.storages.fail_stale_trials(study)  # re-queues through _requeue
+    after = {t.number for t in study.get_trials(deepcopy=False, states=(TrialState.FAIL,)) if not t.user_attrs.get("superseded")}
+    return numbers + sorted(after - before - set(numbers))
 
 
 @contextmanager

@@ -274,8 +274,7 @@ def run_trials(
         trials = []
         try:
             for _ in range(min(batch, remaining)):
-                trials.append(study.ask())
-                liveness.claim(trials[-1])
+                trials.append(liveness.ask(study))
             selections = [(f"{study.study_name}#{t.number}", suggest(t, pool)) for t in trials]
             with liveness.heartbeats(trials):
                 outcomes = run_selections(h, selections, specs, config.eval_ids, samples=config.samples,
@@ -291,15 +290,14 @@ def _abandon(study, trials) -> None:
     planned single-change ones back in the queue, so resuming measures them after all."""
     from optuna.trial import TrialState
 
-    running = {t.number for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))}
+    running = {t.number: t for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))}
+    failed = []
     for t in trials:
         if t.number not in running:
             continue
-        planned = {k: v for k, v in t.user_attrs.items() if k in ("move", "baseline")}
-        params = dict(t.params)
         study.tell(t, state=TrialState.FAIL, skip_if_finished=True)
-        if "move" in planned:
-            study.enqueue_trial(params, user_attrs=planned)
+        failed.append(running[t.number])
+    liveness.requeue(study, failed)
 
 
 def best_trial(study):
@@ -312,7 +310,15 @@ def best_trial(study):
     ]
     if not feasible:
         return None
-    return max(feasible, key=lambda t: (round(t.value, 9), -int(t.user_attrs.get("tokens", 0)), -t.number))
+    # Last tie-break by content, not trial number: a study resumed after a crash numbers its
+    # re-queued trials differently and must still pick the same winner.
+    return max(feasible, key=lambda t: (round(t.value, 9), -int(t.user_attrs.get("tokens", 0)),
+                                        _neg_order(t.user_attrs.get("selection", ""))))
+
+
+def _neg_order(text: str) -> tuple[int, ...]:
+    """A key under which ``max`` prefers the lexicographically smallest ``text``."""
+    return tuple(-ord(c) for c in text) + (1,)
 
 
 def _best_note(study) -> str:
