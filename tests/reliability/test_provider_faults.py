@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import write_panel
+from reliability_helpers import write_panel
 
 pytestmark = [pytest.mark.slow]
 
@@ -56,7 +56,7 @@ def test_faults_on_30_percent_of_calls_leave_the_scores_of_a_fault_free_run(cli,
 def test_provider_down_is_a_clear_error_an_incomplete_run_and_resumable(cli, py_project, references):
     import socket
 
-    from conftest import FakeOpenAI, suite_answer_for
+    from reliability_helpers import FakeOpenAI, suite_answer_for
 
     with socket.socket() as s:  # a port nothing listens on (yet)
         s.bind(("127.0.0.1", 0))

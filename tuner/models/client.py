@@ -164,6 +164,8 @@ def _classify(exc: BaseException) -> Literal["retry", "fail", "fatal"]:
     if isinstance(exc, _Permanent):
         return "fail"
     name = type(exc).__name__
+    if _missing_credentials(exc):
+        return "fatal"  # no key at all: every call to this model fails the same way
     if name in ("AuthenticationError", "PermissionDeniedError", "NotFoundError", "PaymentRequiredError",
                 "UnsupportedParamsError", "LiteLLMUnknownProvider"):
         return "fatal"
@@ -182,10 +184,12 @@ def _describe(exc: BaseException, spec: ModelSpec, litellm: Any) -> str:
     if isinstance(exc, asyncio.TimeoutError):
         return f"timeout after {spec.timeout_s:g}s"
     name = type(exc).__name__
-    if name == "AuthenticationError":
+    if name == "AuthenticationError" or _missing_credentials(exc):
         missing = _missing_keys(spec, litellm)
         hint = (f"set {', '.join(missing)} in the environment" if missing
                 else f"check {spec.provider.upper()}_API_KEY (or the key variable of this provider) in the environment")
+        if name != "AuthenticationError":
+            return f"{spec.model}: no API key: {hint}"
         return f"{spec.model}: authentication failed (401): {hint}"
     if _unreachable(exc):
         # litellm reports a refused connection as a 500 from the provider; nothing answered at all.
@@ -196,6 +200,12 @@ def _describe(exc: BaseException, spec: ModelSpec, litellm: Any) -> str:
     message = _LITELLM_PREFIX.sub("", str(message))  # "litellm.X: X: " repeats the class name
     prefix = f"{name} ({code})" if code else name
     return scrub(f"{prefix}: {message}")
+
+
+def _missing_credentials(exc: BaseException) -> bool:
+    """The SDK refused to send anything: no API key in the environment (litellm wraps it as a 500)."""
+    text = str(getattr(exc, "message", "") or exc)
+    return "Missing credentials" in text or "api_key client option must be set" in text
 
 
 def _unreachable(exc: BaseException) -> bool:

@@ -1,0 +1,203 @@
+"""SIGKILL at seeded random moments, then the same command: nothing lost, duplicated or bought twice.
+
+`tuner run` and `tuner tune` run as subprocesses against the local OpenAI-compatible server and are
+killed (SIGKILL, no chance to clean up) at seeded random times once they have started calling the
+provider, at least 20 times in all; each is then resumed with the same command until it finishes.
+Then: the results equal those of an uninterrupted run (same answers, replayed from a copy of the
+response cache), the store passes `tuner store check`, no tuning trial is RUNNING, and the provider
+was paid for no call twice, except for calls in flight at a kill (the answer never reached the
+cache: a real provider would bill those too).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from reliability_helpers import SUITE, env_for, make_project, write_panel
+
+pytestmark = [pytest.mark.slow]
+
+SEED = 20261123
+TUNER = str(Path(os.environ.get("VIRTUAL_ENV") or Path(shutil.which("python") or "python").parent.parent) / "bin" / "tuner")
+IN_FLIGHT_WINDOW_S = 1.0  # an answer sent this long before a kill may not have reached the cache yet
+
+
+def _tuner_exe() -> str:
+    import sys
+
+    candidate = Path(sys.executable).with_name("tuner")
+    return str(candidate) if candidate.exists() else TUNER
+
+
+def _small_suite(dest: Path) -> Path:
+    """The Python suite with two evals per category (none held out): a tune finishes in seconds."""
+    shutil.copytree(SUITE, dest, ignore=shutil.ignore_patterns("003-*", "004-*", "broken"))
+    return dest
+
+
+class _Killer:
+    """Starts a command and kills it at a seeded random moment after its start-up (imports take a
+    few seconds; the first attempt measures how long), so kills land in generation, grading and
+    recording alike."""
+
+    def __init__(self, server, rng: random.Random):
+        self.server, self.rng = server, rng
+        self.kills = 0
+        self.in_flight = 0  # calls that a kill may have cut between the provider's answer and the cache
+        self.startup: float | None = None
+
+    def attempt(self, argv: list[str], env: dict, window_s: float) -> bool:
+        """True if the command ended by itself (successfully), False if it was killed."""
+        seen = len(self.server.calls)
+        started = time.monotonic()
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        if self.startup is None:  # learn when the command starts calling the provider
+            while proc.poll() is None and len(self.server.calls) == seen and time.monotonic() - started < 120:
+                time.sleep(0.01)
+            self.startup = time.monotonic() - started
+            at = self.startup + self.rng.uniform(0.0, window_s)
+        else:
+            at = self.rng.uniform(0.7 * self.startup, self.startup + window_s)
+        while proc.poll() is None and time.monotonic() - started < at:
+            time.sleep(0.01)
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode()
+            proc.stderr.close()
+            assert proc.returncode == 0, err
+            return True
+        os.kill(proc.pid, signal.SIGKILL)
+        now = time.monotonic()
+        proc.wait()
+        proc.stderr.close()
+        self.kills += 1
+        self.in_flight += sum(1 for c in self.server.calls[seen:]
+                              if c["answered"] is None or c["answered"] > now - IN_FLIGHT_WINDOW_S)
+        _reap(proc.pid)
+        return False
+
+
+def _reap(pgid: int) -> None:
+    """Grading children of the killed process (its session) go too: a crash would orphan them."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _kill_and_resume(killer: _Killer, commands: list[list[str]], env: dict, window_s: float, kills: int) -> list[list[str]]:
+    """Kill each command until it finishes by itself; go on to the next command until ``kills``
+    kills have landed; finish each with one uninterrupted run. The commands used."""
+    used = []
+    for argv in commands:
+        used.append(argv)
+        while killer.kills < kills and not killer.attempt(argv, env, window_s):
+            pass
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        if killer.kills >= kills:
+            break
+    return used
+
+
+def _results(db: Path) -> dict:
+    from tuner.store import Store
+
+    store = Store.open(f"sqlite:///{db}", create=False)
+    try:
+        out = {}
+        for run in store.runs():
+            assert run.status == "complete", run
+            rows = store.results(run.id)
+            keys = [(r.eval_id, r.sample_index) for r in rows]
+            assert len(keys) == len(set(keys)) == len(run.eval_ids) * run.samples
+            out[run.id] = sorted((r.eval_id, r.sample_index, r.outcome, r.output) for r in rows)
+        return out
+    finally:
+        store.close()
+
+
+def _check_store(project: Path, env: dict) -> None:
+    r = subprocess.run([_tuner_exe(), "store", "check", "--json"], env=env, capture_output=True, text=True, cwd=project)
+    report = json.loads(r.stdout)
+    assert r.returncode == 0 and report["ok"], report
+
+
+def _trials(db: Path) -> list[tuple[str, float | None]]:
+    import optuna
+    from optuna.trial import TrialState
+
+    out = []
+    for summary in optuna.get_all_study_summaries(f"sqlite:///{db}"):
+        study = optuna.load_study(study_name=summary.study_name, storage=f"sqlite:///{db}")
+        assert not study.get_trials(states=(TrialState.RUNNING,)), "a trial was left RUNNING"
+        out += sorted((t.user_attrs["selection"], t.value) for t in study.get_trials(states=(TrialState.COMPLETE,)))
+    return out
+
+
+def _cache_entries(project: Path) -> int:
+    import diskcache
+
+    with diskcache.Cache(str(project / "experiments" / "cache" / "responses")) as cache:
+        return len(cache)
+
+
+def _replay(project: Path, reference: Path, commands: list[list[str]], env: dict) -> None:
+    """The same commands, uninterrupted, in a fresh store, answers replayed from a copy of the cache."""
+    make_project(reference)
+    shutil.copytree(project / "experiments" / "cache" / "responses", reference / "experiments" / "cache" / "responses")
+    for panel in (project / "experiments").glob("*.toml"):
+        shutil.copy(panel, reference / "experiments" / panel.name)
+    ref_env = {**env, "TUNER_HOME": str(reference), "TUNER_CACHE_DIR": str(reference / "experiments" / "cache")}
+    for argv in commands:
+        r = subprocess.run(argv, env=ref_env, capture_output=True, text=True, cwd=reference, timeout=600)
+        assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("job", ["run", "tune"])
+def test_sigkill_at_random_moments_then_resume(job, tmp_path, provider):
+    rng = random.Random(f"{SEED}:{job}")
+    project = make_project(tmp_path / "proj")
+    env = env_for(project)
+    env["TUNER_HEARTBEAT_S"] = "1"
+    if job == "run":  # 12 kills (the tune below: 8 more)
+        provider.latency_s = 0.25
+        commands = [[_tuner_exe(), "run", "--panel", "p", "--samples", "2", "--guidelines", name]
+                    for name in ("all-active", "none", "all-active")]
+        commands[2] += ["--samples", "3"]
+        kills, window = 12, 3.0
+    else:
+        provider.latency_s = 0.02
+        env["TUNER_SUITE"] = str(_small_suite(tmp_path / "small-suite"))
+        commands = [[_tuner_exe(), "tune", "--panel", "p", "--category", "text", "--trials", str(n), "--batch", "2",
+                     "--samples", "1"] for n in (3, 5)]
+        kills, window = 8, 6.0
+    write_panel(project, "p", "openai/steady", provider.api_base, max_retries=2, timeout_s=10, concurrency=2)
+
+    killer = _Killer(provider, rng)
+    used = _kill_and_resume(killer, commands, env, window, kills)
+    assert killer.kills >= kills, f"only {killer.kills} kills landed"
+
+    paid, cached = len(provider.calls), _cache_entries(project)
+    assert cached <= paid <= cached + killer.in_flight, (paid, cached, killer.in_flight)
+    # Once finished, the same command buys nothing.
+    again = subprocess.run(used[-1], env=env, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0 and len(provider.calls) == paid, again.stderr
+
+    _check_store(project, env)
+    reference = tmp_path / "reference"
+    _replay(project, reference, used, env)
+    db, ref_db = project / "experiments" / "tuner.db", reference / "experiments" / "tuner.db"
+    assert _results(db) == _results(ref_db)
+    if job == "tune":
+        assert _trials(db) == _trials(ref_db)
+    print(f"{job}: {killer.kills} kills over {len(used)} command(s), {paid} calls paid, {cached} answers cached, "
+          f"{killer.in_flight} in flight at a kill")
