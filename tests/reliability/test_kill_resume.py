@@ -54,6 +54,7 @@ class _Killer:
         self.kills = 0
         self.in_flight = 0  # calls that a kill may have cut between the provider's answer and the cache
         self.startup: float | None = None
+        self.t0 = time.monotonic()
 
     def attempt(self, argv: list[str], env: dict, window_s: float) -> bool:
         """True if the command ended by itself (successfully), False if it was killed."""
@@ -93,16 +94,17 @@ def _reap(pgid: int) -> None:
         pass
 
 
-def _kill_and_resume(killer: _Killer, commands: list[list[str]], env: dict, window_s: float, kills: int) -> list[list[str]]:
+def _kill_and_resume(killer: _Killer, commands: list[list[str]], env: dict, window_s: float, kills: int, cli) -> list[list[str]]:
     """Kill each command until it finishes by itself; go on to the next command until ``kills``
-    kills have landed; finish each with one uninterrupted run. The commands used."""
+    kills have landed; finish each with the same command run once more (in this process: the
+    same code, without a second start-up). The commands used."""
     used = []
     for argv in commands:
         used.append(argv)
         while killer.kills < kills and not killer.attempt(argv, env, window_s):
             pass
-        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr
+        done = cli(*argv[1:])
+        assert done.exit_code == 0, done.output
         if killer.kills >= kills:
             break
     return used
@@ -150,54 +152,62 @@ def _cache_entries(project: Path) -> int:
         return len(cache)
 
 
-def _replay(project: Path, reference: Path, commands: list[list[str]], env: dict) -> None:
+def _replay(project: Path, reference: Path, commands: list[list[str]], monkeypatch, cli) -> None:
     """The same commands, uninterrupted, in a fresh store, answers replayed from a copy of the cache."""
     make_project(reference)
     shutil.copytree(project / "experiments" / "cache" / "responses", reference / "experiments" / "cache" / "responses")
     for panel in (project / "experiments").glob("*.toml"):
         shutil.copy(panel, reference / "experiments" / panel.name)
-    ref_env = {**env, "TUNER_HOME": str(reference), "TUNER_CACHE_DIR": str(reference / "experiments" / "cache")}
+    monkeypatch.setenv("TUNER_HOME", str(reference))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(reference / "experiments" / "cache"))
+    monkeypatch.chdir(reference)
     for argv in commands:
-        r = subprocess.run(argv, env=ref_env, capture_output=True, text=True, cwd=reference, timeout=600)
-        assert r.returncode == 0, r.stderr
+        r = cli(*argv[1:])
+        assert r.exit_code == 0, r.output
 
 
 @pytest.mark.parametrize("job", ["run", "tune"])
-def test_sigkill_at_random_moments_then_resume(job, tmp_path, provider):
+def test_sigkill_at_random_moments_then_resume(job, tmp_path, provider, cli, monkeypatch):
     rng = random.Random(f"{SEED}:{job}")
     project = make_project(tmp_path / "proj")
     env = env_for(project)
     env["TUNER_HEARTBEAT_S"] = "1"
     if job == "run":  # 12 kills (the tune below: 8 more)
         provider.latency_s = 0.25
-        commands = [[_tuner_exe(), "run", "--panel", "p", "--samples", "2", "--guidelines", name]
-                    for name in ("all-active", "none", "all-active")]
-        commands[2] += ["--samples", "3"]
-        kills, window = 12, 3.0
+        commands = [[_tuner_exe(), "run", "--panel", "p", "--samples", str(k), "--guidelines", name]
+                    for k in (2, 3, 4) for name in ("all-active", "none")]
+        kills, window = 12, 2.5
     else:
         provider.latency_s = 0.02
         env["TUNER_SUITE"] = str(_small_suite(tmp_path / "small-suite"))
         commands = [[_tuner_exe(), "tune", "--panel", "p", "--category", "text", "--trials", str(n), "--batch", "2",
-                     "--samples", "1"] for n in (3, 5)]
-        kills, window = 8, 6.0
+                     "--samples", "1"] for n in (3, 5, 7)]
+        kills, window = 8, 5.0
+    for name in ("TUNER_HOME", "TUNER_SUITE", "TUNER_CACHE_DIR", "TUNER_HEARTBEAT_S", "OPENAI_API_KEY"):
+        monkeypatch.setenv(name, env[name])  # for the commands run in this process
+    monkeypatch.delenv("TUNER_DB", raising=False)
+    monkeypatch.chdir(project)
     write_panel(project, "p", "openai/steady", provider.api_base, max_retries=2, timeout_s=10, concurrency=2)
 
     killer = _Killer(provider, rng)
-    used = _kill_and_resume(killer, commands, env, window, kills)
+    used = _kill_and_resume(killer, commands, env, window, kills, cli)
     assert killer.kills >= kills, f"only {killer.kills} kills landed"
 
     paid, cached = len(provider.calls), _cache_entries(project)
     assert cached <= paid <= cached + killer.in_flight, (paid, cached, killer.in_flight)
-    # Once finished, the same command buys nothing.
-    again = subprocess.run(used[-1], env=env, capture_output=True, text=True, timeout=600)
-    assert again.returncode == 0 and len(provider.calls) == paid, again.stderr
+    for argv in used:  # once finished, the same commands buy nothing
+        assert cli(*argv[1:]).exit_code == 0
+    assert len(provider.calls) == paid
 
     _check_store(project, env)
+    db = project / "experiments" / "tuner.db"
+    trials = _trials(db) if job == "tune" else None
+    results = _results(db)
     reference = tmp_path / "reference"
-    _replay(project, reference, used, env)
-    db, ref_db = project / "experiments" / "tuner.db", reference / "experiments" / "tuner.db"
-    assert _results(db) == _results(ref_db)
+    _replay(project, reference, used, monkeypatch, cli)
+    ref_db = reference / "experiments" / "tuner.db"
+    assert results == _results(ref_db)
     if job == "tune":
-        assert _trials(db) == _trials(ref_db)
+        assert trials == _trials(ref_db)
     print(f"{job}: {killer.kills} kills over {len(used)} command(s), {paid} calls paid, {cached} answers cached, "
           f"{killer.in_flight} in flight at a kill")
