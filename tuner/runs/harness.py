@@ -39,6 +39,14 @@ class Harness:
 
         return Store.open(self.db_url, create=self.create)
 
+    def existing_store(self):
+        """The store without creating it (a read): ``NotFoundError`` if nothing was recorded yet."""
+        if "store" not in self.__dict__:
+            from tuner.store import Store
+
+            self.__dict__["store"] = Store.open(self.db_url, create=False)
+        return self.store
+
     @cached_property
     def response_cache(self):
         if not self.use_cache:
