@@ -109,7 +109,9 @@ class _Handler(BaseHTTPRequestHandler):
         if mode in ("steady", "faulty"):
             return self._steady(request, mode)
         if mode == "echokey":
-            sent = f"Authorization: {self.headers.get('Authorization')} api-key: {self.headers.get('api-key')}"
+            token = (self.headers.get("Authorization") or "").removeprefix("Bearer ").strip()
+            sent = f"no quota left for key {token} (api-key {self.headers.get('api-key')})"
+            self.server.echoed.append(sent)
             return self._error(500, f"upstream failed for request with {sent}")
         return self._ok(ANSWER)
 
@@ -198,6 +200,7 @@ class FakeOpenAI(ThreadingHTTPServer):
         self.faulty_calls = 0
         self.faults: dict[str, int] = defaultdict(int)
         self.timeout_sleep_s = 3.0
+        self.echoed: list[str] = []
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)
 
     def handle_error(self, request, client_address) -> None:

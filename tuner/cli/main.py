@@ -45,8 +45,10 @@ class _Group(typer.core.TyperGroup):
         try:
             return super().invoke(ctx)
         except TunerError as exc:
+            from tuner.models.client import scrub
+
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            typer.echo(f"tuner: error: {message}", err=True)
+            typer.echo(f"tuner: error: {scrub(message)}", err=True)  # never echo a key, whatever raised
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             typer.echo("tuner: interrupted; everything recorded so far is kept (run the same command to resume)", err=True)

@@ -78,9 +78,23 @@ class Completion(BaseModel):
     sample_index: int = 0
 
 
+_SECRET_VAR = re.compile(r"(?:API_?KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)$", re.IGNORECASE)
+
+
+def _env_secrets() -> list[str]:
+    """Values of credential-looking environment variables, longest first (a key of any shape:
+    the patterns above only know the common prefixes)."""
+    import os
+
+    values = {v for k, v in os.environ.items() if _SECRET_VAR.search(k) and len(v) >= 8}
+    return sorted(values, key=len, reverse=True)
+
+
 def scrub(text: str) -> str:
     """One line, no secrets: provider errors can echo keys and headers."""
     line = " ".join(str(text).split())
+    for value in _env_secrets():
+        line = line.replace(value, "***")
     for pattern, repl in _SCRUB:
         line = pattern.sub(repl, line)
     return line[:400]
