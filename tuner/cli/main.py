@@ -16,7 +16,7 @@ __all__ = ["app", "main"]
 # Command modules, registered in this order. Each exposes ``register(app)`` and imports nothing
 # heavy at module level, so `tuner --help` stays fast.
 _MODULES = ("guidelines", "evals", "grade", "models", "run", "runs", "compare", "tune", "ablate", "publish",
-            "store")
+            "store", "bench")
 
 
 class _Group(typer.core.TyperGroup):
