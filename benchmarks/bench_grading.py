@@ -46,9 +46,13 @@ def _jail_overhead(runs: int = 20) -> None:
 
 def measure(project: Project, limit: int = 0) -> dict:
     """Seconds to grade the suite's reference answers batched and one at a time (cache off)."""
-    evals = load_suite(project).evals
-    evals = evals[:limit] if limit else evals
+    suite = load_suite(project)
+    evals = suite.evals[:limit] if limit else suite.evals
     requests = [GradeRequest(eval=e, files=e.answer_files()) for e in evals]
+    if suite.kind.name == "convex":  # a first `npm ci` is installation, not grading
+        from tuner.grading.toolchain import ensure_toolchain
+
+        ensure_toolchain(suite.root / suite.manifest.toolchain)
     batched, ok_b = _timed(project, requests)
     single, ok_s = 0.0, 0
     for request in requests:
