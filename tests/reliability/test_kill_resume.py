@@ -111,6 +111,7 @@ def _kill_and_resume(killer: _Killer, commands: list[list[str]], env: dict, wind
 
 
 def _results(db: Path) -> dict:
+    """{run id: its results}; every run complete, one result per eval × sample."""
     from tuner.store import Store
 
     store = Store.open(f"sqlite:///{db}", create=False)

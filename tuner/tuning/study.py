@@ -271,6 +271,9 @@ def run_trials(
         if remaining <= 0 or (budget_calls is not None and calls >= budget_calls):
             return
         _combine_if_ready(study, config)
+        # A sampler seeded by the study's progress, not by the process: a study resumed after a
+        # crash asks what an uninterrupted one would have asked at the same point.
+        study.sampler = _sampler(config.seed + complete, getattr(study.sampler, "_n_startup_trials", 8))
         trials = []
         try:
             for _ in range(min(batch, remaining)):
