@@ -1,18 +1,27 @@
-"""How well do `tune` and `ablate` find the rules that truly help or hurt a target category?
+"""How well do the designs find the rules that truly help or hurt a category, and at what cost?
 
-The simulator's planted truth (tuner.models.sim.truth) says what each rule does. A rule "truly
-helps" (hurts) the target category when removing it from the full pool (`everything`) lowers
-(raises) the expected pass rate by at least THRESHOLD. Each method runs with a fresh store and a
-fresh response cache (so its call count is real; grading is cached across methods, which changes
-time but not results), and its verdicts for the target category are scored for precision and
-recall against the truth:
+The simulator's planted truth (tuner.models.sim.truth) says what each rule of the full pool
+(`everything`) does: its leave-one-out effect on each category's expected pass rate. Scoring uses
+the indifference zone of `tuner.stats.zones` (delta0 = 2 points, delta = 8 points):
 
-- anchor: leave-one-out, one sample per variant, verdict by counting flips (Convex's method);
-- ablate loo (K=1 and K=2): paired intervals, exact McNemar, BH across the matrix;
-- ablate screening: per-eval random selections, as many calls as the anchor;
-- tune: the study's winner and the leave-one-out of the winner ("rules that help").
+- a rule whose |effect| >= delta truly helps (hurts) and must be found;
+- a rule whose |effect| <= delta0 does nothing, and flagging it is a false alarm;
+- a rule in between counts for neither precision nor recall (either verdict is acceptable).
 
-Run: .venv/bin/python benchmarks/bench_tuning.py [--profile careful] [--category actions]
+Methods (each with a fresh store and response cache, so its call count is real; grading is cached
+across methods, which changes time, not results). One run of a whole-suite design answers every
+category, so each is run once per profile and scored for each category:
+
+- anchor: single-sample leave-one-out over the whole suite, verdict by counting flips (the field's
+  usual method); its calls, (rules + 1) x tuning evals, are the yardstick;
+- ablate loo K=1: the same calls with paired intervals, exact McNemar and BH;
+- adaptive: `ablate --design adaptive` with half the anchor's calls as its budget, over the whole
+  suite (every category at once) and on the target category's evals alone (`--category C`);
+- tune (with --with-tune): `tuner tune --category C` defaults, rules found by its evidence step.
+
+Run: .venv/bin/python benchmarks/bench_tuning.py [--profiles careful,overeager,expert]
+     [--categories actions,queries] [--only adaptive] [--with-tune]
+     .venv/bin/python benchmarks/bench_tuning.py --curve 4 --profiles careful --categories actions
 """
 
 from __future__ import annotations
@@ -23,29 +32,34 @@ import tempfile
 import time
 from pathlib import Path
 
-THRESHOLD = 0.05
+DELTA0, DELTA = 0.02, 0.08
 
 
-def truth(h, profile: str, category: str, pool: dict[str, str]) -> dict[str, str]:
+def truth(h, profile: str, pool: dict[str, str], categories: list[str]) -> dict[str, dict[str, str]]:
+    """{category: {rule: helps | hurts | none | between}} from the planted truth."""
     from tuner.models.sim.truth import expected_effects
 
     texts = {rid: h.guidelines.library.get(rid).text(v) for rid, v in pool.items()}
     effects = expected_effects(profile, texts, relative_to="all", root=h.suite.root)
-    out = {}
-    for rid, by_cat in effects.items():
-        d = by_cat.get(category, 0.0)
-        out[rid] = "helps" if d >= THRESHOLD else "hurts" if d <= -THRESHOLD else "none"
+    out: dict[str, dict[str, str]] = {}
+    for cat in categories:
+        out[cat] = {}
+        for rid, by_cat in effects.items():
+            d = by_cat.get(cat, 0.0)
+            out[cat][rid] = ("helps" if d >= DELTA else "hurts" if d <= -DELTA else "none" if abs(d) <= DELTA0 else "between")
     return out
 
 
 def score(found: dict[str, str], true: dict[str, str]) -> dict:
-    flagged = {r: v for r, v in found.items() if v in ("helps", "hurts")}
-    real = {r: v for r, v in true.items() if v != "none"}
+    judged = {r: v for r, v in found.items() if true.get(r) != "between"}
+    flagged = {r: v for r, v in judged.items() if v in ("helps", "hurts")}
+    real = {r: v for r, v in true.items() if v in ("helps", "hurts")}
     hits = sum(1 for r, v in flagged.items() if real.get(r) == v)
     return {
         "precision": hits / len(flagged) if flagged else None,
         "recall": hits / len(real) if real else None,
         "flagged": sorted(flagged), "true": sorted(real),
+        "false_alarms": sorted(r for r in flagged if true.get(r) == "none"),
     }
 
 
@@ -58,44 +72,78 @@ def fresh_harness(tmp: Path, name: str):
     return h
 
 
-def calls_of(h) -> int:
-    return h.response_cache.misses
-
-
-def anchor(h, spec, category, pool):
-    """Leave-one-out, one sample, verdict by flips in the target category."""
+def anchor(h, spec, categories, pool) -> dict[str, dict[str, str]]:
+    """Leave-one-out, one sample, verdict by flips, per category."""
     from tuner.ablation.designs import loo
     from tuner.runs import outcomes_by_task, run_selections
 
     eval_ids = [e.id for e in h.suite.select(held_out=False)]
     variants = loo(pool)
     groups = run_selections(h, [(f"anchor-{v.name}", v.selection) for v in variants], [spec], eval_ids, samples=1)
-    ref = outcomes_by_task(groups[0][spec.key].results, category)
-    verdicts = {}
-    for v, g in zip(variants[1:], groups[1:]):
-        without = outcomes_by_task(g[spec.key].results, category)
-        lost = sum(1 for t in ref for a, b in zip(ref[t], without.get(t, [])) if a and not b)
-        gained = sum(1 for t in ref for a, b in zip(ref[t], without.get(t, [])) if b and not a)
-        verdicts[v.role.split(":", 1)[1]] = "helps" if lost > gained else "hurts" if gained > lost else "none"
-    return verdicts
+    out = {}
+    for cat in categories:
+        ref = outcomes_by_task(groups[0][spec.key].results, cat)
+        out[cat] = {}
+        for v, g in zip(variants[1:], groups[1:]):
+            without = outcomes_by_task(g[spec.key].results, cat)
+            lost = sum(1 for t in ref for a, b in zip(ref[t], without.get(t, [])) if a and not b)
+            gained = sum(1 for t in ref for a, b in zip(ref[t], without.get(t, [])) if b and not a)
+            out[cat][v.role.split(":", 1)[1]] = "helps" if lost > gained else "hurts" if gained > lost else "none"
+    return out
 
 
-def ablate_verdicts(h, spec, category, design, samples, runs=None, only_target=False):
+def ablate_verdicts(h, spec, categories, design, samples=1, budget=None, only=None) -> dict[str, dict[str, str]]:
+    """``only``: run on that category's evals alone (all calls answer its question)."""
     from tuner.ablation import ablate
 
-    report = ablate(h, design=design, set_name="everything", specs=[spec], samples=samples, runs=runs,
-                    category=category if only_target else None)
-    return {e.rule: e.verdict for e in report.effects if e.category == category}
+    report = ablate(h, design=design, set_name="everything", specs=[spec], samples=samples, budget_calls=budget, category=only)
+    return {cat: {e.rule: e.verdict for e in report.effects if e.category == cat} for cat in ([only] if only else categories)}
 
 
-def tune_verdicts(h, spec, category, trials):
-    """As `tuner tune --category C` runs by default (baseline all-active, K=4); rules found =
-    the leave-one-out of the winner. Rules the winner leaves out get no verdict."""
+def tune_verdicts(h, spec, category) -> dict[str, str]:
+    """As `tuner tune --category C` runs by default; rules the winner leaves out get no verdict."""
     from tuner.tuning import build_config, tune
 
     config = build_config(h, category, [spec], samples=4, tolerance=0.15, baseline=None)
-    report = tune(h, config, n_trials=trials)
+    report = tune(h, config)
     return {e.rule: e.verdict for e in report.rule_effects if e.category == category}
+
+
+def curve(args) -> None:
+    """Precision and recall of the adaptive design as its budget doubles (a larger budget continues
+    the smaller one's rounds from the same store and cache, so calls are cumulative)."""
+    from tuner.models import ModelSpec
+    from tuner.runs import Harness
+
+    categories = args.categories.split(",")
+    base = Harness()
+    pool = base.guidelines.load_set("everything").select(base.guidelines.library)
+    anchor_calls = (len(pool) + 1) * len(base.suite.select(held_out=False))
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for profile in args.profiles.split(","):
+            spec = ModelSpec(model=f"sim/{profile}")
+            true = truth(base, profile, pool, categories)
+            for cat in categories:
+                h = fresh_harness(Path(tmp), f"curve-{profile}-{cat}")
+                start = time.perf_counter()
+                for i in range(args.curve):
+                    budget = anchor_calls // 2 * 2**i
+                    found = ablate_verdicts(h, spec, categories, "adaptive", budget=budget, only=cat)[cat]
+                    row = {"profile": profile, "category": cat, "budget": budget, "calls": h.response_cache.misses,
+                           "seconds": round(time.perf_counter() - start, 1), **score(found, true[cat])}
+                    rows.append(row)
+                    print(json.dumps(row), flush=True)
+                h.close()
+    print(f"\nadaptive on the category's evals alone; anchor calls = {anchor_calls}")
+    print(f"{'profile':10} {'category':9} {'budget':>6} {'calls':>6} {'x anchor':>8} {'precision':>9} {'recall':>6} {'true':>4} {'false alarms':>12}")
+    for r in rows:
+        print(f"{r['profile']:10} {r['category']:9} {r['budget']:>6} {r['calls']:>6} {r['calls'] / anchor_calls:>8.2f} "
+              f"{_fmt(r['precision']):>9} {_fmt(r['recall']):>6} {len(r['true']):>4} {len(r['false_alarms']):>12}")
+
+
+def _fmt(x) -> str:
+    return "n/a" if x is None else f"{x:.2f}"
 
 
 def main() -> None:
@@ -103,49 +151,55 @@ def main() -> None:
     from tuner.runs import Harness
 
     parser = argparse.ArgumentParser()
-    parser.add_argument("--profile", default="careful")
-    parser.add_argument("--category", default="actions")
-    parser.add_argument("--trials", type=int, default=None, help="default: as `tuner tune` (every single change + 9)")
+    parser.add_argument("--profiles", default="careful,overeager,expert")
+    parser.add_argument("--categories", default="actions,queries")
     parser.add_argument("--only", default="", help="run only the methods whose name contains this text")
+    parser.add_argument("--with-tune", action="store_true", help="also run `tune` per category (slow: tens of minutes)")
+    parser.add_argument("--curve", type=int, default=0, metavar="N",
+                        help="instead: adaptive on each category's evals at budgets anchor/2 x 1, 2, 4 ... (N budgets), "
+                             "one store per profile and category, so each budget continues the last")
     args = parser.parse_args()
-    spec = ModelSpec(model=f"sim/{args.profile}")
+    if args.curve:
+        return curve(args)
+    categories = args.categories.split(",")
     base = Harness()
     pool = base.guidelines.load_set("everything").select(base.guidelines.library)
-    true = truth(base, args.profile, args.category, pool)
     n_evals = len(base.suite.select(held_out=False))
-    n_target = len(base.suite.select(category=args.category, held_out=False))
     anchor_calls = (len(pool) + 1) * n_evals
-    methods = {
-        "anchor loo K=1 (flips)": lambda h: anchor(h, spec, args.category, pool),
-        "ablate loo K=1": lambda h: ablate_verdicts(h, spec, args.category, "loo", 1),
-        "ablate loo K=2": lambda h: ablate_verdicts(h, spec, args.category, "loo", 2),
-        "ablate screening (= anchor calls)": lambda h: ablate_verdicts(h, spec, args.category, "screening", 1, runs=len(pool) + 1),
-        # Restricted to the target category's evals: the same question, a smaller FDR family.
-        "ablate loo, target evals only, K=3": lambda h: ablate_verdicts(h, spec, args.category, "loo", 3, only_target=True),
-        "ablate screening, target evals, ~anchor calls": lambda h: ablate_verdicts(
-            h, spec, args.category, "screening", 1, runs=anchor_calls // n_target, only_target=True),
-        "ablate loo, target evals only, K=8": lambda h: ablate_verdicts(h, spec, args.category, "loo", 8, only_target=True),
-        "tune (defaults, K=4)": lambda h: tune_verdicts(h, spec, args.category, args.trials),
-    }
     rows = []
-    methods = {k: v for k, v in methods.items() if args.only in k}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, method in methods.items():
-            h = fresh_harness(Path(tmp), name.split()[0] + str(len(rows)))
-            start = time.perf_counter()
-            found = method(h)
-            row = {"method": name, "calls": calls_of(h), "seconds": round(time.perf_counter() - start, 1), **score(found, true)}
-            h.close()
-            rows.append(row)
-            print(json.dumps(row), flush=True)
-    print(f"\nprofile sim/{args.profile}, target {args.category}, pool {len(pool)} rules, {n_evals} tuning evals; "
-          f"truth (|LOO effect| >= {THRESHOLD}): {sorted(r for r, v in true.items() if v != 'none')}")
-    print(f"{'method':38} {'calls':>6} {'precision':>9} {'recall':>7} {'seconds':>8}")
+        for profile in args.profiles.split(","):
+            spec = ModelSpec(model=f"sim/{profile}")
+            true = truth(base, profile, pool, categories)
+            methods = {
+                "anchor loo K=1 (flips)": lambda h: anchor(h, spec, categories, pool),
+                "ablate loo K=1": lambda h: ablate_verdicts(h, spec, categories, "loo"),
+                "adaptive, budget = anchor/2": lambda h: ablate_verdicts(h, spec, categories, "adaptive", budget=anchor_calls // 2),
+            }
+            for cat in categories:
+                methods[f"adaptive {cat} evals, anchor/2"] = (lambda c: lambda h: ablate_verdicts(
+                    h, spec, categories, "adaptive", budget=anchor_calls // 2, only=c))(cat)
+            if args.with_tune:
+                for cat in categories:
+                    methods[f"tune --category {cat}"] = (lambda c: lambda h: {c: tune_verdicts(h, spec, c)})(cat)
+            for name, method in ((k, v) for k, v in methods.items() if args.only in k):
+                h = fresh_harness(Path(tmp), f"{profile}-{len(rows)}")
+                start = time.perf_counter()
+                found = method(h)
+                seconds, calls = round(time.perf_counter() - start, 1), h.response_cache.misses
+                h.close()
+                for cat, verdicts in found.items():
+                    row = {"profile": profile, "category": cat, "method": name, "calls": calls, "seconds": seconds,
+                           **score(verdicts, true[cat])}
+                    rows.append(row)
+                    print(json.dumps(row), flush=True)
+    print(f"\npool `everything`: {len(pool)} rules; {n_evals} tuning evals; anchor calls = (rules + 1) x evals = "
+          f"{anchor_calls}; truth zones: |effect| >= {DELTA:.0%} must be found, <= {DELTA0:.0%} must not be flagged")
+    print(f"{'profile':10} {'category':9} {'method':32} {'calls':>6} {'x anchor':>8} {'precision':>9} {'recall':>6} "
+          f"{'true':>4} {'false alarms':>12} {'seconds':>7}")
     for r in rows:
-        p = "n/a" if r["precision"] is None else f"{r['precision']:.2f}"
-        rc = "n/a" if r["recall"] is None else f"{r['recall']:.2f}"
-        print(f"{r['method']:38} {r['calls']:>6} {p:>9} {rc:>7} {r['seconds']:>8}")
-    print(f"(anchor calls = (rules + 1) x tuning evals = {anchor_calls})")
+        print(f"{r['profile']:10} {r['category']:9} {r['method']:32} {r['calls']:>6} {r['calls'] / anchor_calls:>8.2f} "
+              f"{_fmt(r['precision']):>9} {_fmt(r['recall']):>6} {len(r['true']):>4} {len(r['false_alarms']):>12} {r['seconds']:>7}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 import subprocess
 import sys
 
-HEAVY = ("litellm", "dspy", "optuna", "openai", "matplotlib", "scipy")
+HEAVY = ("litellm", "dspy", "optuna", "openai", "matplotlib", "scipy",
+         # the viewer's web stack: only `tuner serve` loads it
+         "fastapi", "uvicorn", "starlette", "jinja2", "playwright")
 
 
 def _modules_after(args: list[str]) -> set[str]:
@@ -27,4 +29,9 @@ def test_help_imports_no_heavy_library():
 
 def test_guideline_commands_import_no_heavy_library(project_dir):
     loaded = _modules_after(["guidelines", "render", "all-active"])
+    assert not loaded & set(HEAVY), loaded & set(HEAVY)
+
+
+def test_session_commands_import_no_web_stack(project_dir):
+    loaded = _modules_after(["sessions", "--help"]) | _modules_after(["export", "--help"]) | _modules_after(["serve", "--help"])
     assert not loaded & set(HEAVY), loaded & set(HEAVY)

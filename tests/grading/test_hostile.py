@@ -12,9 +12,10 @@ A case folder holds a ``hostile.toml``::
     reason = "timed out after"           # a substring of that step's detail
     why = "..."                          # what the output tries
 
-and the files it changes (laid over the eval's reference answer, symlinks included), or a whole
+and the files it changes (laid over the eval's reference answer), or a whole
 output as a ``[files]`` table; ``[[generate]]`` entries add big outputs (``path`` + ``bytes``, or a
-``path`` with ``{}`` + ``count``). ``__PORT__`` / ``__LISTEN_PORT__`` in a file are replaced by a
+``path`` with ``{}`` + ``count``); a ``[symlinks]`` table (path = target) makes
+symlinks, since not every checkout keeps them. ``__PORT__`` / ``__LISTEN_PORT__`` in a file are replaced by a
 port the test listens on / a free port.
 """
 
@@ -56,7 +57,7 @@ def hostile_request(project, case: Path, ports: dict[str, int]) -> tuple[GradeRe
     if "files" in spec:
         files, symlinks = dict(spec["files"]), []
     else:
-        changed, symlinks = read_output_dir(case)
+        changed, symlinks = _read_case(case, spec.get("symlinks", {}))
         files = {**ev.answer_files(), **changed}
     for gen in spec.get("generate", []):
         if "count" in gen:
@@ -66,6 +67,19 @@ def hostile_request(project, case: Path, ports: dict[str, int]) -> tuple[GradeRe
     for name, port in ports.items():
         files = {p: t.replace(f"__{name}__", str(port)) for p, t in files.items()}
     return GradeRequest(eval=ev, files=files, symlinks=symlinks), spec
+
+
+def _read_case(case: Path, links: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    """The case's files as the grader reads an output folder, with its ``[symlinks]`` made real."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / case.name
+        shutil.copytree(case, copy, symlinks=True)
+        for rel, target in links.items():
+            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+            (copy / rel).symlink_to(target)
+        changed, symlinks = read_output_dir(copy)
+    assert sorted(links) == sorted(set(symlinks) & set(links)), symlinks
+    return changed, symlinks
 
 
 # ---- the machine's state -------------------------------------------------------------------

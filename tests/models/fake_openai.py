@@ -18,11 +18,16 @@ faulty      as steady, but ``server.fault_rate`` of the calls (evenly spread) fa
             429 with Retry-After, 500, 503, a timeout, a connection reset, a malformed body, an
             empty body, a truncated body (``FAULTS``); ``server.faults`` counts each kind
 echokey     500 whose message echoes the credentials the client sent (Authorization, api-key)
+analyst     after ``ANALYST_S``, a DSPy-format analyst answer (field markers, or JSON when asked for JSON)
+analyst-malformed  the same with a classification outside the allowed set (every time)
+analyst-echo  an analyst answer whose reasoning echoes the request's API key
+proposer    after ``ANALYST_S``, a DSPy-format proposer answer (one candidate rule)
 
 Any other name answers normally. ``POST .../v1/messages`` answers in Anthropic's format, so a
 panel entry for ``anthropic/...`` with ``api_base`` pointing here works too.
 
-``server.counts[mode]`` counts requests; ``server.times[mode]`` their arrival times.
+``server.counts[mode]`` counts requests; ``server.times[mode]`` their arrival times;
+``server.max_in_flight`` the most requests ever handled at once.
 """
 
 from __future__ import annotations
@@ -37,7 +42,24 @@ import socket
 import struct
 
 SLOW_S = 2.0
+ANALYST_S = 0.25
 ANSWER = "# Files\n\n## convex/a.ts\n\n```ts\nexport const a = 1;\n```\n"
+
+
+_ANALYST = {
+    "error_line": "AssertionError: expected a ValueError", "classification": "MODEL_FAULT",
+    "root_cause": "returns None instead of raising", "reasoning": "The code returns None where the task asks for a "
+    "ValueError. The grader checks exactly that.", "problematic_snippet": "return None",
+    "expected_snippet": "raise ValueError(...)",
+}
+_DSPY_MODES = {
+    "analyst": _ANALYST,
+    "analyst-malformed": {**_ANALYST, "classification": "PROBABLY_FINE"},
+    "analyst-echo": _ANALYST,
+    "proposer": {"rule_name": "raise-not-return-none", "title": "Raise ValueError for invalid input",
+                 "rule_text": "When input is invalid, raise `ValueError` with a message that names the bad value. "
+                              "Returning None hides the error from the caller."},
+}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -113,6 +135,8 @@ class _Handler(BaseHTTPRequestHandler):
             sent = f"no quota left for key {token} (api-key {self.headers.get('api-key')})"
             self.server.echoed.append(sent)
             return self._error(500, f"upstream failed for request with {sent}")
+        if mode in _DSPY_MODES:
+            return self._dspy_answer(mode, request)
         return self._ok(ANSWER)
 
     # steady / faulty ---------------------------------------------------------------------------
@@ -172,6 +196,29 @@ class _Handler(BaseHTTPRequestHandler):
             return None
         raise AssertionError(fault)
 
+    def _dspy_answer(self, mode: str, request: dict) -> None:
+        time.sleep(ANALYST_S)
+        fields = dict(_DSPY_MODES[mode])
+        if mode == "analyst-echo":
+            key = self.headers.get("Authorization", "")
+            fields["reasoning"] = f"Called with {key}; the key is {key.removeprefix('Bearer ')}."
+        last = request.get("messages", [{}])[-1].get("content") or ""
+        if isinstance(last, list):
+            last = "".join(p.get("text", "") for p in last if isinstance(p, dict))
+        if "JSON object" in last:
+            return self._ok(json.dumps(fields))
+        self._ok("\n\n".join(f"[[ ## {k} ## ]]\n{v}" for k, v in fields.items()) + "\n\n[[ ## completed ## ]]")
+
+    def handle_one_request(self) -> None:
+        with self.server.lock:
+            self.server.in_flight += 1
+            self.server.max_in_flight = max(self.server.max_in_flight, self.server.in_flight)
+        try:
+            super().handle_one_request()
+        finally:
+            with self.server.lock:
+                self.server.in_flight -= 1
+
 
 FAULTS = ("429", "500", "503", "timeout", "reset", "malformed", "empty", "truncated")
 
@@ -201,6 +248,8 @@ class FakeOpenAI(ThreadingHTTPServer):
         self.faults: dict[str, int] = defaultdict(int)
         self.timeout_sleep_s = 3.0
         self.echoed: list[str] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)
 
     def handle_error(self, request, client_address) -> None:

@@ -9,11 +9,24 @@ pytestmark = [pytest.mark.node, pytest.mark.slow]
 
 
 def test_tune_runs_resumes_and_reports(cli, live_project):
-    args = ["tune", "--category", "actions", "--trials", "4", "--samples", "1", "--batch", "4", "--json"]
+    args = ["tune", "--category", "actions", "--trials", "4", "--samples", "1", "--batch", "4", "--evidence-budget", "600", "--json"]
     first = cli(*args)
     assert first.exit_code == 0, first.output
     data = json.loads(first.stdout)
     assert data["trials"] == 4 and data["category"] == "actions"
+    # The winner's rule effects come from the adaptive design, within its budget, against the
+    # leave-one-out it replaces: (rules + 1) x tuning evals x 12 evidence samples.
+    ev = data["evidence"]
+    assert ev["budget_calls"] == 600 and 0 < ev["calls"] <= 600 and ev["new_calls"] <= ev["calls"]
+    from tuner.evals import load_suite
+    from tuner.paths import find_project
+
+    n_tuning = len(load_suite(find_project()).select(held_out=False))
+    assert ev["fixed_loo_calls"] == (len(data["best_selection"]) + 1) * n_tuning * 12
+    assert ev["saved_calls"] == ev["fixed_loo_calls"] - ev["calls"]
+    cells = {(e["rule"], e["category"]) for e in data["rule_effects"]}
+    assert cells == {(r, c) for r in data["best_selection"] for c in {r["category"] for r in data["fresh"]}}
+    assert all(e["verdict"] in ("helps", "hurts", "no meaningful effect", "undecided") for e in data["rule_effects"])
     from tuner.evals import load_suite
     from tuner.paths import find_project
 

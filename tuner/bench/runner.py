@@ -122,9 +122,9 @@ def _tuning(quick: bool, tmp: Path) -> BenchRow:
             spec = ModelSpec(model="sim/careful")
             pool = h.guidelines.load_set("all-active").select(h.guidelines.library)
             pool.update({rid: "default" for rid in h.guidelines.library.rules if rid not in pool})
-            true = bt.truth(h, "careful", "text", pool)
+            true = bt.truth(h, "careful", pool, ["text"])["text"]
             start = time.perf_counter()
-            found = _quiet(bt.tune_verdicts, h, spec, "text", trials)
+            found = _quiet(_tune_found, bt, h, spec, "text", trials)
             seconds = time.perf_counter() - start
             calls = bt.calls_of(h)
         finally:
@@ -137,12 +137,24 @@ def _tuning(quick: bool, tmp: Path) -> BenchRow:
                     figures={**s, "calls": calls, "seconds": seconds})
 
 
+def _tune_found(bt, h, spec, category: str, trials: int | None) -> dict[str, str]:
+    """The script's own `tune` verdicts; the quick variant stops the study after ``trials``."""
+    if trials is None:
+        return bt.tune_verdicts(h, spec, category)
+    from tuner.tuning import build_config, tune
+
+    config = build_config(h, category, [spec], samples=4, tolerance=0.15, baseline=None)
+    report = tune(h, config, n_trials=trials)
+    return {e.rule: e.verdict for e in report.rule_effects if e.category == category}
+
+
 def _viewer(quick: bool, tmp: Path) -> BenchRow:
     if not (benchmarks_dir() / "bench_viewer.py").is_file():
         return BenchRow(name="viewer page time", value="not measured", detail="benchmarks/bench_viewer.py does not exist yet")
     f = _quiet(_script("bench_viewer").measure, quick)
     return BenchRow(name="viewer page time", value=f"{f['median_ms']:.0f} ms median", figures=f,
-                    detail=", ".join(f"{k} {v}" for k, v in f.items() if k != "median_ms"))
+                    detail=f"{len(f.get('pages', {}))} pages over a store of {f.get('results')} results: "
+                           f"slowest {f.get('max_ms')} ms ({f.get('repeats')} requests each)")
 
 
 ROWS: dict[str, Callable[[bool, Path], BenchRow]] = {

@@ -15,7 +15,8 @@ __all__ = ["app", "main"]
 
 # Command modules, registered in this order. Each exposes ``register(app)`` and imports nothing
 # heavy at module level, so `tuner --help` stays fast.
-_MODULES = ("guidelines", "evals", "grade", "models", "run", "runs", "compare", "tune", "ablate", "publish",
+_MODULES = ("guidelines", "evals", "grade", "models", "run", "runs", "compare", "tune", "ablate", "publish", "analyze",
+            "sessions", "keys", "serve",
             "store", "bench")
 
 

@@ -31,6 +31,7 @@ def tune(
     study: StudyOption = None,
     storage: StorageOption = None,
     batch: Annotated[int, typer.Option(help="Trials evaluated together (one grading batch).", min=1, max=64)] = 4,
+    evidence_budget: Annotated[Optional[int], typer.Option("--evidence-budget", min=1, help="Calls for the winner's rule effects (default: half a fixed leave-one-out).")] = None,
     seed: Annotated[int, typer.Option(help="Sampler seed.")] = 0,
     report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
     no_cache: NoCacheOption = False,
@@ -50,7 +51,7 @@ def tune(
         with phase_progress(not as_json) as progress:
             trial_bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
             result = run_tune(h, config, study_name=study, storage=storage, n_trials=n_trials, budget_calls=budget_calls,
-                              batch=batch, progress=trial_bar, run_progress=progress)
+                              batch=batch, evidence_budget=evidence_budget, progress=trial_bar, run_progress=progress)
         path = _write_report(h.project, result, report)
     if as_json:
         print_json({**result.model_dump(mode="json"), "report": str(path)})
@@ -90,6 +91,12 @@ def _print(result, path: Path) -> None:
               f"(baseline {result.baseline_tokens}); added: {', '.join(added) or 'none'}; removed: {', '.join(removed) or 'none'}")
     out.print(f"rules that help {result.category}: [green]{', '.join(result.found_helpful) or 'none detected'}[/green]")
     out.print(f"rules that hurt another category: [red]{', '.join(result.found_harmful) or 'none detected'}[/red]")
+    if result.evidence and result.evidence.get("fixed_loo_calls"):
+        ev = result.evidence
+        decided = sum(1 for e in result.rule_effects if e.verdict not in ("open", "undecided"))
+        out.print(f"[dim]rule effects: adaptive design, {decided}/{len(result.rule_effects)} rule × category cells decided in "
+                  f"{ev['rounds']} rounds, {ev['calls']} calls ({ev['stopped']}); a fixed leave-one-out at the same samples "
+                  f"would make {ev['fixed_loo_calls']}: {ev['saved_calls']} saved[/dim]")
     out.print(f"[dim]{result.trials} trials, {result.calls} provider calls; study {result.study}; report {path}[/dim]")
     out.print(f"publish the winner with: [bold]{publish_command(result.study)}[/bold]")
 

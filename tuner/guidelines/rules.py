@@ -11,6 +11,9 @@ File format (``guidelines/rules/**/*.md``)::
     variants:                           # optional alternative phrasings, by name
       terse: |
         Files importing Node built-ins need "use node"; first.
+    provenance:                         # optional; written by `tuner propose` (see Provenance)
+      proposed_by: sim/proposer
+      ...
     ---
     The rule text in Markdown (the "default" variant).
 
@@ -18,7 +21,7 @@ Content hash (stable, documented): ``sha256:`` + hex SHA-256 of the canonical JS
 no spaces, ASCII) of ``{"id", "title", "section", "text"}`` where ``text`` is the variant's body
 normalised: CRLF to LF, trailing spaces stripped per line, leading/trailing blank lines removed.
 Only what reaches the prompt is hashed, so editing ``targets`` or ``status`` keeps the version while
-editing a single character of the text makes a new one.
+editing a single character of the text makes a new one. ``provenance`` is not hashed either.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from tuner.errors import InputError, NotFoundError
 from tuner.hashing import sha256_json
 
-__all__ = ["Rule", "RuleLibrary", "load_rules", "normalise_text", "DEFAULT_VARIANT"]
+__all__ = ["Provenance", "Rule", "RuleLibrary", "load_rules", "normalise_text", "rule_from_text", "DEFAULT_VARIANT"]
 
 DEFAULT_VARIANT = "default"
 _ID = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9-]*)+$")
@@ -41,6 +44,20 @@ _ID = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9-]*)+$")
 def normalise_text(text: str) -> str:
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     return "\n".join(lines).strip("\n")
+
+
+class Provenance(BaseModel):
+    """Where a proposed rule came from (``tuner propose``). Context, not content: it never reaches
+    the prompt, so it is not part of the rule's hash."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    proposed_by: str = Field(min_length=1, description="The proposing model (litellm string).")
+    simulated: bool = Field(False, description="True when the proposer was the offline simulator.")
+    date: str = Field(min_length=1, description="When it was proposed (YYYY-MM-DD, UTC).")
+    runs: list[str] = Field(default_factory=list, description="Run ids whose failures motivated it.")
+    evals: list[str] = Field(min_length=1, description="Evals whose failures motivated it.")
+    similarity: str = Field("", description="How it was checked against existing rules (closest rule and score).")
 
 
 class _FrontMatter(BaseModel):
@@ -52,6 +69,7 @@ class _FrontMatter(BaseModel):
     targets: list[str] = Field(min_length=1)
     status: Literal["active", "candidate", "retired"]
     variants: dict[str, str] = Field(default_factory=dict)
+    provenance: Provenance | None = None
 
     @field_validator("id")
     @classmethod
@@ -99,6 +117,8 @@ class Rule(BaseModel):
     body: str
     variants: dict[str, str]
     path: str
+    # Not hashed (see ``hash``): where the rule came from does not change what the model reads.
+    provenance: Provenance | None = None
 
     @property
     def variant_names(self) -> list[str]:
@@ -143,12 +163,17 @@ class RuleLibrary(BaseModel):
 
 
 def _parse_rule(path: Path, root: Path, categories: list[str] | None = None) -> Rule:
+    rel = path.relative_to(root.parent).as_posix() if root.parent in path.parents else str(path)
+    return rule_from_text(path.read_text(encoding="utf-8"), rel, categories)
+
+
+def rule_from_text(source: str, rel: str, categories: list[str] | None = None) -> Rule:
+    """Validate a rule file's text (as ``load_rules`` does), naming it ``rel`` in errors."""
     import frontmatter
     import yaml
 
-    rel = path.relative_to(root.parent).as_posix() if root.parent in path.parents else str(path)
     try:
-        post = frontmatter.loads(path.read_text(encoding="utf-8"))
+        post = frontmatter.loads(source)
     except (yaml.YAMLError, UnicodeDecodeError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InputError(f"{rel}: bad front matter: {first}") from None
@@ -173,6 +198,7 @@ def _parse_rule(path: Path, root: Path, categories: list[str] | None = None) -> 
         body=body,
         variants=dict(meta.variants),
         path=rel,
+        provenance=meta.provenance,
     )
 
 

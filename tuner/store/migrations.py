@@ -13,7 +13,7 @@ from sqlalchemy import Connection, inspect, select, text
 from sqlalchemy.schema import CreateColumn
 
 from tuner.errors import StoreError
-from tuner.store.schema import SCHEMA_VERSION, ApiKeyRow, Base, Meta, ReportRow, ResultRow, SessionLabelRow, StepRow
+from tuner.store.schema import SCHEMA_VERSION, ApiKeyRow, Base, Meta, ReportRow, ResultRow, RunRow, SessionLabelRow, StepRow
 
 __all__ = ["migrate", "current_version"]
 
@@ -35,9 +35,12 @@ def _v1_to_v2(conn: Connection) -> None:
 
 
 def _v2_to_v3(conn: Connection) -> None:
-    # v3 adds tables only (session reviews, reports, API keys); nothing recorded changes.
+    # v3 adds tables (session reviews, reports, API keys) and indexes for browsing sessions and
+    # runs by model; nothing recorded changes.
     for table in (SessionLabelRow.__table__, ReportRow.__table__, ApiKeyRow.__table__):
         table.create(conn, checkfirst=True)
+    for index in (*ResultRow.__table__.indexes, *RunRow.__table__.indexes):
+        index.create(conn, checkfirst=True)
 
 
 # version n -> function upgrading n to n+1.

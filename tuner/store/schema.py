@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 __all__ = [
@@ -74,6 +74,8 @@ class RunRow(Base):
     """One model × one prompt × one selection of evals × K samples."""
 
     __tablename__ = "runs"
+    # v3: the viewer and `tuner sessions` filter by model.
+    __table_args__ = (Index("ix_runs_model", "model"),)
     id: Mapped[str] = mapped_column(String(80), primary_key=True, doc="Hash of everything defining the run.")
     experiment_id: Mapped[str | None] = mapped_column(ForeignKey("experiments.id"), nullable=True, doc="Grouping, if any.")
     prompt_hash: Mapped[str] = mapped_column(ForeignKey("prompts.hash"), doc="The system prompt.")
@@ -99,7 +101,14 @@ class ResultRow(Base):
     """One sample of one eval in one run: the model's output and its grade."""
 
     __tablename__ = "results"
-    __table_args__ = (UniqueConstraint("run_id", "eval_id", "sample_index"), Index("ix_results_run", "run_id"))
+    __table_args__ = (
+        UniqueConstraint("run_id", "eval_id", "sample_index"),
+        Index("ix_results_run", "run_id"),
+        # v3: sessions (recorded generations) are listed newest first, one row per response_key;
+        # this partial index answers "is there a newer row for this generation?" from the index alone.
+        Index("ix_results_session", "response_key", "id", sqlite_where=text("response_key IS NOT NULL"),
+              postgresql_where=text("response_key IS NOT NULL")),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     run_id: Mapped[str] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), doc="The run.")
     eval_id: Mapped[str] = mapped_column(String(200), doc="Eval path under evals/.")
@@ -167,6 +176,7 @@ class SessionLabelRow(Base):
     """
 
     __tablename__ = "session_labels"
+    __table_args__ = (Index("ix_session_labels_status", "eval_status", "eval_ready"),)
     session_key: Mapped[str] = mapped_column(String(80), primary_key=True,
         doc="The generation's identity: the result's response_key (hash of model, parameters, messages, sample).")
     eval_ready: Mapped[bool] = mapped_column(Boolean, default=False, doc="Whether it may be exported as an eval case.")

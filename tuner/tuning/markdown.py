@@ -28,6 +28,34 @@ def _rows(rows: list[CategoryRow]) -> list[str]:
     return out
 
 
+def _effect(e) -> str:
+    if e.delta is None:
+        return "n/a"
+    if e.lo is None or e.hi is None:
+        return f"{e.delta:+.0%}"
+    return f"{e.delta:+.0%} [{e.lo:+.0%}, {e.hi:+.0%}]"
+
+
+def _q(e) -> str:
+    return "n/a" if e.q_value is None else f"{e.q_value:.3f}"
+
+
+def _evidence_intro(report: TuneReport) -> list[str]:
+    ev = report.evidence
+    if not ev or not ev.get("fixed_loo_calls"):
+        return ["(no rules in the winner)"] if not report.rule_effects else []
+    return [
+        f"Each rule's effect of inclusion, per model × category, on fresh samples of the tuning evals: prompts drop a "
+        f"random few of the rules still undecided, a regression per model × category estimates every rule at once, "
+        f"and a cell stops costing calls once decided. \"helps\"/\"hurts\": confidently beyond ±{ev['delta0']:.0%}; "
+        f"\"no meaningful effect\": confidently within ±{ev['delta']:.0%}; \"undecided\": the budget ran out first. "
+        f"Error rates hold over all {ev['rounds']} looks (alpha {ev['alpha']}, spent 6α/(π²k²) at look k).",
+        "",
+        f"{ev['calls']} calls in {ev['rounds']} rounds (stopped: {ev['stopped']}, budget {ev['budget_calls']}); a fixed "
+        f"leave-one-out at the same samples would make {ev['fixed_loo_calls']}: {ev['saved_calls']} calls saved.",
+    ]
+
+
 def render_markdown(report: TuneReport) -> str:
     added = sorted(set(report.best_selection) - set(report.baseline_selection))
     removed = sorted(set(report.baseline_selection) - set(report.best_selection))
@@ -52,16 +80,16 @@ def render_markdown(report: TuneReport) -> str:
         "",
         *(_rows(report.held_out) if report.held_out else ["(the suite has no held-out evals)"]),
         "",
-        "## Which rules do what (leave-one-out of the winner)",
+        "## Which rules do what (adaptive design, the winner's rules)",
         "",
-        "| rule | model | category | effect of including it | q | verdict | tokens |",
-        "|---|---|---|---|---|---|---|",
+        *_evidence_intro(report),
+        "",
+        "| rule | model | category | effect of including it | q | verdict | calls | tokens |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for e in report.rule_effects:
-        if e.verdict != "no detectable effect" or e.category == report.category:
-            delta = "n/a" if e.delta is None else f"{e.delta:+.0%} [{e.lo:+.0%}, {e.hi:+.0%}]"
-            q = "n/a" if e.q_value is None else f"{e.q_value:.3f}"
-            lines.append(f"| {e.rule} | {e.model} | {e.category} | {delta} | {q} | {e.verdict} | {e.tokens} |")
+        if e.verdict not in ("no meaningful effect", "no detectable effect") or e.category == report.category:
+            lines.append(f"| {e.rule} | {e.model} | {e.category} | {_effect(e)} | {_q(e)} | {e.verdict} | {e.calls or ''} | {e.tokens} |")
     lines += ["", "## Parameter importance (PED-ANOVA over the study's trials)", ""]
     for rid, value in sorted(report.importance.items(), key=lambda kv: -kv[1])[:10]:
         lines.append(f"- {rid}: {value:.2f}")

@@ -1,18 +1,16 @@
 """After the trials: confirm the winner on fresh samples and held-out evals, and say which rules
-did what (Optuna's parameter importance plus a leave-one-out of the winner)."""
+did what (Optuna's parameter importance plus the adaptive design's effects of the winner's rules)."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
-from tuner.ablation.designs import loo
 from tuner.ablation.effects import Effect as RuleEffect
-from tuner.ablation.effects import finalize, paired_effects
 from tuner.runs import Harness, run_selections
 from tuner.tuning.config import FRESH_OFFSET, TuneConfig
 from tuner.tuning.evidence import CategoryRow, paired_table
 
-__all__ = ["RuleEffect", "TuneReport", "confirm", "evidence_samples", "leave_one_out", "importance"]
+__all__ = ["RuleEffect", "TuneReport", "confirm", "evidence_samples", "rule_evidence", "importance"]
 
 
 class TuneReport(BaseModel):
@@ -32,6 +30,9 @@ class TuneReport(BaseModel):
     found_helpful: list[str]
     found_harmful: list[str]
     calls: int
+    # how the rule effects were measured: the adaptive design's zone, budget, rounds, calls, and the
+    # calls a fixed leave-one-out at the evidence samples would have made (so the saving is visible)
+    evidence: dict | None = None
 
 
 def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: dict, progress=None):
@@ -52,24 +53,31 @@ def evidence_samples(config: TuneConfig) -> int:
     return max(3 * config.samples, 12)
 
 
-def leave_one_out(h: Harness, config: TuneConfig, specs: list, best: dict, progress=None) -> tuple[list[RuleEffect], int]:
-    """The winner against the winner without each of its rules (the ablation's loo design).
+def fixed_loo_calls(config: TuneConfig, n_rules: int, n_models: int) -> int:
+    """What a leave-one-out of ``n_rules`` at the evidence samples costs: (rules + 1) x evals x K x models."""
+    return (n_rules + 1) * len(config.eval_ids) * evidence_samples(config) * n_models
 
-    Two families for the false discovery rate: effects on the target category (the rules it
-    found) and effects on the other categories (what those rules cost elsewhere).
+
+def rule_evidence(h: Harness, config: TuneConfig, specs: list, best: dict, progress=None, *,
+                  budget_calls: int | None = None) -> tuple[list[RuleEffect], dict]:
+    """Each of the winner's rules, per model x category, by the adaptive design
+    (``tuner.ablation.adaptive``) on fresh samples of the tuning evals.
+
+    The budget is half of what a fixed leave-one-out at the evidence samples would make
+    (``budget_calls`` overrides it; it is not part of the study's identity, so a larger one
+    continues the same evidence from the stored observations); the design stops sooner once every cell is decided,
+    and cells still open then are reported "undecided", never guessed.
     """
     if not best:
-        return [], 0
-    from tuner.ablation import rule_tokens
+        return [], {"calls": 0, "new_calls": 0, "fixed_loo_calls": 0, "saved_calls": 0}
+    from tuner.ablation import adaptive_effects
+    from tuner.stats.zones import Zone
 
-    variants = loo(best)
-    groups = run_selections(h, [(f"winner-{v.name}", v.selection) for v in variants], specs, config.eval_ids,
-                            samples=evidence_samples(config), sample_offset=FRESH_OFFSET, progress=progress)
-    effects = paired_effects(variants, groups, "loo")
-    tokens = rule_tokens(h, best)
-    target = finalize([e for e in effects if e.category == config.category], tokens)
-    others = finalize([e for e in effects if e.category != config.category], tokens)
-    return target + others, sum(o.new_calls for g in groups for o in g.values())
+    fixed = fixed_loo_calls(config, len(best), len(specs))
+    budget = budget_calls or max(1, fixed // 2)
+    effects, spent = adaptive_effects(h, best, specs, config.eval_ids, budget_calls=budget, zone=Zone(), seed=config.seed,
+                                      sample_offset=FRESH_OFFSET, prefix="winner-adaptive", progress=progress)
+    return effects, {**spent, "fixed_loo_calls": fixed, "saved_calls": max(0, fixed - spent["calls"])}
 
 
 def importance(study) -> dict[str, float]:

@@ -1,0 +1,111 @@
+"""A recorded store shared by the session, export, API and viewer tests.
+
+Built once per test session by a real, small, offline run: `tuner compare` of the `none` and
+`all-active` rule sets with two simulated models on the Python suite (8 evals, 1 sample): 32
+recorded generations in 4 runs, a compare report with its chart, and an experiment row. Tests that
+change labels work on a copy of the database (``store_url``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _project(root: Path) -> Path:
+    shutil.copytree(REPO / "guidelines", root / "guidelines")
+    (root / "evals").symlink_to(REPO / "evals", target_is_directory=True)
+    (root / "suites").symlink_to(REPO / "suites", target_is_directory=True)
+    (root / "experiments").mkdir()
+    shutil.copy(REPO / "experiments" / "panel.toml", root / "experiments" / "panel.toml")
+    return root
+
+
+@pytest.fixture(scope="session")
+def recorded(tmp_path_factory, shared_cache) -> SimpleNamespace:
+    root = _project(tmp_path_factory.mktemp("recorded") / "proj")
+    db = root / "experiments" / "tuner.db"
+    env = {**os.environ, "TUNER_HOME": str(root), "TUNER_CACHE_DIR": str(shared_cache), "TUNER_DB": f"sqlite:///{db}"}
+    env.pop("TUNER_SUITE", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "tuner.cli.main", "compare", "--suite", str(REPO / "suites" / "python"),
+         "--before", "none", "--after", "all-active", "--model", "sim/careful", "--model", "sim/overeager",
+         "--samples", "1"],
+        cwd=root, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode in (0, 1), done.stderr  # 1: a significant regression, still recorded
+    from tuner.store import Store
+
+    store = Store.open(f"sqlite:///{db}")
+    runs = store.runs()
+    store.close()
+    reports = sorted((root / "reports" / "compare").glob("*.md"))
+    assert len(runs) == 4 and reports, (runs, reports)
+    return SimpleNamespace(root=root, db=db, runs=runs, report=reports[0])
+
+
+@pytest.fixture
+def store_url(recorded, tmp_path) -> str:
+    """A private copy of the recorded store (labels and keys written here stay in this test)."""
+    copy = tmp_path / "tuner.db"
+    shutil.copy(recorded.db, copy)
+    return f"sqlite:///{copy}"
+
+
+@pytest.fixture
+def env(recorded, store_url, monkeypatch, shared_cache) -> SimpleNamespace:
+    """The recorded project as the current project, over a private copy of its store."""
+    monkeypatch.setenv("TUNER_HOME", str(recorded.root))
+    monkeypatch.setenv("TUNER_DB", store_url)
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_cache))
+    monkeypatch.delenv("TUNER_SUITE", raising=False)
+    monkeypatch.chdir(recorded.root)
+    return SimpleNamespace(root=recorded.root, url=store_url, runs=recorded.runs, report=recorded.report)
+
+
+@pytest.fixture
+def store(env):
+    from tuner.store import Store
+
+    s = Store.open(env.url)
+    yield s
+    s.close()
+
+
+def invoke(*args: str):
+    from typer.testing import CliRunner
+
+    from tuner.cli.main import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+def add_tool_session(store, run_id: str) -> str:
+    """Record a generation whose conversation has two user turns and a tool call (the runs the
+    simulator makes have one turn); returns its session key."""
+    from tuner.store import ResultRecord
+
+    base = store.results(run_id)[0]
+    messages = [
+        base.messages[0],  # the system prompt, by hash
+        {"role": "user", "content": "What is 2 + 2?"},
+        {"role": "assistant", "content": "4"},
+        {"role": "user", "content": "Look up the weather in Paris, then answer."},
+        {"role": "assistant", "content": None,
+         "tool_calls": [{"id": "call_w1", "type": "function", "function": {"name": "weather", "arguments": {"city": "Paris"}}}]},
+        {"role": "tool", "tool_call_id": "call_w1", "content": "{\"temp_c\": 21}"},
+    ]
+    key = "sha256:" + "ab" * 32
+    store.record_result(run_id, ResultRecord(
+        eval_id=base.eval_id, category=base.category, sample_index=99, outcome="pass", output="It is 21 °C in Paris.",
+        prompt_tokens=120, completion_tokens=9, cost_usd=0.00042, response_key=key, messages=messages,
+        response_model="gpt-test"))
+    return key

@@ -1,0 +1,22 @@
+"""The viewer benchmark runs (a later `tuner bench` calls its measure()) and times every page."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_measure_quick_times_every_page(tmp_path):
+    spec = importlib.util.spec_from_file_location("bench_viewer", REPO / "benchmarks" / "bench_viewer.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out = bench.measure(quick=True, store_path=tmp_path / "bench.db")
+    assert out["results"] == 9_600 and out["labelled"] > 2_000
+    assert len(out["pages"]) == 16 and all(ms > 0 for ms in out["pages"].values())
+    assert out["median_ms"] > 0 and out["max_ms"] >= out["median_ms"]
+    assert out["bytes"]["api export text (1000)"] > 100_000  # a real export came back

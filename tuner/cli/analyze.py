@@ -1,0 +1,84 @@
+"""`tuner analyze RUN` (failure-analysis report) and `tuner propose --category C` (candidate rules)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from tuner.cli._common import DbOption, JsonOption, SuiteOption, console, print_json
+
+__all__ = ["register"]
+
+AnalystOption = Annotated[str, typer.Option("--analyst", help="litellm model string of the analyst (default: the offline simulated analyst).")]
+ApiBaseOption = Annotated[Optional[str], typer.Option("--api-base", help="Base URL of the analyst's / proposer's OpenAI-compatible server.")]
+
+
+def analyze(
+    run: Annotated[str, typer.Argument(metavar="RUN", help="Run id, unique prefix, or viewer URL .../run/<id>/...")],
+    analyst: AnalystOption = "sim/analyst",
+    api_base: ApiBaseOption = None,
+    db: DbOption = None,
+    suite: SuiteOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Classify every failed eval of RUN (at most 4 analyses at a time) and write reports/{provider}/{model}/{run8}_{date}.md."""
+    from tuner.analysis import analyze_run, check_author
+    from tuner.cli._common import open_store, project
+
+    proj = project()
+    check_author(analyst, "analyst", api_base)  # before the store is even opened
+    store = open_store(db)
+    try:
+        result = analyze_run(proj, store, run, analyst=analyst, api_base=api_base)
+    finally:
+        store.close()
+    if as_json:
+        print_json({"run": result.run_id, "all_passed": result.all_passed, "report": str(result.path) if result.path else None,
+                    **({"body": result.body} if result.body else {})})
+        return
+    if result.all_passed:
+        console().print(f"run {result.run_id[7:19]}: all {result.total} results passed; nothing to analyse (no report written).")
+        return
+    typer.echo(result.markdown)
+    typer.echo(f"report: {result.path} (and {result.path.with_suffix('.json').name})")
+
+
+def propose(
+    category: Annotated[str, typer.Option("--category", "-c", help="Category whose failures to learn from.")],
+    run: Annotated[Optional[str], typer.Option("--run", help="Run id, prefix or viewer URL (default: the latest run with failures in CATEGORY).")] = None,
+    proposer: Annotated[str, typer.Option("--proposer", help="litellm model string of the proposer (default: the offline simulated proposer).")] = "sim/proposer",
+    api_base: ApiBaseOption = None,
+    db: DbOption = None,
+    suite: SuiteOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Draft candidate rules (status: candidate, with provenance) from CATEGORY's failures; near-duplicates are skipped."""
+    from tuner.analysis import check_author
+    from tuner.cli._common import open_store, project
+    from tuner.proposals import propose_rules
+
+    proj = project()
+    check_author(proposer, "proposer", api_base)
+    store = open_store(db)
+    try:
+        result = propose_rules(proj, store, category, run=run, proposer=proposer, api_base=api_base)
+    finally:
+        store.close()
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+        return
+    out = console()
+    out.print(f"run {result.run_id[7:19]} · {category}: {result.failures} failed eval(s) read by {result.proposer}"
+              + (" (simulated)" if result.simulated else ""))
+    for w in result.written:
+        out.print(f"[green]wrote[/green] {w.path}  ({w.id}: {w.title}; from {', '.join(w.evals)})")
+    for d in result.skipped:
+        out.print(f"[yellow]skipped[/yellow] '{d.title}': {d.reason}")
+    if result.written:
+        out.print(f"candidates are off until measured: [bold]tuner tune --category {category}[/bold] (or `tuner ablate`) decides")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("analyze")(analyze)
+    app.command("propose")(propose)

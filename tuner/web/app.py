@@ -1,0 +1,76 @@
+"""The viewer's FastAPI application (pages + API) over one store and one project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.templating import Jinja2Templates
+
+from tuner.errors import InputError
+from tuner.web import api, pages
+from tuner.web.auth import Login
+from tuner.web.data import Suites
+
+__all__ = ["create_app"]
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def _templates() -> Jinja2Templates:
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["j2", "html"], default=True),
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    from tuner.hashing import short
+
+    env.filters["short"] = short
+    env.filters["pct"] = lambda v: "n/a" if v is None else f"{v:.0%}"
+    env.globals["model_label"] = _model_label
+    return Jinja2Templates(env=env)
+
+
+def _model_label(model: str, params: dict | None = None) -> str:
+    from tuner.compare.rates import model_label
+
+    return model_label(model, params)
+
+
+def create_app(store, project, login: Login | None = None) -> FastAPI:
+    """The app; ``login`` holds the one-time token (a new one when not given)."""
+    app = FastAPI(title="tuner viewer", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.store = store
+    app.state.project = project
+    app.state.login = login or Login()
+    app.state.suites = Suites(project)
+    app.state.templates = _templates()
+    app.include_router(api.router)
+    app.include_router(pages.router)
+
+    @app.exception_handler(pages.LoginRequired)
+    def _login_required(request: Request, exc: pages.LoginRequired) -> HTMLResponse:
+        return app.state.templates.TemplateResponse(request, "login.html.j2", {"spent": False}, status_code=401)
+
+    @app.exception_handler(api.ApiError)
+    def _api_error(request: Request, exc: api.ApiError) -> JSONResponse:
+        return api.error_response(exc)
+
+    @app.exception_handler(InputError)
+    def _input_error(request: Request, exc: InputError):
+        if request.url.path.startswith("/api/"):
+            return api.error_response(exc)
+        from tuner.errors import NotFoundError
+
+        code = 404 if isinstance(exc, NotFoundError) else 400
+        return app.state.templates.TemplateResponse(request, "error.html.j2", {"message": str(exc), "tab": ""},
+                                                    status_code=code)
+
+    @app.exception_handler(RequestValidationError)
+    def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err.get("loc", ())[1:]) or "request"
+        return JSONResponse({"error": f"{where}: {err.get('msg')}"}, status_code=400)
+
+    return app

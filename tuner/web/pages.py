@@ -1,0 +1,176 @@
+"""The viewer's pages (server-rendered HTML): runs → run → category → eval, reports, leaderboard,
+and the Evals tab (sessions: filter, select, label, export)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+
+from tuner.errors import NotFoundError
+from tuner.web.auth import COOKIE, viewer_session
+
+__all__ = ["router", "LoginRequired"]
+
+router = APIRouter()
+PAGE = 50
+
+
+class LoginRequired(Exception):
+    pass
+
+
+def require_login(request: Request) -> None:
+    if not viewer_session(request):
+        raise LoginRequired()
+
+
+Viewer = Depends(require_login)
+
+
+def _render(request: Request, name: str, status_code: int = 200, **context) -> HTMLResponse:
+    return request.app.state.templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+@router.get("/login")
+def login(request: Request, token: str = "") -> Response:
+    session = request.app.state.login.redeem(token)
+    if session is None:
+        return _render(request, "login.html.j2", spent=True, status_code=401)
+    response = RedirectResponse("/runs", status_code=303)
+    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/")
+    return response
+
+
+@router.get("/", dependencies=[Viewer])
+def home() -> Response:
+    return RedirectResponse("/runs", status_code=303)
+
+
+@router.get("/runs", dependencies=[Viewer])
+def runs(request: Request, offset: Annotated[int, Query(ge=0)] = 0, model: str | None = None) -> HTMLResponse:
+    from tuner.web.data import known_models, runs_page
+
+    store = request.app.state.store
+    page = runs_page(store, offset=offset, limit=PAGE, model=model or None)
+    return _render(request, "runs.html.j2", page=page, model=model or "", models=known_models(store), tab="runs")
+
+
+@router.get("/runs/{run_id}", dependencies=[Viewer])
+def run(request: Request, run_id: str) -> HTMLResponse:
+    store = request.app.state.store
+    record = store.run(run_id)
+    suite = request.app.state.suites.get(record.suite)
+    order = suite.categories if suite else []
+    cats = (record.summary or {}).get("categories", {})
+    ordered = [c for c in order if c in cats] + sorted(set(cats) - set(order))
+    return _render(request, "run.html.j2", run=record, categories=[(c, cats[c]) for c in ordered],
+                   overall=(record.summary or {}).get("overall"), calls=(record.summary or {}).get("calls"),
+                   suite=suite, tab="runs")
+
+
+@router.get("/runs/{run_id}/categories/{category}", dependencies=[Viewer])
+def category(request: Request, run_id: str, category: str) -> HTMLResponse:
+    from tuner.web.data import category_results, labels_for
+
+    store = request.app.state.store
+    record = store.run(run_id)
+    evals = category_results(store, record.id, category)
+    if not evals:
+        raise NotFoundError(f"run {record.id[:19]} has no results in category '{category}'")
+    labels = labels_for(store, [r["response_key"] for rs in evals.values() for r in rs])
+    return _render(request, "category.html.j2", run=record, category=category, evals=evals, labels=labels, tab="runs")
+
+
+@router.get("/runs/{run_id}/evals/{eval_id:path}", dependencies=[Viewer])
+def eval_page(request: Request, run_id: str, eval_id: str) -> HTMLResponse:
+    from tuner.web.data import eval_results, file_diffs, labels_for
+
+    store = request.app.state.store
+    record = store.run(run_id)
+    results = eval_results(store, record.id, eval_id)
+    if not results:
+        raise NotFoundError(f"run {record.id[:19]} has no results for eval '{eval_id}'")
+    suite = request.app.state.suites.get(record.suite)
+    ev = next((e for e in suite.evals if e.id == eval_id), None) if suite else None
+    reference = ev.answer_files() if ev else None
+    samples = [{"result": r, "diffs": file_diffs(reference, r.files or {}) if reference is not None and r.files is not None else None}
+               for r in results]
+    return _render(request, "eval.html.j2", run=record, eval_id=eval_id, category=results[0].category, ev=ev,
+                   suite=suite, stale=bool(suite and suite.hash != record.suite_hash), samples=samples,
+                   labels=labels_for(store, [r.response_key for r in results]), tab="runs")
+
+
+@router.get("/prompts/{prompt_hash}", dependencies=[Viewer])
+def prompt_page(request: Request, prompt_hash: str) -> HTMLResponse:
+    from tuner.web.data import prompt
+
+    return _render(request, "prompt.html.j2", prompt=prompt(request.app.state.store, prompt_hash), tab="runs")
+
+
+@router.get("/leaderboard", dependencies=[Viewer])
+def leaderboard_page(request: Request) -> HTMLResponse:
+    from tuner.leaderboard import leaderboard
+
+    store = request.app.state.store
+    boards = [(suite, leaderboard(store, suite.hash, [e.id for e in suite.evals])) for suite in request.app.state.suites.all()]
+    return _render(request, "leaderboard.html.j2", boards=boards, tab="leaderboard")
+
+
+@router.get("/reports", dependencies=[Viewer])
+def reports(request: Request) -> HTMLResponse:
+    from tuner.web.data import experiments, report_files
+
+    return _render(request, "reports.html.j2", files=report_files(request.app.state.project.reports),
+                   experiments=experiments(request.app.state.store), tab="reports")
+
+
+@router.get("/reports/{path:path}", dependencies=[Viewer])
+def report(request: Request, path: str) -> Response:
+    root: Path = request.app.state.project.reports.resolve()
+    file = (root / path).resolve()
+    if not file.is_relative_to(root) or not file.is_file():
+        raise NotFoundError(f"no report {path!r}")
+    if file.suffix != ".md":
+        # Charts and JSON twins beside a report; a report's relative links land here.
+        return FileResponse(file)
+    from markdown_it import MarkdownIt
+
+    # html=False: a report may quote model output; it is shown as text, never as markup.
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(file.read_text(encoding="utf-8"))
+    return _render(request, "report.html.j2", path=path, body=body, tab="reports")
+
+
+@router.get("/evals", dependencies=[Viewer])
+def evals_tab(request: Request, status: str = "", tag: str = "", model: str = "", category: str = "",
+              outcome: str = "", run: str = "", ready: str = "yes",
+              offset: Annotated[int, Query(ge=0)] = 0) -> HTMLResponse:
+    from tuner.sessions import STATUSES, list_sessions, session_filter
+    from tuner.web.data import known_categories, known_models
+
+    store = request.app.state.store
+    chosen = {"status": status, "tag": tag, "model": model, "category": category, "outcome": outcome, "run": run,
+              "ready": ready}
+    filt = session_filter(status=status or None, tag=tag or None, model=model or None, category=category or None,
+                          outcome=outcome or None, run=run or None,
+                          ready={"yes": True, "no": False}.get(ready))
+    page = list_sessions(store, filt, limit=PAGE, offset=offset)
+    from urllib.parse import urlencode
+
+    query = {k: v for k, v in chosen.items() if v}
+    return _render(request, "evals.html.j2", page=page, chosen=chosen, query=query, base_query=urlencode(query),
+                   statuses=STATUSES,
+                   models=known_models(store), categories=known_categories(store), tab="evals")
+
+
+@router.get("/sessions/{key}", dependencies=[Viewer])
+def session_page(request: Request, key: str) -> HTMLResponse:
+    from tuner.sessions import SessionFilter, conversations, iter_sessions, openai_messages, resolve_keys
+
+    store = request.app.state.store
+    [full] = resolve_keys(store, [key])
+    [s] = iter_sessions(store, SessionFilter(keys=(full,)))
+    [conv] = conversations(store, [s])
+    return _render(request, "session.html.j2", s=s, messages=openai_messages(conv), tab="evals")
