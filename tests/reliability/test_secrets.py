@@ -1,6 +1,6 @@
 """With fake keys in the environment, no key reaches the store, caches, reports, published files,
-study storage or console output: after a run (including a provider error that echoes the key), a
-failing and a resumed run, a compare, a tune and a publish."""
+study storage, exports, the viewer's pages or console output: after a run (including a provider
+error that echoes the key), a compare, a tune, a publish, exports in every format and a viewer session."""
 
 from __future__ import annotations
 
@@ -47,8 +47,41 @@ def _producers(cli, provider) -> list[Producer]:
         Producer("compare", command("compare", "--before", "none", "--after", "all-active", "--panel", "p", "--samples", "1", ok=(0, 1))),
         Producer("tune", command("tune", "--panel", "p", "--category", "text", "--trials", "2", "--batch", "2", "--samples", "1")),
         Producer("publish", command("publish", "--panel", "p", "--samples", "1", "--force")),
+        Producer("label", command("label", "--all", "--ready", "--status", "correct")),
+        *[Producer(f"export {fmt}", command("export", "--format", fmt, "-o", f"experiments/export.{fmt}"))
+          for fmt in ("deepeval", "openai", "text")],
+        Producer("viewer", _viewer_pages),
         Producer("store check", command("store", "check")),
     ]
+
+
+def _viewer_pages(project: Path) -> str:
+    """A viewer session: every run's page, its evals' pages, the sessions API, the lists."""
+    import warnings
+
+    from fastapi.testclient import TestClient
+
+    from tuner.paths import find_project
+    from tuner.store import Store
+    from tuner.web import Login, create_app
+
+    store = Store.open(f"sqlite:///{project / 'experiments' / 'tuner.db'}", create=False)
+    pages = []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with TestClient(create_app(store, find_project(), Login("secrets-test-login"))) as client:
+                assert client.get("/login?token=secrets-test-login", follow_redirects=False).status_code == 303
+                paths = ["/", "/runs", "/leaderboard", "/reports"]
+                paths += [f"/runs/{run.id}" for run in store.runs()]
+                paths += [f"/runs/{run.id}/evals/{r.eval_id}" for run in store.runs()[:3] for r in store.results(run.id)[:2]]
+                for path in paths:
+                    r = client.get(path)
+                    assert r.status_code == 200, (path, r.status_code)
+                    pages.append(r.text)
+    finally:
+        store.close()
+    return "\n".join(pages)
 
 
 def test_no_key_anywhere(cli, py_project, provider, tmp_path, monkeypatch):

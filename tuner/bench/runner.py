@@ -126,7 +126,7 @@ def _tuning(quick: bool, tmp: Path) -> BenchRow:
             start = time.perf_counter()
             found = _quiet(_tune_found, bt, h, spec, "text", trials)
             seconds = time.perf_counter() - start
-            calls = bt.calls_of(h)
+            calls = h.response_cache.misses  # answers the study had to buy
         finally:
             h.close()
     s = bt.score(found, true)
