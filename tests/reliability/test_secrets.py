@@ -15,7 +15,7 @@ from reliability_helpers import SUITE, write_panel
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from secrets_scan import Producer, scan_project  # noqa: E402
 
-pytestmark = [pytest.mark.slow]
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")]
 
 # Shapes the built-in patterns do not know (no sk- prefix): only the environment says they are keys.
 SECRETS = {
