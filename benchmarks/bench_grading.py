@@ -44,6 +44,24 @@ def _jail_overhead(runs: int = 20) -> None:
           f"{extra * 1000:+.0f} ms per tool run")
 
 
+def measure(project: Project, limit: int = 0) -> dict:
+    """Seconds to grade the suite's reference answers batched and one at a time (cache off)."""
+    suite = load_suite(project)
+    evals = suite.evals[:limit] if limit else suite.evals
+    requests = [GradeRequest(eval=e, files=e.answer_files()) for e in evals]
+    if suite.kind.name == "convex":  # a first `npm ci` is installation, not grading
+        from tuner.grading.toolchain import ensure_toolchain
+
+        ensure_toolchain(suite.root / suite.manifest.toolchain)
+    batched, ok_b = _timed(project, requests)
+    single, ok_s = 0.0, 0
+    for request in requests:
+        seconds, ok = _timed(project, [request])
+        single += seconds
+        ok_s += ok
+    return {"evals": len(requests), "batched_s": batched, "single_s": single, "passed_batched": ok_b, "passed_single": ok_s}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=0, help="only the first N evals")

@@ -65,7 +65,7 @@ async def _bare_litellm(n: int, conc: int) -> float:
     return time.perf_counter() - start
 
 
-def bench_overhead(n: int, conc: int) -> None:
+def bench_overhead(n: int, conc: int) -> dict:
     from tuner.models import ModelSpec, complete_all
 
     os.environ["TUNER_SIM_LATENCY_MS"] = "0"
@@ -80,9 +80,10 @@ def bench_overhead(n: int, conc: int) -> None:
     print(f"[overhead] per call: bare litellm (mock_response) {per(bare):.2f} ms; complete_many (mock_response) "
           f"{per(harness):.2f} ms -> harness overhead {per(harness - bare):.2f} ms (target <= 5 ms); "
           f"sim/careful at 0 ms {per(sim):.2f} ms (+{per(sim - bare):.2f} ms incl. the simulator's own work)")
+    return {"bare_ms": per(bare), "harness_ms": per(harness), "overhead_ms": per(harness - bare), "sim_ms": per(sim), "calls": n}
 
 
-def bench_cache(n: int, conc: int) -> None:
+def bench_cache(n: int, conc: int) -> dict:
     from tuner.models import ModelSpec, ResponseCache, complete_all
     from tuner.models.sim.provider import SimProvider
 
@@ -104,7 +105,10 @@ def bench_cache(n: int, conc: int) -> None:
         print(f"[cache] cold: {cold_calls} provider calls in {cold:.2f}s; warm: {calls['n'] - cold_calls} provider "
               f"calls in {warm:.2f}s ({sum(c.cached for c in out)}/{n} cached; hits {cache.hits}, misses {cache.misses})")
         cache.close()
+        figures = {"calls": n, "cold_s": cold, "warm_s": warm, "cold_provider_calls": cold_calls,
+                   "warm_provider_calls": calls["n"] - cold_calls, "cached": sum(c.cached for c in out)}
     SimProvider._respond = original
+    return figures
 
 
 def main() -> None:

@@ -11,6 +11,13 @@ flaky500    500 on the first request, then normal
 malformed   200 with a body that is not JSON
 empty       200 with empty content
 auth        401 (echoing a fake key, which must be scrubbed)
+steady      200 after ``server.latency_s``, an answer that depends on the request (see
+            ``server.answer_for``); counted per request body (``server.body_counts``) and logged
+            with arrival and answer times (``server.calls``), to prove a call is not bought twice
+faulty      as steady, but ``server.fault_rate`` of the calls (evenly spread) fail, in turn:
+            429 with Retry-After, 500, 503, a timeout, a connection reset, a malformed body, an
+            empty body, a truncated body (``FAULTS``); ``server.faults`` counts each kind
+echokey     500 whose message echoes the credentials the client sent (Authorization, api-key)
 analyst     after ``ANALYST_S``, a DSPy-format analyst answer (field markers, or JSON when asked for JSON)
 analyst-malformed  the same with a classification outside the allowed set (every time)
 analyst-echo  an analyst answer whose reasoning echoes the request's API key
@@ -30,6 +37,9 @@ import threading
 import time
 from collections import defaultdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import hashlib
+import socket
+import struct
 
 SLOW_S = 2.0
 ANALYST_S = 0.25
@@ -118,9 +128,73 @@ class _Handler(BaseHTTPRequestHandler):
             return self._ok("")
         if mode == "auth":
             return self._error(401, "Incorrect API key provided: sk-abcdef1234567890XYZ. Bearer sk-zzzzzzzz")
+        if mode in ("steady", "faulty"):
+            return self._steady(request, mode)
+        if mode == "echokey":
+            token = (self.headers.get("Authorization") or "").removeprefix("Bearer ").strip()
+            sent = f"no quota left for key {token} (api-key {self.headers.get('api-key')})"
+            self.server.echoed.append(sent)
+            return self._error(500, f"upstream failed for request with {sent}")
         if mode in _DSPY_MODES:
             return self._dspy_answer(mode, request)
         return self._ok(ANSWER)
+
+    # steady / faulty ---------------------------------------------------------------------------
+    def _steady(self, request: dict, mode: str) -> None:
+        digest = hashlib.sha256(json.dumps(request.get("messages"), sort_keys=True).encode()).hexdigest()
+        with self.server.lock:
+            self.server.body_counts[digest] += 1
+            call = {"body": digest, "arrived": time.monotonic(), "answered": None}
+            self.server.calls.append(call)
+        fault = None
+        if mode == "faulty":
+            with self.server.lock:
+                # Exactly ``fault_rate`` of the faulty calls fail, spread evenly, the kinds in turn:
+                # a short run meets every one of them.
+                self.server.faulty_calls += 1
+                n, rate = self.server.faulty_calls, self.server.fault_rate
+                if int(n * rate) > int((n - 1) * rate):
+                    fault = FAULTS[sum(self.server.faults.values()) % len(FAULTS)]
+                    self.server.faults[fault] += 1
+        if self.server.latency_s:
+            time.sleep(self.server.latency_s)
+        if fault is None:
+            self._ok(self.server.answer_for(request))
+        else:
+            self._fault(fault)
+        call["answered"] = time.monotonic()
+
+    def _fault(self, fault: str) -> None:
+        if fault == "429":
+            return self._error(429, "rate limited", {"Retry-After": "1"})
+        if fault in ("500", "503"):
+            return self._error(int(fault), "upstream trouble")
+        if fault == "timeout":
+            time.sleep(self.server.timeout_sleep_s)
+            return self._error(504, "too late")  # the client has given up long before
+        if fault == "reset":
+            # SO_LINGER 0: close() sends a TCP RST instead of a clean end of stream.
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            self.connection.close()
+            return None
+        if fault == "malformed":
+            return self._send(200, b'{"id": "x", "choices": [ {not json')
+        if fault == "empty":
+            return self._send(200, b"")
+        if fault == "truncated":
+            # Promise a whole answer, send its first half, hang up.
+            body = json.dumps({"id": "chatcmpl-t", "object": "chat.completion", "model": "fake-model",
+                               "choices": [{"index": 0, "message": {"role": "assistant", "content": ANSWER}}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return None
+        raise AssertionError(fault)
 
     def _dspy_answer(self, mode: str, request: dict) -> None:
         time.sleep(ANALYST_S)
@@ -146,15 +220,34 @@ class _Handler(BaseHTTPRequestHandler):
                 self.server.in_flight -= 1
 
 
+FAULTS = ("429", "500", "503", "timeout", "reset", "malformed", "empty", "truncated")
+
+
+def default_answer(request: dict) -> str:
+    """An answer that names the request it answers (so a mix-up shows in the stored output)."""
+    digest = hashlib.sha256(json.dumps(request.get("messages"), sort_keys=True).encode()).hexdigest()[:16]
+    return f"# Files\n\n## app/answer.py\n\n```python\n# answer to request {digest}\nVALUE = 1\n```\n"
+
+
 class FakeOpenAI(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+    def __init__(self, port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), _Handler)
         self.lock = threading.Lock()
         self.counts: dict[str, int] = defaultdict(int)
         self.times: dict[str, list[float]] = defaultdict(list)
         self.bodies: dict[str, list[dict]] = defaultdict(list)
+        # steady / faulty / echokey
+        self.latency_s = 0.0
+        self.answer_for = default_answer
+        self.body_counts: dict[str, int] = defaultdict(int)
+        self.calls: list[dict] = []
+        self.fault_rate = 0.3
+        self.faulty_calls = 0
+        self.faults: dict[str, int] = defaultdict(int)
+        self.timeout_sleep_s = 3.0
+        self.echoed: list[str] = []
         self.in_flight = 0
         self.max_in_flight = 0
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)

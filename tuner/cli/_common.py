@@ -56,10 +56,11 @@ def project():
     return find_project()
 
 
-def open_store(db: str | None):
+def open_store(db: str | None, *, create: bool = False):
+    """The store for a command; read-only by default (a missing SQLite file is not created)."""
     from tuner.store import Store
 
-    return Store.open(project().db_url(db))
+    return Store.open(project().db_url(db), create=create)
 
 
 ModelOption = Annotated[

@@ -118,9 +118,14 @@ def power_cmd(
     from tuner.runs import Harness
     from tuner.stats.power import DEFAULT_BASELINE, DEFAULT_ICC, power_curve
 
-    with Harness(db=db) as h:
+    from tuner.errors import NotFoundError
+
+    with Harness(db=db, create=False) as h:
         tasks = len(h.suite.select(category=category))
-        stored = stored_heterogeneity(h.store, h.suite.hash, category)
+        try:
+            stored = stored_heterogeneity(h.store, h.suite.hash, category)
+        except NotFoundError:  # no store yet: defaults, and no file created by asking
+            stored = None
     rate, icc = stored if stored else (DEFAULT_BASELINE, DEFAULT_ICC)
     source = "stored runs" if stored else "default"
     if baseline is not None:

@@ -26,7 +26,7 @@ def create_cmd(
     """Create a key and print it once: only its hash is stored."""
     from tuner.apikeys import create_key
 
-    store = open_store(db)
+    store = open_store(db, create=True)  # a key may come before any run
     try:
         new = create_key(store, name)
     finally:

@@ -16,16 +16,40 @@ __all__ = ["app", "main"]
 # Command modules, registered in this order. Each exposes ``register(app)`` and imports nothing
 # heavy at module level, so `tuner --help` stays fast.
 _MODULES = ("guidelines", "evals", "grade", "models", "run", "runs", "compare", "tune", "ablate", "publish", "analyze",
-            "sessions", "keys", "serve")
+            "sessions", "keys", "serve",
+            "store", "bench")
 
 
 class _Group(typer.core.TyperGroup):
+    def main(self, *args, standalone_mode: bool = True, **kwargs):
+        """Click's usage errors as one line on stderr (Typer draws a multi-line box), exit 2."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        import sys
+
+        from typer._click import exceptions as click  # Typer ships its own copy of Click
+
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.NoArgsIsHelpError as exc:
+            exc.show()  # the help text, as before
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            where = exc.ctx.command_path if getattr(exc, "ctx", None) else "tuner"
+            message = " ".join(exc.format_message().split())
+            hint = f" (see '{where} --help')" if isinstance(exc, click.UsageError) else ""
+            typer.echo(f"tuner: error: {message}{hint}", err=True)
+            sys.exit(exc.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except TunerError as exc:
+            from tuner.models.client import scrub
+
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            typer.echo(f"tuner: error: {message}", err=True)
+            typer.echo(f"tuner: error: {scrub(message)}", err=True)  # never echo a key, whatever raised
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             typer.echo("tuner: interrupted; everything recorded so far is kept (run the same command to resume)", err=True)

@@ -37,14 +37,20 @@ def list_cmd(
     from tuner.models.panel import is_sim_model
     from tuner.hashing import short
 
-    store = open_store(db)
+    from tuner.errors import NotFoundError
+
     try:
-        rows = []
-        for run in store.runs(model=model, limit=limit):
+        store = open_store(db)
+    except NotFoundError:  # nothing recorded yet: an empty list, and no store file created
+        store = None
+    rows = []
+    try:
+        for run in store.runs(model=model, limit=limit) if store else []:
             overall = next(r for r in rate_rows(store.results(run.id)) if r.category == OVERALL)
             rows.append((run, overall))
     finally:
-        store.close()
+        if store:
+            store.close()
     if as_json:
         print_json([
             {"id": run.id, "model": run.model, "simulated": is_sim_model(run.model), "set": run.set_name,

@@ -27,7 +27,7 @@ def serve(
     from tuner.errors import InputError
 
     proj = project()
-    store = open_store(db)
+    store = open_store(db, create=True)  # the viewer of a new project starts empty and records reviews
     # proto=IPPROTO_TCP: asyncio turns Nagle off (TCP_NODELAY) only on sockets that say they are TCP;
     # with Nagle on, every response on a kept-alive connection waited ~40 ms for a delayed ACK.
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)

@@ -44,7 +44,7 @@ def resolve_side(h, token: str, offset: int, option: str) -> Side:
         rule_set = h.guidelines.load_set(token)
         return Side(token=token, label=rule_set.name, rule_set=rule_set, offset=offset)
     try:
-        run = h.store.run(token)
+        run = h.existing_store().run(token)
     except NotFoundError:
         known = ", ".join(h.guidelines.set_names())
         raise NotFoundError(f"{option} {token!r}: neither a rule set (known: {known}) nor a stored run") from None

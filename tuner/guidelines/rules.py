@@ -164,7 +164,11 @@ class RuleLibrary(BaseModel):
 
 def _parse_rule(path: Path, root: Path, categories: list[str] | None = None) -> Rule:
     rel = path.relative_to(root.parent).as_posix() if root.parent in path.parents else str(path)
-    return rule_from_text(path.read_text(encoding="utf-8"), rel, categories)
+    try:
+        source = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{rel}: not UTF-8 text (byte {exc.start})") from None
+    return rule_from_text(source, rel, categories)
 
 
 def rule_from_text(source: str, rel: str, categories: list[str] | None = None) -> Rule:

@@ -78,9 +78,23 @@ class Completion(BaseModel):
     sample_index: int = 0
 
 
+_SECRET_VAR = re.compile(r"(?:API_?KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)$", re.IGNORECASE)
+
+
+def _env_secrets() -> list[str]:
+    """Values of credential-looking environment variables, longest first (a key of any shape:
+    the patterns above only know the common prefixes)."""
+    import os
+
+    values = {v for k, v in os.environ.items() if _SECRET_VAR.search(k) and len(v) >= 8}
+    return sorted(values, key=len, reverse=True)
+
+
 def scrub(text: str) -> str:
     """One line, no secrets: provider errors can echo keys and headers."""
     line = " ".join(str(text).split())
+    for value in _env_secrets():
+        line = line.replace(value, "***")
     for pattern, repl in _SCRUB:
         line = pattern.sub(repl, line)
     return line[:400]
@@ -164,6 +178,8 @@ def _classify(exc: BaseException) -> Literal["retry", "fail", "fatal"]:
     if isinstance(exc, _Permanent):
         return "fail"
     name = type(exc).__name__
+    if _missing_credentials(exc):
+        return "fatal"  # no key at all: every call to this model fails the same way
     if name in ("AuthenticationError", "PermissionDeniedError", "NotFoundError", "PaymentRequiredError",
                 "UnsupportedParamsError", "LiteLLMUnknownProvider"):
         return "fatal"
@@ -182,16 +198,40 @@ def _describe(exc: BaseException, spec: ModelSpec, litellm: Any) -> str:
     if isinstance(exc, asyncio.TimeoutError):
         return f"timeout after {spec.timeout_s:g}s"
     name = type(exc).__name__
-    if name == "AuthenticationError":
+    if name == "AuthenticationError" or _missing_credentials(exc):
         missing = _missing_keys(spec, litellm)
         hint = (f"set {', '.join(missing)} in the environment" if missing
                 else f"check {spec.provider.upper()}_API_KEY (or the key variable of this provider) in the environment")
+        if name != "AuthenticationError":
+            return f"{spec.model}: no API key: {hint}"
         return f"{spec.model}: authentication failed (401): {hint}"
+    if _unreachable(exc):
+        # litellm reports a refused connection as a 500 from the provider; nothing answered at all.
+        where = spec.api_base or f"the {spec.provider} API"
+        return scrub(f"APIConnectionError: cannot reach {where} (connection failed; is the provider up?)")
     code = _status(exc)
     message = getattr(exc, "message", None) or str(exc) or name
     message = _LITELLM_PREFIX.sub("", str(message))  # "litellm.X: X: " repeats the class name
     prefix = f"{name} ({code})" if code else name
     return scrub(f"{prefix}: {message}")
+
+
+def _missing_credentials(exc: BaseException) -> bool:
+    """The SDK refused to send anything: no API key in the environment (litellm wraps it as a 500)."""
+    text = str(getattr(exc, "message", "") or exc)
+    return "Missing credentials" in text or "api_key client option must be set" in text
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """Did the request never reach a server (refused, unresolvable, dropped before any reply)?"""
+    seen: BaseException | None = exc
+    for _ in range(6):
+        if seen is None:
+            break
+        if type(seen).__name__ in ("APIConnectionError", "ConnectError", "ConnectionRefusedError"):
+            return _status(seen) in (None, 500)
+        seen = seen.__cause__ or seen.__context__
+    return "Connection error" in str(getattr(exc, "message", "") or exc) and _status(exc) in (None, 500)
 
 
 def _missing_keys(spec: ModelSpec, litellm: Any) -> list[str]:

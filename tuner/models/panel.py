@@ -56,6 +56,20 @@ class ModelSpec(BaseModel):
             )
         return value
 
+    @field_validator("api_base")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise InputError(f"api_base {value!r}: not an http(s) URL (e.g. http://127.0.0.1:8000/v1)")
+        if parts.username or parts.password:
+            raise InputError("api_base must not carry credentials (user:password@); set the provider's key variable instead")
+        return value
+
     @property
     def key(self) -> str:  # not cached: model_copy() would carry a stale value along
         return sha256_json({"model": self.model, "params": self.params, "api_base": self.api_base})

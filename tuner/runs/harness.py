@@ -13,10 +13,13 @@ __all__ = ["Harness"]
 class Harness:
     """What every command that runs models needs, each part loaded on first use."""
 
-    def __init__(self, project: Project | None = None, db: str | None = None, use_cache: bool = True):
+    def __init__(self, project: Project | None = None, db: str | None = None, use_cache: bool = True,
+                 create: bool = True):
         self.project = project or find_project()
         self.db_url = self.project.db_url(db)
         self.use_cache = use_cache
+        # Read-only commands pass create=False: a store that does not exist is an error, not a new file.
+        self.create = create
 
     @cached_property
     def guidelines(self):
@@ -34,7 +37,15 @@ class Harness:
     def store(self):
         from tuner.store import Store
 
-        return Store.open(self.db_url)
+        return Store.open(self.db_url, create=self.create)
+
+    def existing_store(self):
+        """The store without creating it (a read): ``NotFoundError`` if nothing was recorded yet."""
+        if "store" not in self.__dict__:
+            from tuner.store import Store
+
+            self.__dict__["store"] = Store.open(self.db_url, create=False)
+        return self.store
 
     @cached_property
     def response_cache(self):

@@ -22,6 +22,7 @@ from tuner.errors import InputError, NotFoundError
 from tuner.runs import Harness, outcomes_by_task, run_selections
 from tuner.compare.rates import model_label
 from tuner.stats import ALPHA, mcnemar_p, pair_interval
+from tuner.tuning import liveness
 from tuner.tuning.config import TuneConfig
 from tuner.tuning.space import params_of, rule_pool, suggest
 
@@ -44,13 +45,19 @@ class TrialScore(BaseModel):
 
 
 def _storage(url: str):
+    import warnings
+
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    if url.startswith("sqlite"):
-        # SQLite + several processes: wait for locks instead of failing.
-        return optuna.storages.RDBStorage(url, engine_kwargs={"connect_args": {"timeout": 60}})
-    return optuna.storages.RDBStorage(url, engine_kwargs={"pool_pre_ping": True})
+    # Heartbeats let a later process fail the trials of one that was killed (tuning/liveness.py).
+    live = liveness.storage_kwargs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # heartbeat options are marked experimental / deprecated-named
+        if url.startswith("sqlite"):
+            # SQLite + several processes: wait for locks instead of failing.
+            return optuna.storages.RDBStorage(url, engine_kwargs={"connect_args": {"timeout": 60}}, **live)
+        return optuna.storages.RDBStorage(url, engine_kwargs={"pool_pre_ping": True}, **live)
 
 
 def _sampler(seed: int, startup: int):
@@ -64,6 +71,8 @@ def open_study(storage_url: str, name: str, config: TuneConfig | None = None, st
     """Create (with ``config``) or load the study ``name``; a config mismatch is an error."""
     import optuna
 
+    if config is None:
+        _require_existing(storage_url, name)
     storage = _storage(storage_url)
     seed = config.seed if config else 0
     if config is None:
@@ -73,6 +82,7 @@ def open_study(storage_url: str, name: str, config: TuneConfig | None = None, st
             raise NotFoundError(f"unknown study '{name}' (start it with `tuner tune`)") from None
         cfg = load_config(study)
         study.sampler = _sampler(cfg.seed, startup)
+        liveness.recover(study)
         return study
     study = optuna.create_study(
         study_name=name, storage=storage, direction="maximize", sampler=_sampler(seed, startup), load_if_exists=True
@@ -85,7 +95,23 @@ def open_study(storage_url: str, name: str, config: TuneConfig | None = None, st
                                 user_attrs={"baseline": move["kind"] == "baseline", "move": move})
     elif TuneConfig.model_validate_json(stored).hash != config.hash:
         raise InputError(f"study '{name}' exists with a different configuration; choose another --study name")
+    liveness.recover(study)
     return study
+
+
+def _require_existing(storage_url: str, name: str) -> None:
+    """Loading a study must not create a SQLite file (Optuna would, with empty tables)."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        url = make_url(storage_url)
+    except ArgumentError:
+        raise InputError(f"--storage {storage_url!r}: not a SQLAlchemy database URL") from None
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") and not Path(url.database).is_file():
+        raise NotFoundError(f"unknown study '{name}' (no study storage at {url.database}; start it with `tuner tune`)")
 
 
 def local_moves(config: TuneConfig) -> list[dict]:
@@ -245,11 +271,17 @@ def run_trials(
         if remaining <= 0 or (budget_calls is not None and calls >= budget_calls):
             return
         _combine_if_ready(study, config)
-        trials = [study.ask() for _ in range(min(batch, remaining))]
+        # A sampler seeded by the study's progress, not by the process: a study resumed after a
+        # crash asks what an uninterrupted one would have asked at the same point.
+        study.sampler = _sampler(config.seed + complete, getattr(study.sampler, "_n_startup_trials", 8))
+        trials = []
         try:
+            for _ in range(min(batch, remaining)):
+                trials.append(liveness.ask(study))
             selections = [(f"{study.study_name}#{t.number}", suggest(t, pool)) for t in trials]
-            outcomes = run_selections(h, selections, specs, config.eval_ids, samples=config.samples,
-                                      experiment_id=None, progress=run_progress)
+            with liveness.heartbeats(trials):
+                outcomes = run_selections(h, selections, specs, config.eval_ids, samples=config.samples,
+                                          experiment_id=None, progress=run_progress)
             _tell_batch(study, config, trials, selections, outcomes, base_runs)
         except BaseException:
             _abandon(study, trials)
@@ -261,15 +293,14 @@ def _abandon(study, trials) -> None:
     planned single-change ones back in the queue, so resuming measures them after all."""
     from optuna.trial import TrialState
 
-    running = {t.number for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))}
+    running = {t.number: t for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))}
+    failed = []
     for t in trials:
         if t.number not in running:
             continue
-        planned = {k: v for k, v in t.user_attrs.items() if k in ("move", "baseline")}
-        params = dict(t.params)
         study.tell(t, state=TrialState.FAIL, skip_if_finished=True)
-        if "move" in planned:
-            study.enqueue_trial(params, user_attrs=planned)
+        failed.append(running[t.number])
+    liveness.requeue(study, failed)
 
 
 def best_trial(study):
@@ -282,7 +313,15 @@ def best_trial(study):
     ]
     if not feasible:
         return None
-    return max(feasible, key=lambda t: (round(t.value, 9), -int(t.user_attrs.get("tokens", 0)), -t.number))
+    # Last tie-break by content, not trial number: a study resumed after a crash numbers its
+    # re-queued trials differently and must still pick the same winner.
+    return max(feasible, key=lambda t: (round(t.value, 9), -int(t.user_attrs.get("tokens", 0)),
+                                        _neg_order(t.user_attrs.get("selection", ""))))
+
+
+def _neg_order(text: str) -> tuple[int, ...]:
+    """A key under which ``max`` prefers the lexicographically smallest ``text``."""
+    return tuple(-ord(c) for c in text) + (1,)
 
 
 def _best_note(study) -> str:
