@@ -1,6 +1,7 @@
 """With fake keys in the environment, no key reaches the store, caches, reports, published files,
 study storage, exports, the viewer's pages or console output: after a run (including a provider
-error that echoes the key), a compare, a tune, a publish, exports in every format and a viewer session."""
+error that echoes the key), a compare, a tune, a publish, exports in every format, a viewer session and
+an analysis by an analyst that echoes the key."""
 
 from __future__ import annotations
 
@@ -51,8 +52,25 @@ def _producers(cli, provider) -> list[Producer]:
         *[Producer(f"export {fmt}", command("export", "--format", fmt, "-o", f"experiments/export.{fmt}"))
           for fmt in ("deepeval", "openai", "text")],
         Producer("viewer", _viewer_pages),
+        Producer("analysis", _analysis(cli, provider)),
         Producer("store check", command("store", "check")),
     ]
+
+
+def _analysis(cli, provider):
+    """A simulated run with failures, analysed by an analyst on the local server that echoes the
+    key back in its answers (masked before anything is written)."""
+    import json
+
+    def run(project: Path) -> str:
+        r = cli("run", "--model", "sim/careful", "--guidelines", "none", "--samples", "1", "--json")
+        assert r.exit_code == 0, r.output
+        run_id = json.loads(r.stdout)[0]["run"]
+        a = cli("analyze", run_id, "--analyst", "openai/analyst-echo", "--api-base", provider.api_base)
+        assert a.exit_code == 0, a.output
+        assert list((project / "reports").glob("*/*/*.md")), "no analysis report was written"
+        return r.stdout + a.stdout + a.stderr
+    return run
 
 
 def _viewer_pages(project: Path) -> str:

@@ -182,7 +182,7 @@ def test_reports_leaderboard_and_evals_tab(viewer, env, store):
 
 
 def test_session_page_shows_the_whole_conversation(viewer, store):
-    from conftest import add_tool_session
+    from sessionkit import add_tool_session
 
     key = add_tool_session(store, store.runs()[0].id)
     page = viewer.get(f"/sessions/{key[7:19]}")

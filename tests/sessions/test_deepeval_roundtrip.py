@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import add_tool_session
+from sessionkit import add_tool_session
 
 SPEC = "deepeval>=4.3,<4.4"
 NETWORK = ("failed to fetch", "error sending request", "dns error", "connection refused", "network is unreachable",

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import add_tool_session
+from sessionkit import add_tool_session
 
 
 def _label(store, keys, **change):

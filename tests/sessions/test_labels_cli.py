@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import invoke
+from sessionkit import invoke
 
 
 def _sessions(*args: str) -> list[dict]:

@@ -29,7 +29,7 @@ def is_simulated(model: str) -> bool:
 
 
 def dspy_module(cache_dir) -> Any:
-    """Import DSPy with its disk cache under ``cache_dir`` (never $HOME)."""
+    """Import DSPy with its cache folder under ``cache_dir`` (never $HOME) and its disk cache off."""
     from tuner.models.runtime import prepare_environment
 
     prepare_environment()
@@ -38,7 +38,9 @@ def dspy_module(cache_dir) -> Any:
     with _lock:
         import dspy
 
-        dspy.configure_cache(enable_disk_cache=True, enable_memory_cache=True, disk_cache_dir=str(cache_dir))
+        # No disk cache: a provider can echo a key back in its answer, and DSPy would write it to disk
+        # where we cannot mask it (the secrets test caught this). The folder is still ours, not $HOME.
+        dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=True, disk_cache_dir=str(cache_dir))
     return dspy
 
 

@@ -31,7 +31,7 @@ def tune(
     study: StudyOption = None,
     storage: StorageOption = None,
     batch: Annotated[int, typer.Option(help="Trials evaluated together (one grading batch).", min=1, max=64)] = 4,
-    evidence_budget: Annotated[Optional[int], typer.Option("--evidence-budget", min=1, help="Calls for the winner's rule effects (default: half a fixed leave-one-out).")] = None,
+    evidence_budget: Annotated[Optional[int], typer.Option("--evidence-budget", min=1, help="Calls for the winner's rule effects (default: what a fixed leave-one-out would make; it stops sooner once all is decided).")] = None,
     seed: Annotated[int, typer.Option(help="Sampler seed.")] = 0,
     report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
     no_cache: NoCacheOption = False,
