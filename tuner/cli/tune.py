@@ -32,6 +32,7 @@ def tune(
     storage: StorageOption = None,
     batch: Annotated[int, typer.Option(help="Trials evaluated together (one grading batch).", min=1, max=64)] = 4,
     evidence_budget: Annotated[Optional[int], typer.Option("--evidence-budget", min=1, help="Calls for the winner's rule effects (default: what a fixed leave-one-out would make; it stops sooner once all is decided).")] = None,
+    confirm_budget: Annotated[Optional[int], typer.Option("--confirm-budget", min=1, help="Calls for confirming the winner (default: what a fixed design at the evidence samples would make; it stops sooner once every category is decided).")] = None,
     seed: Annotated[int, typer.Option(help="Sampler seed.")] = 0,
     report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
     no_cache: NoCacheOption = False,
@@ -51,7 +52,7 @@ def tune(
         with phase_progress(not as_json) as progress:
             trial_bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
             result = run_tune(h, config, study_name=study, storage=storage, n_trials=n_trials, budget_calls=budget_calls,
-                              batch=batch, evidence_budget=evidence_budget, progress=trial_bar, run_progress=progress)
+                              batch=batch, evidence_budget=evidence_budget, confirm_budget=confirm_budget, progress=trial_bar, run_progress=progress)
         path = _write_report(h.project, result, report)
     if as_json:
         print_json({**result.model_dump(mode="json"), "report": str(path)})
@@ -83,8 +84,12 @@ def _print(result, path: Path) -> None:
                 table.add_row(r.category, _pct(r.before), _pct(r.after), _points(r.paired), q, verdict,
                               style="bold" if r.category == result.category else None)
             out.print(table)
-    out.print("[dim]intervals treat evals as the unit (they speak for tasks like these); q is the exact McNemar test on "
-              "paired samples of these evals, BH-adjusted over the table[/dim]")
+    out.print("[dim]intervals treat evals as the unit (they speak for tasks like these); verdict and q are the sequential "
+              "test with an indifference zone on paired samples of these evals (BH across each look)[/dim]")
+    if result.confirmation:
+        c = result.confirmation
+        out.print(f"[dim]confirmation: {c['looks']} looks, {c['calls']} calls ({c['stopped']}); the fixed design "
+                  f"({c['fixed_samples']} samples everywhere) would make {c['fixed_calls']}: {c['saved_calls']} saved[/dim]")
     added = sorted(set(result.best_selection) - set(result.baseline_selection))
     removed = sorted(set(result.baseline_selection) - set(result.best_selection))
     out.print(f"winner: trial {result.best_trial}, {len(result.best_selection)} rules, {result.best_tokens} tokens "

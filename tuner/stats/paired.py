@@ -14,13 +14,14 @@ Results pair by (task, sample rank): the i-th sample of a task before against th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel
 
 from tuner.stats.intervals import CONFIDENCE, N_RESAMPLES
 
-__all__ = ["PairedResult", "mcnemar_p", "paired_compare", "pair_interval", "bh_adjust", "verdict", "ALPHA"]
+__all__ = ["PairedResult", "mcnemar_p", "paired_compare", "pair_interval", "paired_estimate", "bh_adjust", "verdict", "ALPHA"]
 
 ALPHA = 0.05
 
@@ -106,6 +107,31 @@ def paired_compare(before: Mapping[str, Sequence[bool]], after: Mapping[str, Seq
         pairs=int(n), tasks=len(rows),
         fail_to_pass={t: c for t, c in f2p.items() if c}, pass_to_fail={t: c for t, c in p2f.items() if c},
     )
+
+
+def paired_estimate(before: Mapping[str, Sequence[bool]], after: Mapping[str, Sequence[bool]]) -> tuple[float, float, float] | None:
+    """(mean paired difference, its standard error, degrees of freedom) for a sequential test, or
+    None without pairs.
+
+    The error treats the suite's tasks as fixed (strata), like the McNemar test: the variance of the
+    differences within each task, pooled. It never falls below a binomial error of the smoothed
+    discordance rate (add-one): with no discordant pair yet, a zero error would call "no change"
+    on a handful of samples.
+    """
+    rows = list(_pairs(before, after))
+    if not rows:
+        return None
+    diffs = [[int(y) - int(x) for x, y in zip(b, a)] for _, b, a in rows]
+    n = sum(len(d) for d in diffs)
+    mean = sum(map(sum, diffs)) / n
+    within = 0.0
+    for d in diffs:
+        m = sum(d) / len(d)
+        within += sum((x - m) ** 2 for x in d)
+    discordant = sum(1 for d in diffs for x in d if x)
+    p = (discordant + 1) / (n + 2)
+    se = max(math.sqrt(within) / n, math.sqrt(p * (1 - p) / n))
+    return mean, se, float(max(1, n - len(rows)))
 
 
 def pair_interval(before: Mapping[str, Sequence[bool]], after: Mapping[str, Sequence[bool]], seed: int = 0) -> tuple[float, float, float] | None:

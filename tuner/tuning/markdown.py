@@ -56,6 +56,21 @@ def _evidence_intro(report: TuneReport) -> list[str]:
     ]
 
 
+def _confirmation_intro(report: TuneReport) -> list[str]:
+    c = report.confirmation
+    if not c:
+        return []
+    return [
+        f"Confirmation ran in rounds of fresh samples ({', '.join(map(str, c['samples_per_round'])) or 'none'} per eval); "
+        f"after each, a category whose paired difference is confidently beyond ±{c['delta0']:.0%} is \"improved\" or "
+        f"\"regressed\", one confidently within ±{c['delta']:.0%} \"no meaningful change\", and only categories still "
+        f"open get more samples. {c['calls']} calls in {c['looks']} looks (stopped: {c['stopped']}, budget "
+        f"{c['budget_calls']}); the fixed design ({c['fixed_samples']} samples of both prompts on every eval) would make "
+        f"{c['fixed_calls']}: {c['saved_calls']} calls saved.",
+        "",
+    ]
+
+
 def render_markdown(report: TuneReport) -> str:
     added = sorted(set(report.best_selection) - set(report.baseline_selection))
     removed = sorted(set(report.baseline_selection) - set(report.best_selection))
@@ -68,10 +83,12 @@ def render_markdown(report: TuneReport) -> str:
         "",
         f"Added: {', '.join(added) or 'none'}. Removed: {', '.join(removed) or 'none'}.",
         "",
-        "Intervals treat evals as the unit (they speak for tasks like these); q is the exact McNemar test on the "
-        "paired samples of these evals, Benjamini–Hochberg adjusted over the table, so a change can be significant "
-        "on this suite while its interval still reaches zero.",
+        "Intervals treat evals as the unit (they speak for tasks like these). Verdicts come from a sequential test on "
+        "the paired samples of these evals, with the same indifference zone as the rule effects below; q is its "
+        "Benjamini–Hochberg q-value at the look that decided the row, so a change can be decided on this suite while "
+        "its interval still reaches zero.",
         "",
+        *_confirmation_intro(report),
         "## Confirmation on fresh samples (tuning evals)",
         "",
         *_rows(report.fresh),

@@ -1,4 +1,4 @@
-"""After the trials: confirm the winner on fresh samples and held-out evals, and say which rules
+"""After the trials: confirm the winner on fresh samples and held-out evals (``confirmation``), and say which rules
 did what (Optuna's parameter importance plus the adaptive design's effects of the winner's rules)."""
 
 from __future__ import annotations
@@ -6,9 +6,10 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from tuner.ablation.effects import Effect as RuleEffect
-from tuner.runs import Harness, run_selections
+from tuner.runs import Harness
 from tuner.tuning.config import FRESH_OFFSET, TuneConfig
-from tuner.tuning.evidence import CategoryRow, paired_table
+from tuner.tuning.confirmation import confirm, evidence_samples
+from tuner.tuning.evidence import CategoryRow
 
 __all__ = ["RuleEffect", "TuneReport", "confirm", "evidence_samples", "rule_evidence", "importance"]
 
@@ -33,24 +34,9 @@ class TuneReport(BaseModel):
     # how the rule effects were measured: the adaptive design's zone, budget, rounds, calls, and the
     # calls a fixed leave-one-out at the evidence samples would have made (so the saving is visible)
     evidence: dict | None = None
-
-
-def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: dict, progress=None):
-    """(fresh-sample rows on the tuning evals, rows on the held-out evals), baseline vs winner."""
-    held = [e.id for e in h.suite.select(held_out=True)]
-    k = evidence_samples(config)
-    fresh_runs = run_selections(h, [("baseline", baseline), ("winner", best)], specs, config.eval_ids,
-                                samples=k, sample_offset=FRESH_OFFSET, progress=progress)
-    held_runs = run_selections(h, [("baseline", baseline), ("winner", best)], specs, held,
-                               samples=k, sample_offset=FRESH_OFFSET, progress=progress) if held else [{}, {}]
-    calls = sum(o.new_calls for group in (*fresh_runs, *held_runs) for o in group.values())
-    return paired_table(*fresh_runs), paired_table(*held_runs) if held else [], calls
-
-
-def evidence_samples(config: TuneConfig) -> int:
-    """Samples for confirmation and the leave-one-out: more than a trial used, since these are the
-    claims the report makes (3x the trial samples, at least 12)."""
-    return max(3 * config.samples, 12)
+    # how the confirmation was run: the sequential design's looks, calls, stop reason, and the calls
+    # the fixed design (K samples of both prompts on every tuning and held-out eval) would have made
+    confirmation: dict | None = None
 
 
 def fixed_loo_calls(config: TuneConfig, n_rules: int, n_models: int) -> int:

@@ -53,13 +53,15 @@ def default_trials(config: TuneConfig) -> int:
     return len(local_moves(config)) + 2 + 8
 
 
-def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = None) -> TuneReport:
+def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = None,
+           confirm_budget: int | None = None) -> TuneReport:
     """Confirm the best trial and measure which of its rules do what."""
     config = load_config(study)
     specs = specs_of(config)
     best = best_trial(study)
     best_sel = selection_of({k: v for k, v in best.params.items()}) if best else dict(config.baseline_selection)
-    fresh, held, confirm_calls = confirm(h, config, specs, config.baseline_selection, best_sel, progress)
+    fresh, held, confirmation = confirm(h, config, specs, config.baseline_selection, best_sel, progress,
+                                        budget_calls=confirm_budget)
     effects, evidence = rule_evidence(h, config, specs, best_sel, progress, budget_calls=evidence_budget)
     target = [e for e in effects if e.category == config.category]
     others = [e for e in effects if e.category != config.category]
@@ -82,8 +84,9 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
         importance=importance(study),
         found_helpful=sorted({e.rule for e in target if e.verdict == "helps"}),
         found_harmful=sorted({e.rule for e in others if e.verdict == "hurts"}),
-        calls=sum(int(t.user_attrs.get("calls", 0)) for t in trials) + confirm_calls + evidence["new_calls"],
+        calls=sum(int(t.user_attrs.get("calls", 0)) for t in trials) + confirmation["new_calls"] + evidence["new_calls"],
         evidence=evidence,
+        confirmation=confirmation,
     )
 
 
@@ -97,6 +100,7 @@ def tune(
     budget_calls: int | None = None,
     batch: int = 4,
     evidence_budget: int | None = None,
+    confirm_budget: int | None = None,
     progress=None,
     run_progress=None,
 ) -> TuneReport:
@@ -104,6 +108,6 @@ def tune(
     if n_trials is None and budget_calls is None:
         n_trials = default_trials(config)
     run_trials(h, study, n_trials=n_trials, budget_calls=budget_calls, batch=batch, progress=progress, run_progress=run_progress)
-    report = finish(h, study, run_progress, evidence_budget=evidence_budget)
+    report = finish(h, study, run_progress, evidence_budget=evidence_budget, confirm_budget=confirm_budget)
     h.store.save_experiment(config.hash, study.study_name, "tune", config.model_dump(), result=report.model_dump(mode="json"))
     return report

@@ -1,0 +1,99 @@
+"""The sequential confirmation's decisions and spending, on outcomes made up per (arm, eval, sample)
+(no provider or grader: `run_selections` is replaced, everything else is the real code)."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from tuner.runs import RunOutcome
+from tuner.tuning import confirmation
+from tuner.tuning.confirmation import confirm
+
+CATS = ["alpha", "beta"]
+TUNING = [f"{c}/t{i}" for c in CATS for i in range(6)]
+HELD = [f"{c}/h{i}" for c in CATS for i in range(2)]
+
+
+def _harness():
+    evals = [SimpleNamespace(id=e, category=e.split("/")[0], held_out=e in HELD) for e in TUNING + HELD]
+    return SimpleNamespace(suite=SimpleNamespace(evals=evals, select=lambda held_out: [e for e in evals if e.held_out == held_out]))
+
+
+def _fake_runs(rate, calls_log):
+    """``rate(arm, category)``: the pass probability; outcomes are a hash of (arm, eval, sample)."""
+
+    def run_selections(h, selections, specs, eval_ids, *, samples, sample_offset, progress=None):
+        calls_log.append((tuple(eval_ids), samples, sample_offset))
+        groups = []
+        for arm, (name, selection) in enumerate(selections):
+            same = selection == selections[0][1]  # one run when both prompts are the same
+            results = []
+            for e in eval_ids:
+                for i in range(sample_offset, sample_offset + samples):
+                    draw = random.Random(f"{0 if same else arm}|{e}|{i}").random()
+                    passed = draw < rate(0 if same else arm, e.split("/")[0])
+                    results.append(SimpleNamespace(eval_id=e, category=e.split("/")[0], sample_index=i,
+                                                   outcome="pass" if passed else "fail"))
+            run = SimpleNamespace(id=f"run-{0 if same else arm}-{sample_offset}", model="sim/careful", params={})
+            groups.append({spec.key: RunOutcome(run=run, prompt=None, results=results, summary={}, new_calls=len(results))
+                           for spec in specs})
+        return groups
+
+    return run_selections
+
+
+@pytest.fixture
+def setup(monkeypatch):
+    log: list = []
+
+    def use(rate):
+        monkeypatch.setattr(confirmation, "run_selections", _fake_runs(rate, log))
+        return log
+
+    return use
+
+
+SPECS = [SimpleNamespace(key="sim/careful#0")]
+CONFIG = SimpleNamespace(eval_ids=TUNING, samples=4)  # K = 12
+
+
+def test_same_prompt_both_sides_is_decided_no_change_and_saves_calls(setup):
+    setup(lambda arm, cat: 0.7)
+    fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {"r": "default"}, {"r": "default"})
+    assert spent["stopped"] == "decided" and spent["fixed_calls"] == 2 * (12 + 4) * 12
+    assert 0 < spent["calls"] < spent["fixed_calls"] and spent["saved_calls"] == spent["fixed_calls"] - spent["calls"]
+    assert {r.paired.verdict for r in fresh + held} == {"no meaningful change"}
+
+
+def test_a_large_gain_is_improved_and_an_unchanged_category_is_not_flagged(setup):
+    setup(lambda arm, cat: 0.9 if (arm and cat == "alpha") else 0.5)
+    fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=20_000)
+    verdicts = {r.category: r.paired.verdict for r in fresh}
+    assert verdicts["alpha"] == "improved"
+    assert verdicts["beta"] in ("no meaningful change", "undecided")
+    improved = next(r for r in fresh if r.category == "alpha")
+    assert improved.paired.q_value is not None and improved.paired.q_value < 0.05 and improved.paired.delta > 0.3
+
+
+def test_budget_caps_the_calls_and_a_larger_budget_retraces_the_same_rounds(setup):
+    log = setup(lambda arm, cat: 0.6 if arm else 0.5)
+    small = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=300)[2]
+    assert small["stopped"] == "budget" and small["calls"] <= 300
+    first = list(log)
+    log.clear()
+    large = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=3_000)[2]
+    assert large["calls"] > small["calls"]
+    # The rounds the small budget ran whole come back identical (same evals, samples and offsets),
+    # so the caches replay them; a cut last round is a prefix of the larger one's round.
+    whole = [r for r in first if r[1] == confirmation._round_samples(12, first.index(r) + 1)]
+    assert log[: len(whole)] == whole
+
+
+def test_undecided_cells_say_so(setup):
+    setup(lambda arm, cat: 0.55 if arm else 0.5)
+    fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=200)
+    assert spent["stopped"] == "budget"
+    assert "undecided" in {r.paired.verdict for r in fresh + held}
