@@ -48,7 +48,12 @@ def _sqlite_begin(conn) -> None:
     # committed the bare result row of _insert_once on its own, and a kill before the outer commit
     # left a "fail" without output, steps or grade that every resume kept (found by SIGKILL tests).
     # SQLAlchemy's documented remedy: the driver in autocommit, and BEGIN emitted here.
-    conn.exec_driver_sql("BEGIN")
+    # IMMEDIATE, not deferred: a deferred transaction that reads, then writes after another
+    # connection committed (Optuna's heartbeat thread in the same file) fails at once with
+    # "database is locked" (its WAL snapshot is stale; busy_timeout does not apply). Taking the
+    # write lock up front makes such writers wait their turn instead. Store sessions are short and
+    # never nested, so serialising them costs little.
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _insert_once(s: Session, row) -> bool:
