@@ -62,6 +62,7 @@ def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: d
     arms: list[dict] = [{}, {}]  # per arm: {model key: [RunOutcome, ...]}
     verdicts: dict[tuple[str, str, str], tuple[str, float | None]] = {}
     calls = new_calls = looks = drawn = 0
+    rounds: list[int] = []  # samples per eval actually drawn in each round (the last may be cut)
     stopped = "looks"
     while looks < _MAX_LOOKS:
         open_evals = [e for split, ids in splits.items() for e in ids
@@ -77,6 +78,7 @@ def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: d
         groups = run_selections(h, [("baseline", baseline), ("winner", best)], specs, open_evals,
                                 samples=reps, sample_offset=FRESH_OFFSET + drawn, progress=progress)
         drawn += reps
+        rounds.append(reps)
         looks += 1
         calls += reps * per_sample
         new_calls += sum({o.run.id: o.new_calls for g in groups for o in g.values()}.values())
@@ -85,7 +87,7 @@ def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: d
                 arm.setdefault(key, []).append(outcome)
         _look(arms, splits, category, verdicts, zone, looks)
     fresh, held = (_rows(arms, set(ids), verdicts, split) if ids else [] for split, ids in splits.items())
-    spent = {"design": "sequential", "samples_per_round": [_round_samples(k, i) for i in range(1, looks + 1)],
+    spent = {"design": "sequential", "samples_per_round": rounds,
              "looks": looks, "calls": calls, "new_calls": new_calls, "budget_calls": budget, "stopped": stopped,
              "fixed_calls": fixed, "saved_calls": max(0, fixed - calls), "fixed_samples": k,
              "delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta}
