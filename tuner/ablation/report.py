@@ -10,7 +10,8 @@ from tuner.files import write_atomic
 __all__ = ["render_markdown", "write_heatmap"]
 
 
-_MARKS = {"helps": " ✅", "hurts": " ❌", "no meaningful effect": " ·", "undecided": " ?"}
+# Words, not emoji: a browser or terminal without an emoji font draws ✅/❌ as empty boxes.
+_MARKS = {"helps": " **helps**", "hurts": " **hurts**", "no meaningful effect": " no effect", "undecided": " undecided"}
 
 
 def _intro(report: AblationReport) -> str:
@@ -22,8 +23,8 @@ def _intro(report: AblationReport) -> str:
     counts = {v: sum(1 for e in report.effects if e.verdict == v) for v in ("helps", "hurts", "no meaningful effect", "undecided")}
     return (f"Models: {', '.join(report.models)}. {len(report.eval_ids)} evals; {a['rounds']} rounds, {a['calls']} calls of a "
             f"budget of {a['budget_calls']} ({a['new_calls']} paid in this invocation; stopped: {a['stopped']}). "
-            f"Zone: ✅/❌ = confidently beyond ±{a['delta0']:.0%}; · = no meaningful effect (confidently within "
-            f"±{a['delta']:.0%}); ? = undecided when the budget ran out. Error budget α={a['alpha']} spent over "
+            f"Zone: helps/hurts = confidently beyond ±{a['delta0']:.0%}; no effect = no meaningful effect (confidently within "
+            f"±{a['delta']:.0%}); undecided = the budget ran out first. Error budget α={a['alpha']} spent over "
             f"the looks (6α/π²k² at look k), BH within each look. Cells: {counts['helps']} helps, {counts['hurts']} hurts, "
             f"{counts['no meaningful effect']} no meaningful effect, {counts['undecided']} undecided.")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from tuner.errors import NotFoundError
 from tuner.web.auth import COOKIE, viewer_session
@@ -39,9 +39,38 @@ def login(request: Request, token: str = "") -> Response:
     session = request.app.state.login.redeem(token)
     if session is None:
         return _render(request, "login.html.j2", spent=True, status_code=401)
-    response = RedirectResponse("/runs", status_code=303)
+    return _logged_in(session, "/runs")
+
+
+def _logged_in(session: str, to: str = "/") -> Response:
+    response = RedirectResponse(to, status_code=303)
     response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/")
     return response
+
+
+@router.post("/login/key")
+async def login_with_key(request: Request) -> Response:
+    """Log this browser in with an API key (`tuner keys create`): no restart, no printed link."""
+    from tuner.apikeys import verify_key
+
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    secret = body.get("key") if isinstance(body, dict) else None
+    if not isinstance(secret, str) or not secret.strip() or verify_key(request.app.state.store, secret.strip()) is None:
+        return JSONResponse({"error": "not a valid, unrevoked API key (create one with `tuner keys create NAME`)"}, status_code=401)
+    response = JSONResponse({"ok": True})
+    response.set_cookie(COOKIE, request.app.state.login.open_session(), httponly=True, samesite="strict", path="/")
+    return response
+
+
+@router.post("/login/another", dependencies=[Viewer])
+def login_another(request: Request) -> HTMLResponse:
+    """A new one-time login link, shown to a browser that is already logged in (POST: a link is
+    minted only by a deliberate click; the SameSite=Strict cookie keeps other sites from asking)."""
+    url = str(request.base_url).rstrip("/") + "/login?token=" + request.app.state.login.new_token()
+    return _render(request, "login_link.html.j2", url=url, tab="")
 
 
 @router.get("/", dependencies=[Viewer])
@@ -140,21 +169,29 @@ def report(request: Request, path: str) -> Response:
 
     # html=False: a report may quote model output; it is shown as text, never as markup.
     body = MarkdownIt("commonmark", {"html": False}).enable("table").render(file.read_text(encoding="utf-8"))
+    from tuner.web.data import report_run, resolve_run_prefixes
+    from tuner.web.links import link_report
+
+    store = request.app.state.store
+    body = link_report(body, resolve_runs=lambda ids: resolve_run_prefixes(store, ids),
+                       eval_ids=[e.id for suite in request.app.state.suites.all() for e in suite.evals],
+                       run_of_report=report_run(file))
     return _render(request, "report.html.j2", path=path, body=body, tab="reports")
 
 
 @router.get("/evals", dependencies=[Viewer])
 def evals_tab(request: Request, status: str = "", tag: str = "", model: str = "", category: str = "",
               outcome: str = "", run: str = "", ready: str = "yes",
+              eval_id: Annotated[str, Query(alias="eval")] = "",
               offset: Annotated[int, Query(ge=0)] = 0) -> HTMLResponse:
     from tuner.sessions import STATUSES, list_sessions, session_filter
     from tuner.web.data import known_categories, known_models
 
     store = request.app.state.store
     chosen = {"status": status, "tag": tag, "model": model, "category": category, "outcome": outcome, "run": run,
-              "ready": ready}
+              "ready": ready, "eval": eval_id}
     filt = session_filter(status=status or None, tag=tag or None, model=model or None, category=category or None,
-                          outcome=outcome or None, run=run or None,
+                          outcome=outcome or None, run=run or None, eval=eval_id or None,
                           ready={"yes": True, "no": False}.get(ready))
     page = list_sessions(store, filt, limit=PAGE, offset=offset)
     from urllib.parse import urlencode

@@ -1,0 +1,68 @@
+"""Links inside rendered reports: run ids to run pages, eval ids to their evals, flips to the
+side-by-side page of the two runs that flipped.
+
+Reports are Markdown written for files and terminals; they name runs by short hex ids and evals by
+path. The viewer turns those names into links after rendering, touching text only (never a tag,
+an attribute, or text already inside a link or a code block).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from urllib.parse import quote
+
+from markupsafe import escape
+
+__all__ = ["link_report"]
+
+_TAG = re.compile(r"(<[^>]+>)")
+_HEX = re.compile(r"(?<![0-9A-Za-z:/_-])(sha256:[0-9a-f]{64}|[0-9a-f]{8,64})(?![0-9A-Za-z/_-])")
+
+
+def link_report(html: str, *, resolve_runs: Callable[[Iterable[str]], dict[str, str]], eval_ids: Iterable[str],
+                run_of_report: str | None = None) -> str:
+    """``html`` with run ids and eval ids turned into links.
+
+    ``resolve_runs`` maps hex prefixes to full run ids (only the unambiguous, existing ones);
+    ``run_of_report`` is the run an analysis is about, so its evals link to that run's eval pages.
+    """
+    parts = _TAG.split(html)
+    candidates = {m.group(1) for i, part in enumerate(parts) if i % 2 == 0 for m in _HEX.finditer(part)}
+    runs = resolve_runs(candidates) if candidates else {}
+    evals = sorted(set(eval_ids), key=len, reverse=True)
+    eval_re = re.compile("(?<![0-9A-Za-z/_.-])(" + "|".join(re.escape(e) for e in evals) + ")(?![0-9A-Za-z/_-])") if evals else None
+    out, skip = [], 0  # depth inside <a> or <pre>, whose text is left as it is
+    for i, part in enumerate(parts):
+        if i % 2 == 1:
+            name = part[1:].split(None, 1)[0].rstrip(">").lower() if len(part) > 2 else ""
+            if name in ("a", "pre"):
+                skip += 1
+            elif name in ("/a", "/pre"):
+                skip = max(0, skip - 1)
+            out.append(part)
+            continue
+        if skip or not part.strip():
+            out.append(part)
+            continue
+        out.append(_link_text(part, runs, eval_re, run_of_report))
+    return "".join(out)
+
+
+def _link_text(text: str, runs: dict[str, str], eval_re, run: str | None) -> str:
+    def run_link(m: re.Match) -> str:
+        full = runs.get(m.group(1))
+        return f'<a class="run-link mono" href="/runs/{full}">{m.group(1)}</a>' if full else m.group(0)
+
+    text = _HEX.sub(run_link, text)
+    if eval_re is None:
+        return text
+
+    def eval_link(m: re.Match) -> str:
+        ev = m.group(1)
+        href = f"/runs/{run}/evals/{ev}" if run else f"/evals?ready=all&eval={quote(ev, safe='')}"
+        return f'<a class="eval-link" href="{escape(href)}">{ev}</a>'
+
+    # Eval links go only in the text between the run links just made.
+    pieces = re.split(r'(<a class="run-link[^>]*>[^<]*</a>)', text)
+    return "".join(p if p.startswith("<a ") else eval_re.sub(eval_link, p) for p in pieces)
