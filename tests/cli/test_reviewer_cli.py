@@ -100,3 +100,34 @@ def test_propose_ends_with_a_count_and_names_the_eval_of_each_skip(py_project):
     assert any(f"{len(written)} written, {len(skips)} skipped" == line for line in lines), r.stdout
     assert all("skipped ''" not in line for line in skips)
     assert all("from " in line or "the draft for " in line for line in skips), skips
+
+
+def test_runs_list_and_show_report_calls_tokens_and_cost(py_project):
+    from tuner.store import Store
+
+    run = _run("--guidelines", "none", "--category", "text", "--samples", "1")
+    store = Store.open(f"sqlite:///{py_project / 'experiments' / 'tuner.db'}")
+    try:
+        results = store.results(run)
+        expected_tokens = sum((r.prompt_tokens or 0) + (r.completion_tokens or 0) for r in results)
+        expected_calls = sum(r.attempts or 0 for r in results)
+    finally:
+        store.close()
+    assert expected_tokens > 0 and expected_calls > 0
+    listed = next(x for x in json.loads(invoke("runs", "list", "--json", "-n", "50").stdout) if x["id"] == run)
+    assert listed["usage"]["tokens"] == expected_tokens and listed["usage"]["calls"] == expected_calls
+    assert listed["usage"]["cost_usd"] is None  # the simulator is not priced: unknown, never a false $0
+    shown = json.loads(invoke("runs", "show", run[7:19], "--json").stdout)
+    assert shown["usage"] == listed["usage"]
+    text = invoke("runs", "show", run[7:19]).stdout
+    assert "provider calls" in text and "cost unknown" in text
+    # Priced answers are summed; one unpriced answer makes the total unknown rather than too low.
+    store = Store.open(f"sqlite:///{py_project / 'experiments' / 'tuner.db'}")
+    try:
+        priced = [r.model_copy(update={"cost_usd": 0.001}) for r in results]
+        store.record_results(run, priced)
+        assert json.loads(invoke("runs", "show", run, "--json").stdout)["usage"]["cost_usd"] == pytest.approx(0.001 * len(results))
+        store.record_results(run, [priced[0].model_copy(update={"cost_usd": None})])
+        assert json.loads(invoke("runs", "show", run, "--json").stdout)["usage"]["cost_usd"] is None
+    finally:
+        store.close()

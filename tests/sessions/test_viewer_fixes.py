@@ -129,3 +129,13 @@ def test_ablation_report_marks_are_words():
     from tuner.ablation import report
 
     assert all(mark.isascii() for mark in report._MARKS.values()), report._MARKS
+
+
+def test_run_page_shows_calls_tokens_and_cost(viewer, env, store):
+    run = env.runs[0]
+    results = store.results(run.id)
+    tokens_in = sum(r.prompt_tokens or 0 for r in results)
+    page = viewer.get(f"/runs/{run.id}").text
+    usage = page[page.index('<div id="usage">'):]
+    usage = usage[:usage.index("</div>")]
+    assert f"{tokens_in:,} tokens in" in usage and "cost <b>unknown</b>" in usage

@@ -44,10 +44,15 @@ def list_cmd(
     except NotFoundError:  # nothing recorded yet: an empty list, and no store file created
         store = None
     rows = []
+    usage = {}
     try:
         for run in store.runs(model=model, limit=limit) if store else []:
             overall = next(r for r in rate_rows(store.results(run.id)) if r.category == OVERALL)
             rows.append((run, overall))
+        if store:
+            from tuner.runs.usage import run_usage
+
+            usage = run_usage(store, [run.id for run, _ in rows])
     finally:
         if store:
             store.close()
@@ -55,19 +60,23 @@ def list_cmd(
         print_json([
             {"id": run.id, "model": run.model, "simulated": is_sim_model(run.model), "set": run.set_name,
              "status": run.status, "overall": _est_json(o.estimate), "infra": o.infra, "samples": run.samples,
-             "evals": len(run.eval_ids), "updated_at": run.updated_at}
+             "evals": len(run.eval_ids), "usage": usage[run.id].as_json(), "updated_at": run.updated_at}
             for run, o in rows
         ])
         return
     from rich.table import Table
 
-    table = Table(title="runs (newest first)")
-    for col in ("id", "model", "set", "status", "overall [95% CI]", "samples × evals", "when"):
-        table.add_column(col, no_wrap=col in ("id", "model"), justify="right" if col == "samples × evals" else "left")
+    from rich import box
+
+    table = Table(title="runs (newest first)", box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in ("id", "model", "set", "status", "overall [95% CI]", "samples × evals", "calls", "tokens", "cost", "when"):
+        table.add_column(col, no_wrap=col in ("id", "model"),
+                         justify="right" if col in ("samples × evals", "calls", "tokens", "cost") else "left")
     for run, o in rows:
         when = run.updated_at.strftime("%m-%d %H:%M") if run.updated_at else ""
+        u = usage[run.id]
         table.add_row(short(run.id), model_label(run.model, run.params), run.set_name, run.status, _fmt(o.estimate),
-                      f"{run.samples} × {len(run.eval_ids)}", when)
+                      f"{run.samples} × {len(run.eval_ids)}", str(u.calls), f"{u.tokens:,}", u.cost_text(), when)
     console().print(table)
 
 
@@ -112,10 +121,13 @@ def show_cmd(
     from tuner.compare import model_label, rate_rows
     from tuner.models.panel import is_sim_model
 
+    from tuner.runs.usage import run_usage
+
     store = open_store(db)
     try:
         run = store.run(run_id)
         results = store.results(run.id)
+        usage = run_usage(store, [run.id])[run.id]
     finally:
         store.close()
     try:
@@ -128,13 +140,13 @@ def show_cmd(
     evals = _eval_rows(results)
     meta = run.model_dump(mode="json", exclude={"summary", "eval_ids"})
     if as_json:
-        print_json({**meta, "simulated": is_sim_model(run.model), "evals": len(run.eval_ids),
+        print_json({**meta, "simulated": is_sim_model(run.model), "evals": len(run.eval_ids), "usage": usage.as_json(),
                     "rates": {r.category: {**_est_json(r.estimate), "infra": r.infra} for r in rates}, "results": evals})
         return
-    _print_show(run, rates, evals, model_label)
+    _print_show(run, rates, evals, model_label, usage)
 
 
-def _print_show(run, rates, evals, model_label) -> None:
+def _print_show(run, rates, evals, model_label, usage) -> None:
     from rich.table import Table
 
     from tuner.hashing import short
@@ -146,6 +158,8 @@ def _print_show(run, rates, evals, model_label) -> None:
     if run.params:
         out.print(f"params {run.params}")
     out.print(f"created {run.created_at} · updated {run.updated_at}")
+    out.print(f"{usage.calls} provider calls · {usage.prompt_tokens:,} tokens in, {usage.completion_tokens:,} out · "
+              f"cost {usage.cost_text()}")
     rt = Table(title="pass rates (95% CI; tasks are the unit)")
     for col in ("category", "pass rate", "passes / scored", "infra"):
         rt.add_column(col, justify="left" if col == "category" else "right")

@@ -95,7 +95,10 @@ def run(request: Request, run_id: str) -> HTMLResponse:
     order = suite.categories if suite else []
     cats = (record.summary or {}).get("categories", {})
     ordered = [c for c in order if c in cats] + sorted(set(cats) - set(order))
+    from tuner.runs.usage import run_usage
+
     return _render(request, "run.html.j2", run=record, categories=[(c, cats[c]) for c in ordered],
+                   usage=run_usage(store, [record.id])[record.id],
                    overall=(record.summary or {}).get("overall"), calls=(record.summary or {}).get("calls"),
                    suite=suite, tab="runs")
 
