@@ -16,7 +16,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from tuner.compare.rates import model_label
-from tuner.runs import outcomes_by_task
+from tuner.runs import pair_outcomes
 from tuner.stats import ALPHA, bh_adjust, paired_compare
 
 __all__ = ["Effect", "paired_effects", "regression_effects", "finalize"]
@@ -47,7 +47,7 @@ def paired_effects(variants, groups, design: str) -> list[Effect]:
             ref = reference[key]
             with_rule, without = (ref, outcome) if design == "loo" else (outcome, ref)
             for cat in sorted({r.category for r in ref.results}):
-                pr = paired_compare(outcomes_by_task(without.results, cat), outcomes_by_task(with_rule.results, cat))
+                pr = paired_compare(*pair_outcomes(without.results, with_rule.results, cat))
                 effects.append(Effect(rule=rule, model=model_label(outcome.run.model, outcome.run.params), category=cat, delta=pr.delta, lo=pr.lo, hi=pr.hi,
                                       p_value=pr.p_value))
     return effects

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tuner.compare.pairing import pair_results
+from tuner.runs.pairing import pair_results
 from tuner.compare.sides import Side, file_label, resolve_side
 from tuner.compare.table import Comparison, SideInfo, build_cells, finalize
 from tuner.errors import InputError
@@ -97,9 +97,13 @@ def compare(
             if run.suite_hash != h.suite.hash:
                 notes.append(f"run {short(run.id)} was graded against another suite version than the current one")
             side_results.append([r for r in results if r.eval_id in wanted])
-        categories = [c for c in h.suite.categories if any(r.category == c for r in side_results[0] + side_results[1])]
-        by_cat = {c: pair_results(*side_results, before_offset=b.offset, after_offset=a.offset, category=c) for c in categories}
-        overall = pair_results(*side_results, before_offset=b.offset, after_offset=a.offset)
+        # Planned pairs come from the plan (evals x samples), not from what came back: an eval
+        # whose every answer failed for infrastructure reasons must show as missing, not vanish.
+        planned = {c: sum(1 for e in evals if h.suite.get(e).category == c) * k for c in h.suite.categories}
+        categories = [c for c in h.suite.categories if planned[c]]
+        by_cat = {c: pair_results(*side_results, before_offset=b.offset, after_offset=a.offset, category=c,
+                                  expected=planned[c]) for c in categories}
+        overall = pair_results(*side_results, before_offset=b.offset, after_offset=a.offset, expected=len(evals) * k)
         cells += build_cells(spec, by_cat, overall)
     identity = sha256_json({"before": info[0].runs, "after": info[1].runs})
     return Comparison(

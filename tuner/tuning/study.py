@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from tuner.errors import InputError, NotFoundError
-from tuner.runs import Harness, outcomes_by_task, run_selections
+from tuner.runs import Harness, outcomes_by_task, pair_outcomes, run_selections
 from tuner.compare.rates import model_label
 from tuner.stats import ALPHA, mcnemar_p, pair_interval
 from tuner.tuning import liveness
@@ -204,7 +204,7 @@ def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict) -> TrialS
         total += sum(len(v) for v in table.values())
         model_deltas = deltas.setdefault(model_label(outcome.run.model, outcome.run.params), {})
         for cat in categories:
-            before, after = outcomes_by_task(base_runs[key].results, cat), outcomes_by_task(outcome.results, cat)
+            before, after = pair_outcomes(base_runs[key].results, outcome.results, cat)
             interval = pair_interval(before, after)
             if interval is None:
                 continue
