@@ -105,7 +105,7 @@ def test_propose_ends_with_a_count_and_names_the_eval_of_each_skip(py_project):
 def test_runs_list_and_show_report_calls_tokens_and_cost(py_project):
     from tuner.store import Store
 
-    run = _run("--guidelines", "none", "--category", "text", "--samples", "1")
+    run = _run("--guidelines", "all-active", "--category", "data", "--samples", "1")  # not yet cached here
     store = Store.open(f"sqlite:///{py_project / 'experiments' / 'tuner.db'}")
     try:
         results = store.results(run)

@@ -27,11 +27,15 @@ def _fmt(est) -> str:
 def list_cmd(
     model: Annotated[Optional[str], typer.Option("--model", "-m", help="Only runs of this model.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Most recent N runs.")] = 20,
+    every: Annotated[bool, typer.Option("--all", help="Also the runs ablations and tunes made as parts of themselves.")] = False,
     db: DbOption = None,
     suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Recent runs, newest first, with the overall pass rate and its 95% interval."""
+    """Recent runs, newest first, with the overall pass rate, its 95% interval, calls and cost.
+
+    The one-eval runs an ablation or a tune makes are hidden (see them from `tuner serve`'s
+    experiment pages, or with --all); --suite lists only that suite's runs."""
     from tuner.cli._common import open_store
     from tuner.compare import OVERALL, model_label, rate_rows
     from tuner.models.panel import is_sim_model
@@ -43,10 +47,18 @@ def list_cmd(
         store = open_store(db)
     except NotFoundError:  # nothing recorded yet: an empty list, and no store file created
         store = None
+    from tuner.runs.listing import list_runs
+
+    suite_name = None
+    if suite:
+        from tuner.cli._common import project
+        from tuner.evals import load_suite
+
+        suite_name = load_suite(project()).name
     rows = []
     usage = {}
     try:
-        for run in store.runs(model=model, limit=limit) if store else []:
+        for run in list_runs(store, model=model, suite=suite_name, include_parts=every, limit=limit) if store else []:
             overall = next(r for r in rate_rows(store.results(run.id)) if r.category == OVERALL)
             rows.append((run, overall))
         if store:
@@ -69,14 +81,15 @@ def list_cmd(
     from rich import box
 
     table = Table(title="runs (newest first)", box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in ("id", "model", "set", "status", "overall [95% CI]", "samples × evals", "calls", "tokens", "cost", "when"):
+    # Tokens are in `runs show` and --json: the table stays readable in 80 columns.
+    for col in ("id", "model", "set", "status", "overall [95% CI]", "k × evals", "calls", "cost", "when"):
         table.add_column(col, no_wrap=col in ("id", "model"),
-                         justify="right" if col in ("samples × evals", "calls", "tokens", "cost") else "left")
+                         justify="right" if col in ("k × evals", "calls", "cost") else "left")
     for run, o in rows:
         when = run.updated_at.strftime("%m-%d %H:%M") if run.updated_at else ""
         u = usage[run.id]
         table.add_row(short(run.id), model_label(run.model, run.params), run.set_name, run.status, _fmt(o.estimate),
-                      f"{run.samples} × {len(run.eval_ids)}", str(u.calls), f"{u.tokens:,}", u.cost_text(), when)
+                      f"{run.samples} × {len(run.eval_ids)}", str(u.calls), u.cost_text(), when)
     console().print(table)
 
 

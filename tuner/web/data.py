@@ -28,12 +28,12 @@ class RunsPage(BaseModel):
     has_more: bool
 
 
-def runs_page(store, *, offset: int = 0, limit: int = 50, model: str | None = None) -> RunsPage:
-    q = select(RunRow).order_by(RunRow.updated_at.desc(), RunRow.id).offset(offset).limit(limit + 1)
-    if model:
-        q = q.where(RunRow.model == model)
-    with store.session() as s:
-        rows = [RunRecord.from_row(r) for r in s.execute(q).scalars()]
+def runs_page(store, *, offset: int = 0, limit: int = 50, model: str | None = None, suite: str | None = None,
+              include_parts: bool = False) -> RunsPage:
+    """A page of runs; the parts of ablations and tunes only with ``include_parts`` (see tuner.runs.listing)."""
+    from tuner.runs.listing import list_runs
+
+    rows = list_runs(store, model=model, suite=suite, include_parts=include_parts, limit=limit + 1, offset=offset)
     return RunsPage(runs=rows[:limit], offset=offset, limit=limit, has_more=len(rows) > limit)
 
 

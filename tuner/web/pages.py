@@ -39,7 +39,7 @@ def login(request: Request, token: str = "") -> Response:
     session = request.app.state.login.redeem(token)
     if session is None:
         return _render(request, "login.html.j2", spent=True, status_code=401)
-    return _logged_in(session, "/runs")
+    return _logged_in(session, "/")
 
 
 def _logged_in(session: str, to: str = "/") -> Response:
@@ -74,17 +74,68 @@ def login_another(request: Request) -> HTMLResponse:
 
 
 @router.get("/", dependencies=[Viewer])
-def home() -> Response:
-    return RedirectResponse("/runs", status_code=303)
+def home(request: Request, kind: str = "", suite: str = "", model: str = "", set_name: Annotated[str, Query(alias="set")] = "",
+         status: str = "", since: str = "") -> HTMLResponse:
+    """Experiments first: what a person started (compare, tune, ablate, analyze, plain runs)."""
+    from tuner.web.data import known_models
+    from tuner.web.experiments import ExperimentFilter, known_values, list_experiments
+
+    store = request.app.state.store
+    filt = ExperimentFilter(kind=kind, suite=suite, model=model, set=set_name, status=status, since=since)
+    return _render(request, "home.html.j2", items=list_experiments(store, filt), chosen=filt,
+                   known=known_values(store), models=known_models(store), tab="home")
+
+
+@router.get("/experiments/{exp_id}", dependencies=[Viewer])
+def experiment_page(request: Request, exp_id: str) -> HTMLResponse:
+    from tuner.web.experiments import experiment_detail
+
+    detail = experiment_detail(request.app.state.store, exp_id)
+    return _render(request, "experiment.html.j2", **detail, charts=_experiment_charts(request, detail),
+                   pairs=_pairs(detail), tab="home")
+
+
+def _experiments_of(store, run_id: str) -> list[dict]:
+    """The experiments that made or read this run (its way back up), with the run's role in each."""
+    from sqlalchemy import select
+
+    from tuner.store.schema import ExperimentRow, ExperimentRunRow
+
+    with store.session() as s:
+        rows = s.execute(select(ExperimentRow.id, ExperimentRow.kind, ExperimentRow.name, ExperimentRunRow.role)
+                         .join(ExperimentRunRow, ExperimentRunRow.experiment_id == ExperimentRow.id)
+                         .where(ExperimentRunRow.run_id == run_id)).all()
+    return [dict(r._mapping) for r in rows]
+
+
+def _pairs(detail: dict) -> list[dict]:
+    """Before/after runs of the same model (a compare), for the side-by-side page."""
+    before = {x["run"].model_key: x["run"] for x in detail["by_role"].get("before", [])}
+    out = []
+    for x in detail["by_role"].get("after", []):
+        b = before.get(x["run"].model_key)
+        if b is not None:
+            out.append({"before": b.id, "after": x["run"].id,
+                        "label": f"{x['run'].model}: {b.set_name} -> {x['run'].set_name}"})
+    return out
+
+
+def _experiment_charts(request: Request, detail: dict) -> list:
+    from tuner.web.views import experiment_charts
+
+    return experiment_charts(request.app.state.store, detail)
 
 
 @router.get("/runs", dependencies=[Viewer])
-def runs(request: Request, offset: Annotated[int, Query(ge=0)] = 0, model: str | None = None) -> HTMLResponse:
+def runs(request: Request, offset: Annotated[int, Query(ge=0)] = 0, model: str | None = None, suite: str = "",
+         every: Annotated[str, Query(alias="all")] = "") -> HTMLResponse:
     from tuner.web.data import known_models, runs_page
+    from tuner.web.experiments import known_values
 
     store = request.app.state.store
-    page = runs_page(store, offset=offset, limit=PAGE, model=model or None)
-    return _render(request, "runs.html.j2", page=page, model=model or "", models=known_models(store), tab="runs")
+    page = runs_page(store, offset=offset, limit=PAGE, model=model or None, suite=suite or None, include_parts=every == "1")
+    return _render(request, "runs.html.j2", page=page, model=model or "", suite=suite, every=every == "1",
+                   suites=known_values(store)["suites"], models=known_models(store), tab="runs")
 
 
 @router.get("/runs/{run_id}", dependencies=[Viewer])
@@ -96,8 +147,13 @@ def run(request: Request, run_id: str) -> HTMLResponse:
     cats = (record.summary or {}).get("categories", {})
     ordered = [c for c in order if c in cats] + sorted(set(cats) - set(order))
     from tuner.runs.usage import run_usage
+    from tuner.web.views import run_chart
 
-    return _render(request, "run.html.j2", run=record, categories=[(c, cats[c]) for c in ordered],
+    categories = [(c, cats[c]) for c in ordered]
+    overall = (record.summary or {}).get("overall")
+    return _render(request, "run.html.j2", run=record, categories=categories,
+                   chart=run_chart(categories, overall, record.id) if categories else None,
+                   experiments=_experiments_of(store, record.id),
                    usage=run_usage(store, [record.id])[record.id],
                    overall=(record.summary or {}).get("overall"), calls=(record.summary or {}).get("calls"),
                    suite=suite, tab="runs")
