@@ -191,6 +191,14 @@ def eval_page(request: Request, run_id: str, eval_id: str) -> HTMLResponse:
                    labels=labels_for(store, [r.response_key for r in results]), tab="runs")
 
 
+@router.get("/compare/{before}/{after}", dependencies=[Viewer])
+def side_by_side_page(request: Request, before: str, after: str, every: Annotated[str, Query(alias="all")] = "") -> HTMLResponse:
+    from tuner.web.sidebyside import side_by_side
+
+    data = side_by_side(request.app.state.store, before, after, only_changed=every != "1")
+    return _render(request, "sidebyside.html.j2", **data, tab="runs")
+
+
 @router.get("/prompts/{prompt_hash}", dependencies=[Viewer])
 def prompt_page(request: Request, prompt_hash: str) -> HTMLResponse:
     from tuner.web.data import prompt
