@@ -18,7 +18,7 @@ from tuner.store.records import ResultRecord, RunRecord
 from tuner.store.schema import ExperimentRow, PromptRow, ResultRow, RunRow, SessionLabelRow, StepRow
 
 __all__ = ["RunsPage", "runs_page", "category_results", "eval_results", "labels_for", "file_diffs", "Suites",
-           "known_models", "known_categories", "experiments", "report_files", "prompt", "resolve_run_prefixes", "report_run"]
+           "known_models", "known_categories", "experiments", "report_files", "prompt", "resolve_run_prefixes", "report_run", "report_twin"]
 
 
 class RunsPage(BaseModel):
@@ -107,8 +107,8 @@ def resolve_run_prefixes(store, prefixes) -> dict[str, str]:
     return out
 
 
-def report_run(md: Path) -> str | None:
-    """The run an analysis report is about (from its JSON twin), if it is one."""
+def report_twin(md: Path) -> dict | None:
+    """The JSON written beside a Markdown report, if any (what the report says, as data)."""
     import json
 
     twin = md.with_suffix(".json")
@@ -116,7 +116,13 @@ def report_run(md: Path) -> str | None:
         body = json.loads(twin.read_text(encoding="utf-8")) if twin.is_file() else None
     except (OSError, ValueError):
         return None
-    if isinstance(body, dict) and body.get("kind") == "analysis" and isinstance(body.get("run_id"), str):
+    return body if isinstance(body, dict) else None
+
+
+def report_run(md: Path) -> str | None:
+    """The run an analysis report is about (from its JSON twin), if it is one."""
+    body = report_twin(md)
+    if body and body.get("kind") == "analysis" and isinstance(body.get("run_id"), str):
         return body["run_id"]
     return None
 

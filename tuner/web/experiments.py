@@ -54,7 +54,9 @@ def _config_facts(config: dict) -> tuple[list[str], list[str]]:
     """(models, sets) an experiment's configuration names (for experiments with no linked runs)."""
     models = []
     for m in config.get("models") or []:
-        models.append(m.get("model") if isinstance(m, dict) else str(m))
+        name = m.get("model") if isinstance(m, dict) else str(m)
+        if name and not name.startswith("sha256:"):  # an ablation's config keeps model keys (hashes), not names
+            models.append(name)
     sets = [str(config[k]) for k in ("set_name", "set", "baseline", "before", "after") if config.get(k)]
     return [m for m in models if m], sets
 

@@ -21,7 +21,7 @@ _HEX = re.compile(r"(?<![0-9A-Za-z:/_-])(sha256:[0-9a-f]{64}|[0-9a-f]{8,64})(?![
 
 
 def link_report(html: str, *, resolve_runs: Callable[[Iterable[str]], dict[str, str]], eval_ids: Iterable[str],
-                run_of_report: str | None = None) -> str:
+                run_of_report: str | None = None, rule_ids: Iterable[str] = ()) -> str:
     """``html`` with run ids and eval ids turned into links.
 
     ``resolve_runs`` maps hex prefixes to full run ids (only the unambiguous, existing ones);
@@ -31,6 +31,8 @@ def link_report(html: str, *, resolve_runs: Callable[[Iterable[str]], dict[str, 
     candidates = {m.group(1) for i, part in enumerate(parts) if i % 2 == 0 for m in _HEX.finditer(part)}
     runs = resolve_runs(candidates) if candidates else {}
     evals = sorted(set(eval_ids), key=len, reverse=True)
+    rules = sorted(set(rule_ids), key=len, reverse=True)
+    rule_re = re.compile("(?<![0-9A-Za-z/_.-])(" + "|".join(re.escape(r) for r in rules) + ")(?![0-9A-Za-z/_-])") if rules else None
     eval_re = re.compile("(?<![0-9A-Za-z/_.-])(" + "|".join(re.escape(e) for e in evals) + ")(?![0-9A-Za-z/_-])") if evals else None
     out, skip = [], 0  # depth inside <a> or <pre>, whose text is left as it is
     for i, part in enumerate(parts):
@@ -45,17 +47,19 @@ def link_report(html: str, *, resolve_runs: Callable[[Iterable[str]], dict[str, 
         if skip or not part.strip():
             out.append(part)
             continue
-        out.append(_link_text(part, runs, eval_re, run_of_report))
+        out.append(_link_text(part, runs, eval_re, run_of_report, rule_re))
     return "".join(out)
 
 
-def _link_text(text: str, runs: dict[str, str], eval_re, run: str | None) -> str:
+def _link_text(text: str, runs: dict[str, str], eval_re, run: str | None, rule_re=None) -> str:
     def run_link(m: re.Match) -> str:
         full = runs.get(m.group(1))
         return f'<a class="run-link mono" href="/runs/{full}">{m.group(1)}</a>' if full else m.group(0)
 
     text = _HEX.sub(run_link, text)
-    if eval_re is None:
+    if rule_re is not None and "<a " not in text:
+        text = rule_re.sub(lambda m: f'<a class="rule-link" href="/rule/{m.group(1)}">{m.group(1)}</a>', text)
+    if eval_re is None or "rule-link" in text:
         return text
 
     def eval_link(m: re.Match) -> str:

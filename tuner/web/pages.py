@@ -199,6 +199,16 @@ def side_by_side_page(request: Request, before: str, after: str, every: Annotate
     return _render(request, "sidebyside.html.j2", **data, tab="runs")
 
 
+@router.get("/rule/{rule_id}", dependencies=[Viewer])
+def rule_view(request: Request, rule_id: str) -> HTMLResponse:
+    from tuner.web.rules import rule_page
+    from tuner.web.views import effects_forest
+
+    data = rule_page(request.app.state.store, request.app.state.project, request.app.state.suites.all(), rule_id)
+    return _render(request, "rule.html.j2", **data, forest=effects_forest(data["effects"]) if data["effects"] else None,
+                   tab="rules")
+
+
 @router.get("/prompts/{prompt_hash}", dependencies=[Viewer])
 def prompt_page(request: Request, prompt_hash: str) -> HTMLResponse:
     from tuner.web.data import prompt
@@ -242,8 +252,27 @@ def report(request: Request, path: str) -> Response:
     store = request.app.state.store
     body = link_report(body, resolve_runs=lambda ids: resolve_run_prefixes(store, ids),
                        eval_ids=[e.id for suite in request.app.state.suites.all() for e in suite.evals],
-                       run_of_report=report_run(file))
-    return _render(request, "report.html.j2", path=path, body=body, tab="reports")
+                       run_of_report=report_run(file), rule_ids=_rule_ids(request))
+    from tuner.web.data import report_twin
+    from tuner.web.views import effects_heatmaps
+
+    twin = report_twin(file)
+    charts = effects_heatmaps(twin["effects"]) if twin and isinstance(twin.get("effects"), list) else []
+    return _render(request, "report.html.j2", path=path, body=body, charts=charts, tab="reports")
+
+
+def _rule_ids(request: Request) -> list[str]:
+    from tuner.web.rules import all_rules
+
+    return [r.id for r in all_rules(request.app.state.project, request.app.state.suites.all())]
+
+
+@router.get("/rules", dependencies=[Viewer])
+def rules_index(request: Request) -> HTMLResponse:
+    from tuner.web.rules import all_rules
+
+    return _render(request, "rules.html.j2", rules=all_rules(request.app.state.project, request.app.state.suites.all()),
+                   tab="rules")
 
 
 @router.get("/evals", dependencies=[Viewer])

@@ -14,7 +14,7 @@ from sqlalchemy import inspect, text
 
 from tuner.web.charts import Interval, heatmap, history_chart, interval_chart, verdict_colour
 
-__all__ = ["run_chart", "experiment_charts", "effects_heatmaps", "tune_history"]
+__all__ = ["run_chart", "experiment_charts", "effects_heatmaps", "tune_history", "effects_forest"]
 
 
 def run_chart(categories: list[tuple[str, dict]], overall: dict | None, run_id: str) -> Markup:
@@ -45,6 +45,15 @@ def _forest(effects: list[dict], title: str, chart_id: str) -> Markup:
                      lo=e.get("lo"), hi=e.get("hi"), note=e.get("verdict") or "", colour=verdict_colour(e.get("verdict")),
                      href=f"/rule/{e['rule']}" if e.get("rule") else None) for e in effects]
     return interval_chart(rows, lo=-1.0, hi=1.0, zero=0.0, title=title, chart_id=chart_id)
+
+
+def effects_forest(effects: list[dict]) -> Markup:
+    """A rule's measured effects, one row per category x model x source (the rule's page)."""
+    rows = [Interval(label=f"{e['category']} · {e['model']} · {e['source']}", value=e.get("delta"), lo=e.get("lo"),
+                     hi=e.get("hi"), note=e.get("verdict") or "", colour=verdict_colour(e.get("verdict")), href=e.get("href"))
+            for e in effects]
+    return interval_chart(rows, lo=-1.0, hi=1.0, zero=0.0, title="Effect of including the rule on the pass rate",
+                          chart_id="forest")
 
 
 def tune_history(store, study_name: str) -> list[tuple[int, float | None]]:
