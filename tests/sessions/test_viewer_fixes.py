@@ -107,10 +107,26 @@ def test_report_run_ids_and_evals_are_links(viewer, env, store):
     page = viewer.get(f"/reports/{rel}").text
     for run in env.runs:
         assert f'href="/runs/{run.id}"' in page, run.id
-    evals = re.findall(r'class="eval-link" href="([^"]+)"', page)
-    assert evals and all(h.startswith("/evals?ready=all&amp;eval=") for h in evals)
-    target = evals[0].replace("&amp;", "&")
-    assert viewer.get(target).status_code == 200 and viewer.get(target).text.count('class="pick"') >= 1
+    # An analysis report: its evals link to that run's eval pages.
+    import json
+    from pathlib import Path
+
+    from sessionkit import invoke
+
+    run = next(r for r in env.runs if r.model == "sim/overeager" and r.set_name == "none")
+    r = invoke("analyze", run.id, "--suite", str(env.root / "suites" / "python"), "--json")
+    assert r.exit_code == 0, r.output
+    report = Path(json.loads(r.stdout)["report"])
+    try:
+        page = viewer.get(f"/reports/{report.relative_to(env.root / 'reports').as_posix()}").text
+    finally:
+        report.unlink()
+        report.with_suffix(".json").unlink()
+    evals = set(re.findall(r'class="eval-link" href="([^"]+)"', page))
+    failed = {x.eval_id for x in store.results(run.id) if x.outcome == "fail"}
+    assert evals == {f"/runs/{run.id}/evals/{e}" for e in failed}
+    assert viewer.get(sorted(evals)[0]).status_code == 200
+    assert f'href="/runs/{run.id}"' in page
 
 
 def test_no_emoji_or_symbol_glyphs_in_pages(viewer, env, store):
@@ -139,3 +155,15 @@ def test_run_page_shows_calls_tokens_and_cost(viewer, env, store):
     usage = page[page.index('<div id="usage">'):]
     usage = usage[:usage.index("</div>")]
     assert f"{tokens_in:,} tokens in" in usage and "cost <b>unknown</b>" in usage
+
+
+def test_compare_report_flips_link_to_the_side_by_side_page(viewer, env):
+    rel = env.report.relative_to(env.root / "reports").as_posix()
+    page = viewer.get(f"/reports/{rel}").text
+    runs = {(r.model, r.set_name): r.id for r in env.runs}
+    flips = re.findall(r'class="flip-link" href="([^"]+)"', page)
+    assert flips
+    careful = f"/compare/{runs['sim/careful', 'none']}/{runs['sim/careful', 'all-active']}#"
+    overeager = f"/compare/{runs['sim/overeager', 'none']}/{runs['sim/overeager', 'all-active']}#"
+    assert all(f.startswith((careful, overeager)) for f in flips), flips
+    assert viewer.get(flips[0].split("#")[0]).status_code == 200

@@ -12,9 +12,9 @@ import re
 from collections.abc import Callable, Iterable
 from urllib.parse import quote
 
-from markupsafe import escape
+from markupsafe import Markup, escape
 
-__all__ = ["link_report"]
+__all__ = ["link_report", "compare_pairs", "link_flips"]
 
 _TAG = re.compile(r"(<[^>]+>)")
 _HEX = re.compile(r"(?<![0-9A-Za-z:/_-])(sha256:[0-9a-f]{64}|[0-9a-f]{8,64})(?![0-9A-Za-z/_-])")
@@ -70,3 +70,38 @@ def _link_text(text: str, runs: dict[str, str], eval_re, run: str | None, rule_r
     # Eval links go only in the text between the run links just made.
     pieces = re.split(r'(<a class="run-link[^>]*>[^<]*</a>)', text)
     return "".join(p if p.startswith("<a ") else eval_re.sub(eval_link, p) for p in pieces)
+
+
+_SIDE = re.compile(r"^- \*\*(before|after)\*\*")
+_SIDE_RUN = re.compile(r"^\s+- (.+?): run `([0-9a-f]{8,64})`")
+
+
+def compare_pairs(markdown: str) -> dict[str, tuple[str, str]]:
+    """{model label: (before run prefix, after run prefix)} from a compare report's header."""
+    side, found = None, {"before": {}, "after": {}}
+    for line in markdown.splitlines():
+        m = _SIDE.match(line)
+        if m:
+            side = m.group(1)
+            continue
+        m = _SIDE_RUN.match(line)
+        if m and side:
+            found[side][m.group(1)] = m.group(2)
+        elif line.startswith("## "):
+            break
+    return {label: (b, found["after"][label]) for label, b in found["before"].items() if label in found["after"]}
+
+
+def link_flips(html: str, pairs: dict[str, tuple[str, str]]) -> str:
+    """In a compare report's flips table, each eval links to the side-by-side page of its model's runs
+    (``pairs``: {model label: (before run id, after run id)}, full ids)."""
+    def row(m: re.Match) -> str:
+        label = m.group(2)
+        pair = pairs.get(str(Markup(label).unescape()))
+        if pair is None:
+            return m.group(0)
+        ev = m.group(4)
+        href = escape(f"/compare/{pair[0]}/{pair[1]}#{ev}")
+        return f'{m.group(1)}{label}{m.group(3)}<a class="flip-link" href="{href}"><code>{ev}</code></a>{m.group(5)}'
+
+    return re.sub(r"(<tr>\s*<td>)([^<]+)(</td>\s*<td>)<code>([^<]+)</code>(</td>)", row, html)

@@ -245,11 +245,16 @@ def report(request: Request, path: str) -> Response:
     from markdown_it import MarkdownIt
 
     # html=False: a report may quote model output; it is shown as text, never as markup.
-    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(file.read_text(encoding="utf-8"))
+    markdown = file.read_text(encoding="utf-8")
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown)
     from tuner.web.data import report_run, resolve_run_prefixes
-    from tuner.web.links import link_report
+    from tuner.web.links import compare_pairs, link_flips, link_report
 
     store = request.app.state.store
+    pairs = compare_pairs(markdown)
+    if pairs:
+        full = resolve_run_prefixes(store, {p for pair in pairs.values() for p in pair})
+        body = link_flips(body, {label: (full[b], full[a]) for label, (b, a) in pairs.items() if b in full and a in full})
     body = link_report(body, resolve_runs=lambda ids: resolve_run_prefixes(store, ids),
                        eval_ids=[e.id for suite in request.app.state.suites.all() for e in suite.evals],
                        run_of_report=report_run(file), rule_ids=_rule_ids(request))
