@@ -111,3 +111,19 @@ def test_runs_list_suite_filters_by_suite(env, linked):
     assert {x["id"] for x in listed} == {r.id for r in env.runs}
     other = json.loads(invoke("runs", "list", "--json", "--suite", str(env.root / "evals")).stdout)
     assert other == []
+
+
+def test_legacy_parts_are_recognised_by_set_name():
+    from tuner.runs.listing import is_legacy_part
+
+    assert is_legacy_part("ablate-1234abcd-without-py.casefold") and is_legacy_part("tune-text-1a2b#3")
+    assert is_legacy_part("winner-adaptive-r0007")
+    assert not is_legacy_part("all-active") and not is_legacy_part("python_rules@1.0.0")
+
+
+def test_charts_escape_labels_and_size_the_effect_axis():
+    from tuner.web.charts import Interval, interval_chart, symmetric_range
+
+    svg = str(interval_chart([Interval(label="<script>x</script>", value=0.1, lo=-0.05, hi=0.2)], lo=-0.25, hi=0.25, zero=0.0))
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
+    assert symmetric_range([0.1, -0.2, None]) == 0.25 and symmetric_range([0.3, 0.9]) == 1.0 and symmetric_range([]) == 0.25

@@ -4,7 +4,7 @@ An ablation or a tune makes many small runs (one eval, one selection of rules) a
 listed beside the runs a person started, they flood the list. Those parts are linked to their
 experiment (``experiment_runs`` with a role in ``PART_ROLES``) and hidden unless asked for. Stores
 written before the links existed are recognised by the parts' set names (``ablate-...``,
-``<study>#<trial>``).
+``<study>#<trial>``, ``winner-adaptive-...``).
 """
 
 from __future__ import annotations
@@ -21,15 +21,22 @@ __all__ = ["PART_ROLES", "standalone_condition", "list_runs", "is_legacy_part"]
 PART_ROLES = ("trial", "confirm", "design", "gate", "baseline")
 
 
+_LEGACY_PREFIXES = ("ablate-", "winner-adaptive-")
+
+
 def is_legacy_part(set_name: str) -> bool:
-    return set_name.startswith("ablate-") or "#" in set_name
+    return set_name.startswith(_LEGACY_PREFIXES) or "#" in set_name
 
 
 def standalone_condition():
     """SQL condition: a run that no experiment made as one of its parts."""
     part = exists(select(ExperimentRunRow.run_id).where(ExperimentRunRow.run_id == RunRow.id,
                                                        ExperimentRunRow.role.in_(PART_ROLES)))
-    return ~part & ~RunRow.set_name.startswith("ablate-") & ~RunRow.set_name.contains("#")
+    legacy = [RunRow.set_name.startswith(p) for p in _LEGACY_PREFIXES]
+    cond = ~part & ~RunRow.set_name.contains("#")
+    for c in legacy:
+        cond = cond & ~c
+    return cond
 
 
 def list_runs(store, *, model: str | None = None, suite: str | None = None, include_parts: bool = False,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-__all__ = ["Interval", "interval_chart", "heatmap", "history_chart", "verdict_colour"]
+__all__ = ["Interval", "interval_chart", "heatmap", "history_chart", "verdict_colour", "symmetric_range"]
 
 _FONT = 'font-family="system-ui, sans-serif" font-size="12"'
 _COLOURS = {"helps": "#137333", "improved": "#137333", "hurts": "#b3261e", "regressed": "#b3261e",
@@ -39,8 +39,25 @@ def _x(v: float, lo: float, hi: float, left: int, width: int) -> float:
     return left + (v - lo) / (hi - lo) * width if hi > lo else left
 
 
-def _label_width(labels: list[str], cap: int = 320) -> int:
-    return min(cap, max([60, *(int(len(s) * 6.8) + 12 for s in labels)]))
+_CHAR_W = 6.8  # average width of a 12px system-ui character, enough to size label columns
+
+
+def _label_width(labels: list[str], cap: int = 480) -> int:
+    return min(cap, max([60, *(int(len(s) * _CHAR_W) + 12 for s in labels)]))
+
+
+def _fit(label: str, width: int) -> str:
+    """``label`` cut to the column (the whole text stays in the row's tooltip)."""
+    most = max(4, int((width - 12) / _CHAR_W))
+    return label if len(label) <= most else label[: most - 3] + "..."
+
+
+def symmetric_range(values: list[float | None], step: float = 0.25) -> float:
+    """The smallest multiple of ``step`` (at least ``step``, at most 1) covering every value's size."""
+    import math
+
+    top = max([abs(v) for v in values if v is not None] or [step])
+    return min(1.0, max(step, math.ceil(top / step - 1e-9) * step))
 
 
 def interval_chart(rows: list[Interval], *, lo: float = 0.0, hi: float = 1.0, zero: float | None = None,
@@ -69,10 +86,10 @@ def interval_chart(rows: list[Interval], *, lo: float = 0.0, hi: float = 1.0, ze
         out.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{height - 24}" stroke="#374151" stroke-dasharray="3 3"/>')
     for i, r in enumerate(rows):
         y = top + i * row_h + row_h / 2
-        label = escape(r.label)
+        label = escape(_fit(r.label, label_w))
         if r.href:
             label = Markup(f'<a href="{escape(r.href)}">{label}</a>')
-        out.append(f'<text x="{label_w}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
+        out.append(f'<text x="{label_w}" y="{y + 4:.1f}" text-anchor="end"><title>{escape(r.label)}</title>{label}</text>')
         if r.value is not None:
             clamp = lambda v: min(hi, max(lo, v))  # noqa: E731 - an interval may reach past the axis
             if r.lo is not None and r.hi is not None:
@@ -107,7 +124,7 @@ def heatmap(rows: list[str], cols: list[str], cells: dict[tuple[str, str], dict]
         out.append(f'<text transform="translate({x:.1f},{top - 6}) rotate(-45)" fill="#374151">{escape(c)}</text>')
     for i, r in enumerate(rows):
         y = top + i * cell_h
-        label = escape(r)
+        label = escape(_fit(r, label_w))
         if row_href:
             label = Markup(f'<a href="{escape(row_href(r))}">{label}</a>')
         out.append(f'<text x="{label_w}" y="{y + cell_h / 2 + 4:.1f}" text-anchor="end">{label}</text>')
@@ -153,6 +170,8 @@ def history_chart(points: list[tuple[int, float | None]], *, best: list[tuple[in
         v = lo + (hi - lo) * k / 4
         out.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{left + plot_w}" y2="{y(v):.1f}" stroke="#e5e7eb"/>'
                    f'<text x="{left - 4}" y="{y(v) + 4:.1f}" text-anchor="end" fill="#6b7280">{v:.2f}</text>')
+    for i in sorted({0, n, *(round(n * k / 4) for k in range(1, 4))}):
+        out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 14}" text-anchor="middle" fill="#6b7280">{i}</text>')
     out.append(f'<text x="{left + plot_w / 2}" y="{height - 4}" text-anchor="middle" fill="#6b7280">trial</text>')
     if y_label:
         out.append(f'<text transform="translate(12,{top + plot_h / 2}) rotate(-90)" text-anchor="middle" fill="#6b7280">{escape(y_label)}</text>')

@@ -12,7 +12,7 @@ from __future__ import annotations
 from markupsafe import Markup
 from sqlalchemy import inspect, text
 
-from tuner.web.charts import Interval, heatmap, history_chart, interval_chart, verdict_colour
+from tuner.web.charts import Interval, heatmap, history_chart, interval_chart, symmetric_range, verdict_colour
 
 __all__ = ["run_chart", "experiment_charts", "effects_heatmaps", "tune_history", "effects_forest"]
 
@@ -44,7 +44,8 @@ def _forest(effects: list[dict], title: str, chart_id: str) -> Markup:
     rows = [Interval(label=f"{e.get('rule', '')} · {e['category']} · {e['model']}".strip(" ·"), value=e.get("delta"),
                      lo=e.get("lo"), hi=e.get("hi"), note=e.get("verdict") or "", colour=verdict_colour(e.get("verdict")),
                      href=f"/rule/{e['rule']}" if e.get("rule") else None) for e in effects]
-    return interval_chart(rows, lo=-1.0, hi=1.0, zero=0.0, title=title, chart_id=chart_id)
+    r = symmetric_range([v for e in effects for v in (e.get("delta"), e.get("lo"), e.get("hi"))])
+    return interval_chart(rows, lo=-r, hi=r, zero=0.0, title=title, chart_id=chart_id)
 
 
 def effects_forest(effects: list[dict]) -> Markup:
@@ -52,7 +53,8 @@ def effects_forest(effects: list[dict]) -> Markup:
     rows = [Interval(label=f"{e['category']} · {e['model']} · {e['source']}", value=e.get("delta"), lo=e.get("lo"),
                      hi=e.get("hi"), note=e.get("verdict") or "", colour=verdict_colour(e.get("verdict")), href=e.get("href"))
             for e in effects]
-    return interval_chart(rows, lo=-1.0, hi=1.0, zero=0.0, title="Effect of including the rule on the pass rate",
+    r = symmetric_range([v for e in effects for v in (e.get("delta"), e.get("lo"), e.get("hi"))])
+    return interval_chart(rows, lo=-r, hi=r, zero=0.0, title="Effect of including the rule on the pass rate",
                           chart_id="forest")
 
 
