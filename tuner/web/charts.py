@@ -52,6 +52,11 @@ def _fit(label: str, width: int) -> str:
     return label if len(label) <= most else label[: most - 3] + "..."
 
 
+def _link(element: str, href: str | None) -> str:
+    # The link wraps the whole <text> (an <a> inside <text> is not a reliable click target).
+    return f'<a class="chart-link" href="{escape(href)}">{element}</a>' if href else element
+
+
 def symmetric_range(values: list[float | None], step: float = 0.25) -> float:
     """The smallest multiple of ``step`` (at least ``step``, at most 1) covering every value's size."""
     import math
@@ -86,17 +91,15 @@ def interval_chart(rows: list[Interval], *, lo: float = 0.0, hi: float = 1.0, ze
         out.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{height - 24}" stroke="#374151" stroke-dasharray="3 3"/>')
     for i, r in enumerate(rows):
         y = top + i * row_h + row_h / 2
-        label = escape(_fit(r.label, label_w))
-        if r.href:
-            label = Markup(f'<a href="{escape(r.href)}">{label}</a>')
-        out.append(f'<text x="{label_w}" y="{y + 4:.1f}" text-anchor="end"><title>{escape(r.label)}</title>{label}</text>')
+        out.append(_link(f'<text x="{label_w}" y="{y + 4:.1f}" text-anchor="end"><title>{escape(r.label)}</title>'
+                         f'{escape(_fit(r.label, label_w))}</text>', r.href))
         if r.value is not None:
             clamp = lambda v: min(hi, max(lo, v))  # noqa: E731 - an interval may reach past the axis
             if r.lo is not None and r.hi is not None:
                 out.append(f'<line x1="{_x(clamp(r.lo), lo, hi, left, plot_w):.1f}" y1="{y:.1f}" '
                            f'x2="{_x(clamp(r.hi), lo, hi, left, plot_w):.1f}" y2="{y:.1f}" stroke="{r.colour}" stroke-width="3"/>')
             out.append(f'<circle cx="{_x(clamp(r.value), lo, hi, left, plot_w):.1f}" cy="{y:.1f}" r="4.5" fill="{r.colour}">'
-                       f'<title>{label}: {escape(fmt(r.value))}'
+                       f'<title>{escape(r.label)}: {escape(fmt(r.value))}'
                        + (f' [{escape(fmt(r.lo))}, {escape(fmt(r.hi))}]' if r.lo is not None and r.hi is not None else "")
                        + '</title></circle>')
         out.append(f'<text x="{left + plot_w + 10}" y="{y + 4:.1f}" fill="#374151">{escape(r.note)}</text>')
@@ -124,10 +127,8 @@ def heatmap(rows: list[str], cols: list[str], cells: dict[tuple[str, str], dict]
         out.append(f'<text transform="translate({x:.1f},{top - 6}) rotate(-45)" fill="#374151">{escape(c)}</text>')
     for i, r in enumerate(rows):
         y = top + i * cell_h
-        label = escape(_fit(r, label_w))
-        if row_href:
-            label = Markup(f'<a href="{escape(row_href(r))}">{label}</a>')
-        out.append(f'<text x="{label_w}" y="{y + cell_h / 2 + 4:.1f}" text-anchor="end">{label}</text>')
+        out.append(_link(f'<text x="{label_w}" y="{y + cell_h / 2 + 4:.1f}" text-anchor="end"><title>{escape(r)}</title>'
+                         f'{escape(_fit(r, label_w))}</text>', row_href(r) if row_href else None))
         for j, c in enumerate(cols):
             cell = cells.get((r, c))
             x = left + j * cell_w

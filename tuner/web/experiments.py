@@ -118,7 +118,9 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
             rel = r.path.removeprefix("reports/")
             f = facts.get(r.run_id)
             items.append((ExperimentItem(id=r.id, kind="analyze" if r.kind == "analysis" else r.kind,
-                                         name=rel.rsplit("/", 1)[-1], href=f"/reports/{rel}", status="finished",
+                                         name=(f"{'analysis' if r.kind == 'analysis' else r.kind} of run {r.run_id[7:15]}"
+                                               if r.run_id else rel.rsplit("/", 1)[-1]),
+                                         href=f"/reports/{rel}", status="finished",
                                          suites=[f[2]] if f else [], models=[r.model], sets=[f[1]] if f else [],
                                          runs=1 if r.run_id else 0, when=r.created_at), []))
     chosen = [(it, runs) for it, runs in items if _matches(it, filt, since)]
