@@ -121,7 +121,35 @@ def build_store(path: Path, results: int, seed: int = 7) -> dict:
                          None, _iso(start)) for (k,) in labelled])
     db.execute("ANALYZE")
     db.close()
+    _add_experiments(path, n_runs, [c for c in dict.fromkeys(e[1] for e in evals)], rng)
     return {"results": result_id, "runs": n_runs, "labelled": len(labelled), "bytes": path.stat().st_size}
+
+
+def _add_experiments(path: Path, n_runs: int, categories: list[str], rng) -> None:
+    """A compare (two runs), a tune (its trials linked as parts) and an ablation of every project rule
+    (effects per rule x category for two models), as the commands record them."""
+    from tuner.guidelines import load_guidelines
+    from tuner.paths import Project
+    from tuner.store import Store
+
+    rules = [r.id for r in load_guidelines(Project(REPO)).library][:40]
+    store = Store.open(f"sqlite:///{path}")
+    try:
+        runs = [_hash("run", r) for r in range(n_runs)]
+        store.start_experiment(_hash("exp", "compare"), "bench-compare", "compare", {"before": "none", "after": "all-active"})
+        store.link_runs(_hash("exp", "compare"), runs[:1], "before")
+        store.link_runs(_hash("exp", "compare"), runs[5:6], "after")  # the same model (5 models in turn)
+        store.finish_experiment(_hash("exp", "compare"), "finished", {"cells": []})
+        store.start_experiment(_hash("exp", "tune"), "bench-tune", "tune", {"category": categories[0]})
+        store.link_runs(_hash("exp", "tune"), runs[10:40], "trial")
+        effects = [{"rule": rid, "model": m, "category": c, "delta": d, "lo": d - 0.2, "hi": d + 0.2, "p_value": 0.5,
+                    "q_value": 0.5, "verdict": "no detectable effect", "tokens": 40}
+                   for rid in rules for m in MODELS[:2] for c in categories for d in [round(rng.uniform(-0.4, 0.4), 2)]]
+        store.start_experiment(_hash("exp", "ablate"), "bench-ablate", "ablate", {"design": "loo", "set": "all-active"})
+        store.link_runs(_hash("exp", "ablate"), runs[40:], "design")
+        store.finish_experiment(_hash("exp", "ablate"), "finished", {"design": "loo", "effects": effects})
+    finally:
+        store.close()
 
 
 def _serve(url: str):
@@ -199,6 +227,13 @@ def measure(quick: bool = False, store_path: Path | None = None) -> dict:
         "evals tab (model+category)": f"/evals?ready=all&model={run.model}&category={category}",
         "evals tab (status+tag)": "/evals?status=golden&tag=auth",
         "session": None,
+        "experiments home": "/",
+        "experiments (kind+model filter)": f"/?kind=compare&model={run.model}",
+        "experiment (ablation heatmaps)": f"/experiments/{_hash('exp', 'ablate')}",
+        "experiment (tune, 30 runs)": f"/experiments/{_hash('exp', 'tune')}",
+        "side by side (2 x 960 results)": f"/compare/{_hash('run', 0)}/{_hash('run', 5)}",
+        "rules": "/rules",
+        "rule (effects forest)": None,
     }
     figures: dict[str, dict] = {}
     try:
@@ -208,6 +243,10 @@ def measure(quick: bool = False, store_path: Path | None = None) -> dict:
             assert client.get(login).status_code == 303
             first_key = client.get("/api/sessions?limit=1", headers={"Authorization": f"Bearer {key}"}).json()["sessions"][0]["key"]
             pages["session"] = f"/sessions/{first_key}"
+            from tuner.guidelines import load_guidelines
+            from tuner.paths import Project
+
+            pages["rule (effects forest)"] = "/rule/" + next(iter(load_guidelines(Project(REPO)).library)).id
             for name, path in pages.items():
                 figures[name] = _time(client, path, repeats)
             client.cookies.clear()
@@ -243,9 +282,9 @@ def main() -> None:
     built = f", built in {out['build_s']} s" if out["build_s"] is not None else " (reused)"
     print(f"store: {out['results']:,} results in {out['runs']} runs, {out['labelled']:,} reviewed sessions, "
           f"{out['store_mb']} MB{built}")
-    print(f"{'page / endpoint':36} {'median ms':>10} {'KB':>8}   (median of {out['repeats']} after a warm-up)")
+    print(f"{'page / endpoint':38} {'median ms':>10} {'KB':>8}   (median of {out['repeats']} after a warm-up)")
     for name, ms in out["pages"].items():
-        print(f"{name:36} {ms:>10.1f} {out['bytes'][name] / 1000:>8.1f}")
+        print(f"{name:38} {ms:>10.1f} {out['bytes'][name] / 1000:>8.1f}")
     print(f"median over pages {out['median_ms']} ms, slowest {out['max_ms']} ms")
 
 

@@ -17,6 +17,6 @@ def test_measure_quick_times_every_page(tmp_path):
     spec.loader.exec_module(bench)
     out = bench.measure(quick=True, store_path=tmp_path / "bench.db")
     assert out["results"] == 9_600 and out["labelled"] > 2_000
-    assert len(out["pages"]) == 16 and all(ms > 0 for ms in out["pages"].values())
+    assert len(out["pages"]) == 23 and all(ms > 0 for ms in out["pages"].values())
     assert out["median_ms"] > 0 and out["max_ms"] >= out["median_ms"]
     assert out["bytes"]["api export text (1000)"] > 100_000  # a real export came back

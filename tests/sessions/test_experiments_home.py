@@ -127,3 +127,21 @@ def test_charts_escape_labels_and_size_the_effect_axis():
     svg = str(interval_chart([Interval(label="<script>x</script>", value=0.1, lo=-0.05, hi=0.2)], lo=-0.25, hi=0.25, zero=0.0))
     assert "<script>" not in svg and "&lt;script&gt;" in svg
     assert symmetric_range([0.1, -0.2, None]) == 0.25 and symmetric_range([0.3, 0.9]) == 1.0 and symmetric_range([]) == 0.25
+
+
+def test_usage_cache_keeps_finished_runs_and_resums_changed_ones(env, store):
+    from tuner.runs.usage import UsageCache, run_usage
+    from tuner.store import RunSpec
+
+    run = env.runs[0]
+    cache = UsageCache()
+    first = cache.usage(store, [run.id])[run.id]
+    assert first == run_usage(store, [run.id])[run.id]
+    results = store.results(run.id)
+    store.record_results(run.id, [results[0].model_copy(update={"prompt_tokens": (results[0].prompt_tokens or 0) + 1000})])
+    assert cache.usage(store, [run.id])[run.id].prompt_tokens == first.prompt_tokens  # finished and unchanged: kept
+    store.finish_run(run.id, "complete", {**run.summary, "touched": True})  # written again: summed again
+    assert cache.usage(store, [run.id])[run.id].prompt_tokens == first.prompt_tokens + 1000
+    store.start_run(RunSpec(**run.model_dump(include=set(RunSpec.model_fields))))  # running again
+    store.record_results(run.id, [results[0].model_copy(update={"prompt_tokens": (results[0].prompt_tokens or 0) + 5})])
+    assert cache.usage(store, [run.id])[run.id].prompt_tokens == first.prompt_tokens + 5  # running: never kept

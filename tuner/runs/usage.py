@@ -14,7 +14,7 @@ from sqlalchemy import case, func, select
 
 from tuner.store.schema import ResultRow
 
-__all__ = ["Usage", "run_usage", "total_usage"]
+__all__ = ["Usage", "run_usage", "total_usage", "UsageCache"]
 
 
 class Usage(BaseModel):
@@ -78,3 +78,37 @@ def run_usage(store, run_ids: Iterable[str]) -> dict[str, Usage]:
                                  priced=int(priced or 0), answered=int(ans or 0),
                                  cost_usd=None if cost is None else float(cost))
     return out
+
+
+class UsageCache:
+    """Usage of finished runs, kept in memory (the viewer's pages sum it for many runs at once).
+
+    Summing a run's results reads every one of its rows, which on a large store takes long enough
+    to matter when a page needs a hundred runs; a finished run's results no longer change, so its
+    sum is kept, keyed by the run's last write (a resumed run is written again, so it is summed
+    again). Running runs are always summed afresh.
+    """
+
+    def __init__(self, max_runs: int = 20_000):
+        self._kept: dict[tuple[str, object], Usage] = {}
+        self._max = max_runs
+
+    def usage(self, store, run_ids: Iterable[str]) -> dict[str, Usage]:
+        from tuner.store.schema import RunRow
+
+        ids = list(dict.fromkeys(run_ids))
+        state: dict[str, tuple[object, str]] = {}
+        with store.session() as s:
+            for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
+                for rid, updated, status in s.execute(select(RunRow.id, RunRow.updated_at, RunRow.status)
+                                                      .where(RunRow.id.in_(chunk))):
+                    state[rid] = (updated, status)
+        out = {rid: self._kept[(rid, state[rid][0])] for rid in ids if rid in state and (rid, state[rid][0]) in self._kept}
+        fresh = run_usage(store, [rid for rid in ids if rid not in out])
+        for rid, u in fresh.items():
+            out[rid] = u
+            if rid in state and state[rid][1] != "running":
+                if len(self._kept) >= self._max:
+                    self._kept.clear()  # crude, and rare: a store with more finished runs than this
+                self._kept[(rid, state[rid][0])] = u
+        return out

@@ -45,6 +45,9 @@ def create_app(store, project, login: Login | None = None) -> FastAPI:
     app.state.project = project
     app.state.login = login or Login()
     app.state.suites = Suites(project)
+    from tuner.runs.usage import UsageCache
+
+    app.state.usage = UsageCache()
     app.state.templates = _templates()
     app.include_router(api.router)
     app.include_router(pages.router)

@@ -72,7 +72,7 @@ def _since(text: str) -> datetime | None:
         raise InputError(f"since {text!r}: a date as YYYY-MM-DD") from None
 
 
-def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int = 100) -> list[ExperimentItem]:
+def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int = 100, cache=None) -> list[ExperimentItem]:
     """Experiments newest first, each with its suites, models, sets, run count, calls and cost."""
     from tuner.runs.usage import run_usage, total_usage
 
@@ -126,7 +126,8 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
     chosen = [(it, runs) for it, runs in items if _matches(it, filt, since)]
     chosen.sort(key=lambda x: x[0].when or datetime.min, reverse=True)
     chosen = chosen[:limit]
-    usage = run_usage(store, [r for _, runs in chosen for r in runs])
+    ids = [r for _, runs in chosen for r in runs]
+    usage = cache.usage(store, ids) if cache is not None else run_usage(store, ids)
     for it, runs in chosen:
         total = total_usage(usage[r] for r in runs)
         it.calls, it.cost = total.calls, total.cost_text()
@@ -151,7 +152,7 @@ def _run_facts(store, run_ids) -> dict[str, tuple[str, str, str]]:
     return out
 
 
-def experiment_detail(store, exp_id: str) -> dict:
+def experiment_detail(store, exp_id: str, *, cache=None) -> dict:
     """One experiment with its runs grouped by role (each run: model, set, status, rate, usage)."""
     from tuner.errors import NotFoundError
     from tuner.runs.usage import run_usage, total_usage
@@ -170,7 +171,7 @@ def experiment_detail(store, exp_id: str) -> dict:
         for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
             for row in s.execute(select(RunRow).where(RunRow.id.in_(chunk))).scalars():
                 runs[row.id] = RunRecord.from_row(row)
-    usage = run_usage(store, ids)
+    usage = cache.usage(store, ids) if cache is not None else run_usage(store, ids)
     by_role: dict[str, list] = defaultdict(list)
     for rid, role in links:
         if rid in runs:

@@ -82,7 +82,7 @@ def home(request: Request, kind: str = "", suite: str = "", model: str = "", set
 
     store = request.app.state.store
     filt = ExperimentFilter(kind=kind, suite=suite, model=model, set=set_name, status=status, since=since)
-    return _render(request, "home.html.j2", items=list_experiments(store, filt), chosen=filt,
+    return _render(request, "home.html.j2", items=list_experiments(store, filt, cache=request.app.state.usage), chosen=filt,
                    known=known_values(store), models=known_models(store), tab="home")
 
 
@@ -90,7 +90,7 @@ def home(request: Request, kind: str = "", suite: str = "", model: str = "", set
 def experiment_page(request: Request, exp_id: str) -> HTMLResponse:
     from tuner.web.experiments import experiment_detail
 
-    detail = experiment_detail(request.app.state.store, exp_id)
+    detail = experiment_detail(request.app.state.store, exp_id, cache=request.app.state.usage)
     return _render(request, "experiment.html.j2", **detail, charts=_experiment_charts(request, detail),
                    pairs=_pairs(detail), tab="home")
 
@@ -146,7 +146,6 @@ def run(request: Request, run_id: str) -> HTMLResponse:
     order = suite.categories if suite else []
     cats = (record.summary or {}).get("categories", {})
     ordered = [c for c in order if c in cats] + sorted(set(cats) - set(order))
-    from tuner.runs.usage import run_usage
     from tuner.web.views import run_chart
 
     categories = [(c, cats[c]) for c in ordered]
@@ -154,7 +153,7 @@ def run(request: Request, run_id: str) -> HTMLResponse:
     return _render(request, "run.html.j2", run=record, categories=categories,
                    chart=run_chart(categories, overall, record.id) if categories else None,
                    experiments=_experiments_of(store, record.id),
-                   usage=run_usage(store, [record.id])[record.id],
+                   usage=request.app.state.usage.usage(store, [record.id])[record.id],
                    overall=(record.summary or {}).get("overall"), calls=(record.summary or {}).get("calls"),
                    suite=suite, tab="runs")
 

@@ -17,7 +17,7 @@ from tuner.store.schema import ResultRow
 
 __all__ = ["side_by_side", "MAX_SHOWN"]
 
-MAX_SHOWN = 40
+MAX_SHOWN = 20
 
 
 def _light(store, run_id: str) -> dict[tuple[str, int], dict]:
