@@ -34,6 +34,9 @@ class RunConfig(BaseModel):
     samples: int = 1
     sample_offset: int = 0
     experiment_id: str | None = None
+    # The exact prompt to send, when it is not what ``rule_set`` composes to today (a published
+    # version whose rule texts or template have since been edited).
+    prompt: Prompt | None = None
 
 
 @dataclass
@@ -71,7 +74,7 @@ class _Prepared:
 
 
 def _prepare(h: Harness, index: int, config: RunConfig) -> _Prepared:
-    prompt = h.guidelines.compose(config.rule_set)
+    prompt = config.prompt or h.guidelines.compose(config.rule_set)
     h.store.save_prompt(prompt)
     spec = RunSpec(
         experiment_id=config.experiment_id,
