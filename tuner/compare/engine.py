@@ -23,9 +23,10 @@ Progress = Callable[[str, int, int], None]
 
 
 def _spec_of(run):
+    """The model of a stored run, called as it was (api_base, concurrency, retries, timeout)."""
     from tuner.models import ModelSpec
 
-    return ModelSpec(model=run.model, params=run.params)
+    return ModelSpec(model=run.model, params=run.params, **(run.call_settings or {}))
 
 
 def _plan(h, before: Side, after: Side, specs: list, models_given: bool, category: str | None, samples: int):
@@ -96,6 +97,9 @@ def compare(
             info[i].prompts[spec.label] = run.prompt_hash
             if run.suite_hash != h.suite.hash:
                 notes.append(f"run {short(run.id)} was graded against another suite version than the current one")
+            if run.grader_hash != h.grader_hash:
+                notes.append(f"run {short(run.id)} was graded by another grader version than the current one "
+                             "(grading code, toolchain or lint settings changed since)")
             side_results.append([r for r in results if r.eval_id in wanted])
         # Planned pairs come from the plan (evals x samples), not from what came back: an eval
         # whose every answer failed for infrastructure reasons must show as missing, not vanish.
