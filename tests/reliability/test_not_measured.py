@@ -33,6 +33,16 @@ def test_compare_with_a_healthy_provider_is_measured(cli, py_project, provider):
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["not_measured"] == [] and all(c["pairs"] == c["expected"] for c in data["cells"])
+    # Recorded as an experiment linked to both sides' runs.
+    from tuner.store import Store
+
+    store = Store.open(f"sqlite:///{py_project / 'experiments' / 'tuner.db'}", create=False)
+    try:
+        [exp] = store.experiments("compare")
+        links = store.experiment_runs(exp["id"])
+    finally:
+        store.close()
+    assert exp["result"]["exit_code"] == 0 and {role for _, role in links} == {"before", "after"}
 
 
 def test_tune_against_a_failing_provider_is_not_measured_exit_4(cli, py_project, provider):

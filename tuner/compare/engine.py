@@ -110,10 +110,23 @@ def compare(
         overall = pair_results(*side_results, before_offset=b.offset, after_offset=a.offset, expected=len(evals) * k)
         cells += build_cells(spec, by_cat, overall)
     identity = sha256_json({"before": info[0].runs, "after": info[1].runs})
-    return Comparison(
+    comparison = Comparison(
         before=info[0], after=info[1], samples=k, category=category, alpha=alpha,
         cells=finalize(cells, alpha), notes=sorted(set(notes)), identity=identity,
     )
+    _record(h, comparison)
+    return comparison
+
+
+def _record(h, c: Comparison) -> None:
+    """The comparison as an experiment (its id: both sides' run ids), linked to its runs."""
+    config = {"before": c.before.token, "after": c.after.token, "category": c.category, "samples": c.samples,
+              "models": sorted(c.before.runs)}
+    result = {"regressions": len(c.regressions), "improvements": len(c.improvements),
+              "not_measured": len(c.not_measured), "exit_code": c.exit_code}
+    h.store.save_experiment(c.identity, f"{c.before.label} vs {c.after.label}", "compare", config, result=result)
+    h.store.link_runs(c.identity, c.before.runs.values(), "before")
+    h.store.link_runs(c.identity, c.after.runs.values(), "after")
 
 
 def default_report_path(h, comparison: Comparison):
