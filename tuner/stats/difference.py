@@ -77,7 +77,7 @@ def difference_bounds(kb, ka, disc, m, tail: float = (1 - CONFIDENCE) / 2, over:
     discordant pairs and pairs: the array form of ``difference_interval`` (for simulations).
     Each bound leaves ``tail`` outside (two-sided level 1 - 2 * tail)."""
     import numpy as np
-    from scipy.stats import t
+    from scipy.special import stdtrit  # Student t quantile
 
     if over not in OVER:
         raise InputError(f"over={over!r}: must be one of {', '.join(OVER)}")
@@ -94,7 +94,7 @@ def difference_bounds(kb, ka, disc, m, tail: float = (1 - CONFIDENCE) / 2, over:
             se = np.sqrt(g / (g - 1) * (resid**2).sum(axis=-1)) / safe
             q = (disc.sum(axis=-1) + 1) / (n + 2)
             se = np.maximum(se, np.sqrt(q / safe))
-            half = t.isf(tail, np.maximum(g - 1, 1)) * se
+            half = stdtrit(np.maximum(g - 1, 1), 1 - tail) * se
         # One task says nothing about other tasks: the whole range.
         lo = np.where(g < 2, -1.0, np.minimum(lo, delta - half))
         hi = np.where(g < 2, 1.0, np.maximum(hi, delta + half))

@@ -48,19 +48,19 @@ def clopper_pearson(k, n, tail: float):
     """Exact binomial bounds (lower, upper), each with ``tail`` probability outside; ``k`` may be
     fractional (beta quantiles), arrays broadcast."""
     import numpy as np
-    from scipy.stats import beta
+    from scipy.special import betaincinv  # the beta quantile, without scipy.stats' per-call overhead
 
     k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        lo = np.where(k > 0, beta.ppf(tail, np.maximum(k, 1e-12), n - k + 1), 0.0)
-        hi = np.where(k < n, beta.ppf(1 - tail, k + 1, np.maximum(n - k, 1e-12)), 1.0)
+        lo = np.where(k > 0, betaincinv(np.maximum(k, 1e-12), n - k + 1, tail), 0.0)
+        hi = np.where(k < n, betaincinv(k + 1, np.maximum(n - k, 1e-12), 1 - tail), 1.0)
     return np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
 
 
 def effective_n(passes, samples):
     """``n_eff`` per row of (..., G) arrays of per-task passes and samples (see module doc)."""
     import numpy as np
-    from scipy.stats import f
+    from scipy.special import fdtri  # the F quantile
 
     k, m = np.asarray(passes, dtype=float), np.asarray(samples, dtype=float)
     g = (m > 0).sum(axis=-1).astype(float)
@@ -70,7 +70,7 @@ def effective_n(passes, samples):
         rate = np.where(m > 0, k / np.maximum(m, 1), 0.0)
         msb = (m * (rate - p[..., None]) ** 2).sum(axis=-1) / (g - 1)
         msw = (m * rate * (1 - rate)).sum(axis=-1) / (n - g)
-        crit = f.ppf(DEFF_BOUND, np.maximum(g - 1, 1), np.maximum(n - g, 1))
+        crit = fdtri(np.maximum(g - 1, 1), np.maximum(n - g, 1), DEFF_BOUND)
         deff = np.where(msw > 0, (msb / msw) / crit, np.inf)
         neff = np.clip(n / np.maximum(deff, 1.0), g, n)
     # One sample per task: the samples are independent draws from the task population.
