@@ -120,10 +120,15 @@ _LABEL_COLS = ("eval_ready", "eval_status", "eval_notes", "eval_tags", "expected
 
 def _base(store, filt: SessionFilter):
     newer = _R.alias("newer")
+    run_id = store.run(filt.run).id if filt.run else None
     # Newest row of each generation; a newer row that holds no answer (a provider failure of the
     # same request) does not hide one that does. Only duplicates reach the row itself.
-    shadowed = exists(select(literal(1)).where(
-        newer.c.response_key == _R.c.response_key, newer.c.id > _R.c.id, newer.c.output.isnot(None)))
+    hiding = [newer.c.response_key == _R.c.response_key, newer.c.id > _R.c.id, newer.c.output.isnot(None)]
+    if run_id is not None:
+        # Among the rows of the run asked for: a later run (a re-grade, a subset) recording the same
+        # generation again must not hide it from this run's sessions.
+        hiding.append(newer.c.run_id == run_id)
+    shadowed = exists(select(literal(1)).where(*hiding))
     q = (
         select(_R.c.id, _R.c.response_key, _R.c.run_id, _RUNS.c.model, _R.c.eval_id, _R.c.category, _R.c.sample_index,
                _R.c.outcome, _R.c.failed_step, _R.c.prompt_tokens, _R.c.completion_tokens, _R.c.cost_usd, _R.c.created_at,
@@ -132,7 +137,7 @@ def _base(store, filt: SessionFilter):
             _L, _L.c.session_key == _R.c.response_key, isouter=not _needs_review(filt)))
         .where(_R.c.response_key.isnot(None), _R.c.output.isnot(None), ~shadowed)
     )
-    return q.where(*_conditions(store, filt))
+    return q.where(*_conditions(filt, run_id))
 
 
 def _needs_review(filt: SessionFilter) -> bool:
@@ -141,10 +146,10 @@ def _needs_review(filt: SessionFilter) -> bool:
     return bool(filt.ready or filt.tag or filt.status in ("golden", "correct", "incorrect"))
 
 
-def _conditions(store, filt: SessionFilter) -> list:
+def _conditions(filt: SessionFilter, run_id: str | None) -> list:
     conds = []
-    if filt.run:
-        conds.append(_R.c.run_id == store.run(filt.run).id)
+    if run_id is not None:
+        conds.append(_R.c.run_id == run_id)
     if filt.model:
         conds.append(_RUNS.c.model == filt.model)
     if filt.category:
