@@ -47,7 +47,7 @@ def _latest_run_with_failures(store, suite_name: str, category: str):
 
     from tuner.store.schema import ResultRow, RunRow
 
-    with store.session() as s:
+    with store.reading() as s:
         run_id = s.execute(
             select(RunRow.id).join(ResultRow, ResultRow.run_id == RunRow.id)
             .where(RunRow.suite == suite_name, ResultRow.category == category, ResultRow.outcome == "fail")

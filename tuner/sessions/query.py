@@ -192,7 +192,7 @@ def list_sessions(store, filt: SessionFilter | None = None, *, limit: int = 50, 
         raise InputError(f"limit must be at least 1 and offset at least 0 (got {limit}, {offset})")
     filt = filt or SessionFilter()
     q = _base(store, filt).order_by(_R.c.id.desc()).limit(limit + 1).offset(offset)
-    with store.session() as s:
+    with store.reading() as s:
         rows = s.execute(q).all()
     return SessionPage(items=[_session(r) for r in rows[:limit]], offset=offset, limit=limit, has_more=len(rows) > limit)
 
@@ -202,7 +202,7 @@ def iter_sessions(store, filt: SessionFilter | None = None, *, limit: int | None
     q = _base(store, filt or SessionFilter()).order_by(_R.c.id.desc())
     if limit is not None:
         q = q.limit(limit)
-    with store.session() as s:
+    with store.reading() as s:
         return [_session(r) for r in s.execute(q)]
 
 
@@ -210,14 +210,14 @@ def count_sessions(store, filt: SessionFilter | None = None) -> int:
     from sqlalchemy import func
 
     q = select(func.count()).select_from(_base(store, filt or SessionFilter()).subquery())
-    with store.session() as s:
+    with store.reading() as s:
         return int(s.execute(q).scalar_one())
 
 
 def resolve_keys(store, keys: list[str]) -> list[str]:
     """Full session keys from keys or unambiguous prefixes (as `tuner sessions list` prints them)."""
     out: list[str] = []
-    with store.session() as s:
+    with store.reading() as s:
         for key in keys:
             if not _KEY.match(key):
                 raise InputError(f"session {key!r}: not a session key (hex digits, as `tuner sessions list` shows)")
@@ -242,7 +242,7 @@ def conversations(store, sessions: list[Session]) -> list[Conversation]:
         return []
     ids = [x.result_id for x in sessions]
     rows: dict[int, tuple] = {}
-    with store.session() as s:
+    with store.reading() as s:
         for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
             for rid, messages, output in s.execute(select(_R.c.id, _R.c.messages, _R.c.output).where(_R.c.id.in_(chunk))):
                 rows[rid] = (messages, output)
