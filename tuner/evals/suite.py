@@ -277,11 +277,7 @@ def _eval_folders(root: Path, manifest: Manifest, manifest_path: Path) -> list[t
 
 
 def _split_held_out(folders: list[tuple[str, Path]], manifest: Manifest) -> set[str]:
-    """Every n-th eval of each category, in folder order (the manifest's ``[split]`` rule)."""
+    """The evals the manifest's ``[split]`` rule holds out (by folder number: ``Split.holds_out``)."""
     if manifest.split is None:
         return set()
-    every = manifest.split.held_out_every
-    by_category: dict[str, list[str]] = {}
-    for eval_id, _ in folders:
-        by_category.setdefault(eval_id.split("/", 1)[0], []).append(eval_id)
-    return {ids[i] for ids in by_category.values() for i in range(every - 1, len(ids), every)}
+    return {eval_id for eval_id, _ in folders if manifest.split.holds_out(eval_id)}

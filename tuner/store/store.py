@@ -10,7 +10,9 @@ Contract (every backend: SQLite by default, PostgreSQL to scale out; tested once
 - ``record_result`` upserts by (run, eval, sample index). A recorded model outcome (pass/fail) is
   never replaced by an infrastructure failure; an infra outcome is replaced by any later outcome.
   The result and its steps are written in one transaction: nothing half-written.
-- Reads return plain pydantic records (``tuner.store.records``), detached from any session.
+- Reads return plain pydantic records (``tuner.store.records``), detached from any session. They
+  run in read sessions (``Store.reading``) that take no write lock: on SQLite a long read (a viewer
+  page, an export, ``store check``) never makes a writer wait.
 - Secrets never reach the store: callers pass model parameters without API keys (``ModelSpec``
   refuses them) and the store rejects any params key that looks like a credential.
 """
@@ -43,6 +45,9 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur.close()
     dbapi_conn.isolation_level = None  # transactions are begun by _sqlite_begin
 
+_READ = "tuner_read_only"  # execution option of the engine that read sessions use
+
+
 def _sqlite_begin(conn) -> None:
     # pysqlite opens transactions lazily and treats SAVEPOINT as the start of one: RELEASE then
     # committed the bare result row of _insert_once on its own, and a kill before the outer commit
@@ -51,9 +56,11 @@ def _sqlite_begin(conn) -> None:
     # IMMEDIATE, not deferred: a deferred transaction that reads, then writes after another
     # connection committed (Optuna's heartbeat thread in the same file) fails at once with
     # "database is locked" (its WAL snapshot is stale; busy_timeout does not apply). Taking the
-    # write lock up front makes such writers wait their turn instead. Store sessions are short and
+    # write lock up front makes such writers wait their turn instead. Write sessions are short and
     # never nested, so serialising them costs little.
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    # Read sessions (``Store.reading``) begin deferred: in WAL a reader takes no lock a writer
+    # waits for, so a long viewer page or export no longer holds up a running tune.
+    conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get(_READ) else "BEGIN IMMEDIATE")
 
 
 def _insert_once(s: Session, row) -> bool:
@@ -72,6 +79,8 @@ class Store:
         self.engine = engine
         self.url = url
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        # Same pool and events, flagged so that _sqlite_begin opens a deferred transaction.
+        self._readers = sessionmaker(engine.execution_options(**{_READ: True}), expire_on_commit=False)
 
     @classmethod
     def open(cls, url: str, *, create: bool = True) -> Store:
@@ -126,6 +135,18 @@ class Store:
                 session.rollback()
                 raise
 
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session for reads only: it takes no write lock, and anything it changes is discarded
+        (a read path that starts writing must move to ``session``, not write here by accident)."""
+        with self._readers() as session:
+            try:
+                yield session
+                if session.new or session.dirty or session.deleted:
+                    raise StoreError("internal: a read session changed records; use Store.session() to write")
+            finally:
+                session.rollback()
+
     def close(self) -> None:
         self.engine.dispose()
 
@@ -156,7 +177,7 @@ class Store:
         return out
 
     def prompt_text(self, prompt_hash: str) -> str:
-        with self.session() as s:
+        with self.reading() as s:
             row = s.get(PromptRow, prompt_hash)
             if row is None:
                 raise NotFoundError(f"unknown prompt {prompt_hash}")
@@ -216,7 +237,7 @@ class Store:
                 "updated_at": row.updated_at or row.created_at}
 
     def experiment(self, exp_id: str) -> dict | None:
-        with self.session() as s:
+        with self.reading() as s:
             row = s.get(ExperimentRow, exp_id)
             return None if row is None else self._experiment_dict(row)
 
@@ -289,7 +310,7 @@ class Store:
         row.steps = [StepRow(position=i, **st.model_dump()) for i, st in enumerate(result.steps)]
 
     def run(self, run_id_or_prefix: str) -> RunRecord:
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.execute(select(RunRow).where(RunRow.id.startswith(self._full(run_id_or_prefix)))).scalars().all()
             if not rows:
                 raise NotFoundError(f"unknown run '{run_id_or_prefix}'")
@@ -302,7 +323,7 @@ class Store:
         return prefix if prefix.startswith("sha256:") else "sha256:" + prefix
 
     def runs(self, *, model: str | None = None, suite_hash: str | None = None, limit: int | None = None) -> list[RunRecord]:
-        with self.session() as s:
+        with self.reading() as s:
             q = select(RunRow).order_by(RunRow.updated_at.desc())
             if model:
                 q = q.where(RunRow.model == model)
@@ -313,7 +334,7 @@ class Store:
             return [RunRecord.from_row(r) for r in s.execute(q).scalars()]
 
     def results(self, run_id: str) -> list[ResultRecord]:
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.execute(
                 select(ResultRow)
                 .where(ResultRow.run_id == run_id)
@@ -333,7 +354,7 @@ class Store:
             return LabelRecord.model_validate(row, from_attributes=True)
 
     def labels(self, result_id: int) -> list[LabelRecord]:
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.execute(select(LabelRow).where(LabelRow.result_id == result_id).order_by(LabelRow.id)).scalars()
             return [LabelRecord.model_validate(r, from_attributes=True) for r in rows]
 

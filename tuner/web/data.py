@@ -32,7 +32,7 @@ def runs_page(store, *, offset: int = 0, limit: int = 50, model: str | None = No
     q = select(RunRow).order_by(RunRow.updated_at.desc(), RunRow.id).offset(offset).limit(limit + 1)
     if model:
         q = q.where(RunRow.model == model)
-    with store.session() as s:
+    with store.reading() as s:
         rows = [RunRecord.from_row(r) for r in s.execute(q).scalars()]
     return RunsPage(runs=rows[:limit], offset=offset, limit=limit, has_more=len(rows) > limit)
 
@@ -44,7 +44,7 @@ def category_results(store, run_id: str, category: str) -> dict[str, list[dict]]
                 r.c.tests_passed, r.c.tests_total)
          .where(r.c.run_id == run_id, r.c.category == category).order_by(r.c.eval_id, r.c.sample_index))
     out: dict[str, list[dict]] = {}
-    with store.session() as s:
+    with store.reading() as s:
         for row in s.execute(q):
             m = dict(row._mapping)
             out.setdefault(m.pop("eval_id"), []).append(m)
@@ -52,7 +52,7 @@ def category_results(store, run_id: str, category: str) -> dict[str, list[dict]]
 
 
 def eval_results(store, run_id: str, eval_id: str) -> list[ResultRecord]:
-    with store.session() as s:
+    with store.reading() as s:
         rows = s.execute(
             select(ResultRow).where(ResultRow.run_id == run_id, ResultRow.eval_id == eval_id)
             .options(selectinload(ResultRow.steps)).order_by(ResultRow.sample_index)
@@ -67,7 +67,7 @@ def labels_for(store, keys: list[str]) -> dict[str, dict]:
     keys = [k for k in keys if k]
     out = {k: SessionLabel().model_dump() for k in keys}
     if keys:
-        with store.session() as s:
+        with store.reading() as s:
             for row in s.execute(select(SessionLabelRow).where(SessionLabelRow.session_key.in_(keys))).scalars():
                 out[row.session_key] = SessionLabel(
                     eval_ready=row.eval_ready, eval_status=row.eval_status, eval_notes=row.eval_notes,
@@ -77,7 +77,7 @@ def labels_for(store, keys: list[str]) -> dict[str, dict]:
 
 
 def prompt(store, prompt_hash: str) -> dict:
-    with store.session() as s:
+    with store.reading() as s:
         row = s.get(PromptRow, prompt_hash)
         if row is None:
             raise NotFoundError(f"unknown prompt {prompt_hash}")
@@ -86,21 +86,21 @@ def prompt(store, prompt_hash: str) -> dict:
 
 
 def known_models(store) -> list[str]:
-    with store.session() as s:
+    with store.reading() as s:
         return list(s.execute(select(RunRow.model).distinct().order_by(RunRow.model)).scalars())
 
 
 def known_categories(store) -> list[str]:
     # From the runs' summaries (a few hundred rows), not from 100,000 results.
     cats: set[str] = set()
-    with store.session() as s:
+    with store.reading() as s:
         for summary in s.execute(select(RunRow.summary)).scalars():
             cats |= set((summary or {}).get("categories", {}))
     return sorted(cats)
 
 
 def experiments(store, limit: int = 200) -> list[dict]:
-    with store.session() as s:
+    with store.reading() as s:
         rows = s.execute(select(ExperimentRow.id, ExperimentRow.name, ExperimentRow.kind, ExperimentRow.created_at)
                          .order_by(ExperimentRow.created_at.desc()).limit(limit)).all()
     return [dict(r._mapping) for r in rows]
