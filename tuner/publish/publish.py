@@ -154,17 +154,30 @@ def _previous_side(h: Harness, out_dir, previous: Manifest | None, src: Source):
     return "no guidelines", {}, None
 
 
-def _gate_row(row, tolerance: float) -> dict:
-    p = row.paired
-    if not row.measured:
-        status = "not measured"
-    elif points_down(p.delta, p.hi, p.verdict, tolerance):
-        status = "regressed"
-    elif p.lo is not None and p.lo > -tolerance:
-        status = "non-inferior"
-    else:
-        status = "not enough evidence"
-    return {**row.model_dump(mode="json"), "gate": status}
+def _gate_rows(groups: list[dict], margin: float) -> list[dict]:
+    """Per model × held-out category: the paired row plus the non-inferiority test
+    (``tuner.stats.noninferiority`` over these evals' samples, calibrated in tests/stats) and its status."""
+    from tuner.compare.rates import model_label
+    from tuner.runs import pair_outcomes
+    from tuner.stats import NON_INFERIOR, REGRESSED, noninferiority
+
+    label_key = {model_label(o.run.model, o.run.params): k for k, o in groups[1].items()}
+    rows = []
+    for row in paired_table(groups[0], groups[1]):
+        key = label_key[row.model]
+        before, after = groups[0][key].results, groups[1][key].results
+        test = noninferiority(*pair_outcomes(before, after, row.category), margin)
+        p = row.paired
+        if not row.measured:
+            status = "not measured"
+        elif test.verdict == REGRESSED or points_down(p.delta, p.hi, p.verdict, margin):
+            status = "regressed"
+        elif test.verdict == NON_INFERIOR:
+            status = "non-inferior"
+        else:
+            status = "not enough evidence"
+        rows.append({**row.model_dump(mode="json"), "noninferiority": test.model_dump(mode="json"), "gate": status})
+    return rows
 
 
 def _gate_status(rows: list[dict], held: set[str]) -> str:
@@ -216,7 +229,7 @@ def publish(h: Harness, *, source: str, name: str, specs: list | None, samples: 
                              sample_offset=GATE_OFFSET) for rs, p in sides for spec in specs]
         outcomes = execute_runs(h, configs, progress)
         groups = [{spec.key: o for spec, o in zip(specs, outcomes[i * len(specs):(i + 1) * len(specs)])} for i in range(2)]
-        rows = [_gate_row(r, margin) for r in paired_table(groups[0], groups[1])]
+        rows = _gate_rows(groups, margin)
         run_ids = [o.run.id for g in groups for o in g.values()]
     status = _gate_status(rows, set(held))
     if status == "not measured":
