@@ -224,7 +224,7 @@ class Store:
 
     def experiment_runs(self, exp_id: str) -> list[tuple[str, str]]:
         """``[(run_id, role), ...]`` linked to ``exp_id``, in a stable order."""
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.execute(select(ExperimentRunRow.run_id, ExperimentRunRow.role)
                              .where(ExperimentRunRow.experiment_id == exp_id)
                              .order_by(ExperimentRunRow.role, ExperimentRunRow.run_id))
@@ -243,7 +243,7 @@ class Store:
 
     def experiments(self, kind: str | None = None, *, status: str | None = None, limit: int | None = None) -> list[dict]:
         """Experiments, most recently written first; ``status`` "finished" includes v3 rows (null)."""
-        with self.session() as s:
+        with self.reading() as s:
             q = select(ExperimentRow)
             if kind is not None:
                 q = q.where(ExperimentRow.kind == kind)
