@@ -7,7 +7,7 @@ import pytest
 from tuner.compare import (
     Comparison, SideInfo, build_cells, finalize, pair_results, rate_rows, render_markdown, write_atomic, write_chart,
 )
-from tuner.compare.pairing import Paired
+from tuner.runs.pairing import Paired
 from tuner.models import ModelSpec
 from tuner.stats import bh_adjust
 from tuner.store import ResultRecord

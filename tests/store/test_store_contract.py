@@ -116,6 +116,29 @@ def test_experiments(store):
     store.save_experiment("sha256:e", "study-1", "tune", {"category": "actions"})
     store.save_experiment("sha256:e", "study-1", "tune", {"category": "actions"}, result={"best": 1})
     assert store.experiment("sha256:e")["result"] == {"best": 1}
+    assert store.experiment("sha256:e")["status"] == "finished"
+
+
+def test_experiment_lifecycle_and_run_links(store, prompt):
+    store.save_prompt(prompt)
+    a = store.start_run(spec(prompt)).id
+    b = store.start_run(spec(prompt, samples=3)).id
+    store.start_experiment("sha256:x", "cmp", "compare", {"before": "none"})
+    store.start_experiment("sha256:y", "study", "tune", {})
+    assert store.experiment("sha256:x")["status"] == "running"
+    store.link_runs("sha256:x", [a], "before")
+    store.link_runs("sha256:x", [b, b], "after")
+    store.link_runs("sha256:x", [a], "before")  # idempotent
+    store.link_runs("sha256:y", [a], "baseline")  # one run, several experiments
+    assert store.experiment_runs("sha256:x") == [(b, "after"), (a, "before")]
+    assert store.experiment_runs("sha256:y") == [(a, "baseline")]
+    store.finish_experiment("sha256:x", "finished", {"verdict": "ok"})
+    assert store.experiment("sha256:x")["result"] == {"verdict": "ok"}
+    assert [e["id"] for e in store.experiments("compare")] == ["sha256:x"]
+    assert [e["id"] for e in store.experiments(status="finished")] == ["sha256:x"]
+    assert [e["id"] for e in store.experiments(status="running")] == ["sha256:y"]
+    with pytest.raises(NotFoundError):
+        store.finish_experiment("sha256:nope", "finished")
 
 
 def test_bad_url_is_an_input_error():

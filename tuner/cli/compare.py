@@ -33,7 +33,7 @@ def compare_cmd(
     suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Compare two rule sets (or stored runs), paired per eval and sample; exit 1 on a significant regression."""
+    """Compare two rule sets (or stored runs), paired per eval and sample; exit 1 on a significant regression, 4 when a cell could not be measured."""
     from tuner.compare import compare, default_report_path, render_markdown, write_atomic, write_chart
     from tuner.runs import Harness
 
@@ -74,7 +74,7 @@ def _print(result, report_path: Path, chart_path: Path) -> None:
     from tuner.compare.report import fmt_delta, fmt_rate
 
     out = console()
-    styles = {"improved": "green", "regressed": "bold red"}
+    styles = {"improved": "green", "regressed": "bold red", "not measured": "bold yellow"}
     for key in dict.fromkeys(c.model_key for c in result.cells):
         cells = [c for c in result.cells if c.model_key == key]
         table = Table(title=f"{cells[0].model_label} · {result.before.label} → {result.after.label} · {result.samples} samples/eval")
@@ -85,7 +85,8 @@ def _print(result, report_path: Path, chart_path: Path) -> None:
             p2f = sum(f.pass_to_fail for f in c.flips.values())
             style = styles.get(c.verdict, "")
             table.add_row(
-                c.category, fmt_rate(c.before), fmt_rate(c.after), fmt_delta(c), f"{c.p_value:.3g}", f"{c.q_value:.3g}",
+                c.category, fmt_rate(c.before), fmt_rate(c.after), fmt_delta(c), f"{c.p_value:.3g}",
+                "-" if c.q_value is None else f"{c.q_value:.3g}",
                 str(f2p), str(p2f), f"{c.infra_before}/{c.infra_after}",
                 f"[{style}]{c.verdict}[/{style}]" if style else c.verdict,
                 end_section=len(cells) > 1 and cells[-1].category == "overall" and c is cells[-2],
@@ -100,7 +101,15 @@ def _print(result, report_path: Path, chart_path: Path) -> None:
         out.print(f"[yellow]note:[/yellow] {note}")
     if result.simulated_models:
         out.print(f"[dim]simulated models (planted gaps, not real LLMs): {', '.join(result.simulated_models)}[/dim]")
-    verdict = "[bold red]significant regression: exit 1[/bold red]" if result.exit_code else "no significant regression"
+    for c in result.not_measured:
+        out.print(f"[bold yellow]not measured:[/bold yellow] {c.model_label} · {c.category}: {c.pairs} of {c.expected} "
+                  f"planned pairs (infra before/after {c.infra_before}/{c.infra_after}); re-run the same command to retry them")
+    if result.exit_code == 1:
+        verdict = "[bold red]significant regression: exit 1[/bold red]"
+    elif result.exit_code == 4:
+        verdict = "[bold yellow]not measured: some cells lack pairs, so no verdict: exit 4[/bold yellow]"
+    else:
+        verdict = "no significant regression"
     out.print(f"{verdict}\nreport {report_path}\nchart  {chart_path}")
 
 

@@ -37,9 +37,11 @@ def _table(cells: list[Cell]) -> list[str]:
         f2p = sum(f.fail_to_pass for f in c.flips.values())
         p2f = sum(f.pass_to_fail for f in c.flips.values())
         verdict = f"**{c.verdict}**" if c.verdict != "no detectable change" else c.verdict
+        if c.verdict == "not measured":
+            verdict = f"**not measured** ({c.pairs}/{c.expected} pairs)"
         lines.append(
             f"| {c.model_label} | {c.category} | {fmt_rate(c.before)} | {fmt_rate(c.after)} | {fmt_delta(c)} "
-            f"| {c.p_value:.3g} | {c.q_value:.3g} | {f2p} | {p2f} | {c.infra_before}/{c.infra_after} | {verdict} |"
+            f"| {c.p_value:.3g} | {'-' if c.q_value is None else format(c.q_value, '.3g')} | {f2p} | {p2f} | {c.infra_before}/{c.infra_after} | {verdict} |"
         )
     return lines
 
@@ -59,6 +61,10 @@ def _flips(cells: list[Cell]) -> list[str]:
     return lines
 
 
+_EXIT = {0: "no significant regression", 1: "a significant regression",
+         4: "some cells were not measured (fewer pairs than planned)"}
+
+
 def render_markdown(comparison: Comparison, chart_name: str | None = None) -> str:
     c = comparison
     if c.regressions:
@@ -67,6 +73,9 @@ def render_markdown(comparison: Comparison, chart_name: str | None = None) -> st
         headline = f"**Improved** in {len(c.improvements)} cell(s), no significant regression."
     else:
         headline = "No detectable change."
+    if c.not_measured:
+        missing = ", ".join(f"{x.model_label} · {x.category} ({x.pairs}/{x.expected} pairs)" for x in c.not_measured)
+        headline += f" **Not measured**: {missing}; those cells have no verdict."
     lines = [
         f"# Compare `{c.before.label}` → `{c.after.label}`",
         "",
@@ -87,7 +96,7 @@ def render_markdown(comparison: Comparison, chart_name: str | None = None) -> st
         "Pairs: same eval, same sample position (offsets applied). Rates and Δ intervals: cluster bootstrap over evals. "
         "p: exact McNemar on the discordant pairs. Infrastructure failures are excluded from scores and counted.",
         "",
-        f"Exit code: {c.exit_code} ({'a significant regression' if c.exit_code else 'no significant regression'}).",
+        f"Exit code: {c.exit_code} ({_EXIT[c.exit_code]}).",
         "",
     ]
     return "\n".join(lines)

@@ -3,18 +3,23 @@
 Each cell is a paired comparison (``tuner.stats.paired_compare``: bootstrap interval of the delta
 over tasks, exact McNemar p-value). All cells of the table form one family for Benjamini–Hochberg,
 overall rows included, so looking at many categories and models does not manufacture discoveries.
-A significant regression anywhere makes the comparison fail (exit code 1 in the CLI).
+A significant regression anywhere makes the comparison fail (exit code 1 in the CLI). A cell with
+fewer measured pairs than planned (a provider or grader failure on either side) is *not measured*:
+it gets no verdict, stays out of the BH family, and makes the comparison exit 4, so a CI gate never
+reads an outage as "no change".
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from tuner.compare.pairing import Paired
+from tuner.runs.pairing import Paired
 from tuner.compare.rates import OVERALL, is_simulated, model_label
 from tuner.stats import ALPHA, Estimate, bh_adjust, paired_compare, rate_interval, verdict
 
-__all__ = ["Flip", "Cell", "SideInfo", "Comparison", "build_cells", "finalize"]
+__all__ = ["Flip", "Cell", "SideInfo", "Comparison", "build_cells", "finalize", "NOT_MEASURED"]
+
+NOT_MEASURED = "not measured"
 
 
 class Flip(BaseModel):
@@ -42,6 +47,11 @@ class Cell(BaseModel):
     infra_before: int = 0
     infra_after: int = 0
     unpaired: int = 0
+    expected: int | None = None  # pairs planned (evals x samples); fewer measured = not measured
+
+    @property
+    def measured(self) -> bool:
+        return self.pairs > 0 and (self.expected is None or self.pairs >= self.expected)
 
 
 class SideInfo(BaseModel):
@@ -74,8 +84,13 @@ class Comparison(BaseModel):
         return [c for c in self.cells if c.verdict == "improved"]
 
     @property
+    def not_measured(self) -> list[Cell]:
+        return [c for c in self.cells if c.verdict == NOT_MEASURED]
+
+    @property
     def exit_code(self) -> int:
-        return 1 if self.regressions else 0
+        """1: a significant regression; 4: some cell was not measured; 0: neither."""
+        return 1 if self.regressions else 4 if self.not_measured else 0
 
     @property
     def simulated_models(self) -> list[str]:
@@ -87,6 +102,8 @@ class Comparison(BaseModel):
             simulated_models=self.simulated_models,
             improvements=len(self.improvements),
             regressions=len(self.regressions),
+            not_measured=[{"model": c.model_label, "category": c.category, "pairs": c.pairs, "expected": c.expected}
+                          for c in self.not_measured],
             exit_code=self.exit_code,
         )
         return data
@@ -105,6 +122,7 @@ def _cell(spec, category: str, paired: Paired) -> Cell:
         delta=result.delta, lo=result.lo, hi=result.hi, p_value=result.p_value,
         pairs=result.pairs, tasks=result.tasks, flips=flips,
         infra_before=paired.infra_before, infra_after=paired.infra_after, unpaired=paired.unpaired,
+        expected=paired.expected,
     )
 
 
@@ -117,6 +135,8 @@ def build_cells(spec, by_category: dict[str, Paired], overall: Paired | None) ->
 
 
 def finalize(cells: list[Cell], alpha: float = ALPHA) -> list[Cell]:
-    """Adjust the whole table's p-values together (BH) and give each cell its verdict."""
-    qs = bh_adjust([c.p_value for c in cells])
-    return [c.model_copy(update={"q_value": q, "verdict": verdict(c.delta, q, alpha)}) for c, q in zip(cells, qs)]
+    """Adjust the measured cells' p-values together (BH) and give each cell its verdict."""
+    measured = [c for c in cells if c.measured]
+    qs = dict(zip((id(c) for c in measured), bh_adjust([c.p_value for c in measured])))
+    return [c.model_copy(update={"q_value": qs[id(c)], "verdict": verdict(c.delta, qs[id(c)], alpha)})
+            if id(c) in qs else c.model_copy(update={"q_value": None, "verdict": NOT_MEASURED}) for c in cells]

@@ -13,7 +13,7 @@ from sqlalchemy import Connection, inspect, select, text
 from sqlalchemy.schema import CreateColumn
 
 from tuner.errors import StoreError
-from tuner.store.schema import SCHEMA_VERSION, ApiKeyRow, Base, Meta, ReportRow, ResultRow, RunRow, SessionLabelRow, StepRow
+from tuner.store.schema import SCHEMA_VERSION, ApiKeyRow, Base, ExperimentRow, ExperimentRunRow, Meta, ReportRow, ResultRow, RunRow, SessionLabelRow, StepRow
 
 __all__ = ["migrate", "current_version"]
 
@@ -43,8 +43,17 @@ def _v2_to_v3(conn: Connection) -> None:
         index.create(conn, checkfirst=True)
 
 
+def _v3_to_v4(conn: Connection) -> None:
+    # v4 records experiments from their start (status, updated_at) and links them to their runs;
+    # runs gain their inputs hash (answer format, simulator truth) and call settings.
+    # Experiments of a v3 store were written when they finished: status stays null, read as finished.
+    _add_columns(conn, ExperimentRow.__table__, ["status", "updated_at"])
+    _add_columns(conn, RunRow.__table__, ["inputs_hash", "call_settings"])
+    ExperimentRunRow.__table__.create(conn, checkfirst=True)
+
+
 # version n -> function upgrading n to n+1.
-_STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
+_STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 def current_version(conn: Connection) -> int | None:

@@ -17,6 +17,7 @@ __all__ = [
     "Base",
     "Meta",
     "ExperimentRow",
+    "ExperimentRunRow",
     "PromptRow",
     "RunRow",
     "ResultRow",
@@ -27,7 +28,7 @@ __all__ = [
     "ApiKeyRow",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def _now() -> datetime:
@@ -56,6 +57,27 @@ class ExperimentRow(Base):
     config: Mapped[dict] = mapped_column(doc="The configuration that defines it (no secrets).")
     result: Mapped[dict | None] = mapped_column(nullable=True, doc="Its summary once finished.")
     created_at: Mapped[datetime] = mapped_column(default=_now, doc="When first recorded (UTC).")
+    # v4: an experiment is recorded when it starts, so an interrupted one is visible as such.
+    status: Mapped[str | None] = mapped_column(String(16), nullable=True,
+        doc="running | finished | failed | interrupted (null: recorded by a v3 store, finished).")
+    updated_at: Mapped[datetime | None] = mapped_column(nullable=True, default=_now, onupdate=_now,
+        doc="Last written (UTC); the latest *finished* experiment is found by it.")
+
+
+class ExperimentRunRow(Base):
+    """v4: which runs an experiment made or read, and in what role (baseline, trial, confirm, ...).
+
+    A run can belong to several experiments (a cached run replayed by a second compare), so this is
+    a link table rather than ``runs.experiment_id``, which only keeps the first.
+    """
+
+    __tablename__ = "experiment_runs"
+    __table_args__ = (Index("ix_experiment_runs_run", "run_id"),)
+    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), primary_key=True,
+        doc="The experiment.")
+    run_id: Mapped[str] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True, doc="The run.")
+    role: Mapped[str] = mapped_column(String(32), primary_key=True,
+        doc="What the run was to the experiment: before | after | baseline | trial | confirm | gate | design | run.")
 
 
 class PromptRow(Base):
@@ -90,6 +112,12 @@ class RunRow(Base):
     samples: Mapped[int] = mapped_column(Integer, doc="Samples per eval (K).")
     sample_offset: Mapped[int] = mapped_column(Integer, default=0, doc="First sample index (fresh samples use a new offset).")
     git_rev: Mapped[str | None] = mapped_column(String(64), nullable=True, doc="Git revision of the project, if any.")
+    # v4: what else reaches the model or decides a simulated answer is part of the run's identity.
+    inputs_hash: Mapped[str | None] = mapped_column(String(80), nullable=True,
+        doc="Hash of the suite kind's answer-format text and, for sim/* models, the planted truth (null: v3 run).")
+    call_settings: Mapped[dict | None] = mapped_column(nullable=True,
+        doc="How the model was called (api_base, concurrency, rpm, timeout_s, max_retries, backoff_s): not identity "
+            "beyond api_base, but needed to call it again the same way.")
     status: Mapped[str] = mapped_column(String(16), default="running", doc="running | complete | partial.")
     summary: Mapped[dict | None] = mapped_column(nullable=True, doc="Pass rates, counts, cache hits.")
     created_at: Mapped[datetime] = mapped_column(default=_now, doc="First started (UTC).")

@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 from tuner.errors import InputError, NotFoundError, StoreError
 from tuner.store.migrations import migrate
 from tuner.store.records import LabelRecord, ResultRecord, RunRecord, RunSpec
-from tuner.store.schema import ExperimentRow, LabelRow, PromptRow, ResultRow, RunRow, StepRow
+from tuner.store.schema import ExperimentRow, ExperimentRunRow, LabelRow, PromptRow, ResultRow, RunRow, StepRow
 
 __all__ = ["Store"]
 
@@ -207,18 +207,76 @@ class Store:
             return row.text
 
     # experiments -------------------------------------------------------------------------------
-    def save_experiment(self, exp_id: str, name: str, kind: str, config: dict, result: dict | None = None) -> None:
+    def save_experiment(self, exp_id: str, name: str, kind: str, config: dict, result: dict | None = None,
+                        *, status: str = "finished") -> None:
+        """Record (or update) an experiment; with ``result`` given it is stored with ``status``."""
         with self.session() as s:
             row = s.get(ExperimentRow, exp_id)
             if row is None:
-                s.add(ExperimentRow(id=exp_id, name=name, kind=kind, config=config, result=result))
-            elif result is not None:
+                s.add(ExperimentRow(id=exp_id, name=name, kind=kind, config=config, result=result, status=status))
+            else:
+                row.status = status
+                if result is not None:
+                    row.result = result
+
+    def start_experiment(self, exp_id: str, name: str, kind: str, config: dict) -> None:
+        """Record an experiment as running (resuming one keeps its result until it finishes again)."""
+        self.save_experiment(exp_id, name, kind, config, status="running")
+
+    def finish_experiment(self, exp_id: str, status: str, result: dict | None = None) -> None:
+        with self.session() as s:
+            row = s.get(ExperimentRow, exp_id)
+            if row is None:
+                raise NotFoundError(f"unknown experiment {exp_id}")
+            row.status = status
+            if result is not None:
                 row.result = result
+
+    def link_runs(self, exp_id: str, run_ids: Iterable[str], role: str) -> None:
+        """Say that ``exp_id`` made or read these runs as ``role`` (idempotent)."""
+        ids = list(dict.fromkeys(run_ids))
+        if not ids:
+            return
+        with self.session() as s:
+            have = set(s.scalars(select(ExperimentRunRow.run_id).where(
+                ExperimentRunRow.experiment_id == exp_id, ExperimentRunRow.role == role,
+                ExperimentRunRow.run_id.in_(ids))))
+            for run_id in ids:
+                if run_id not in have:
+                    _insert_once(s, ExperimentRunRow(experiment_id=exp_id, run_id=run_id, role=role))
+
+    def experiment_runs(self, exp_id: str) -> list[tuple[str, str]]:
+        """``[(run_id, role), ...]`` linked to ``exp_id``, in a stable order."""
+        with self.reading() as s:
+            rows = s.execute(select(ExperimentRunRow.run_id, ExperimentRunRow.role)
+                             .where(ExperimentRunRow.experiment_id == exp_id)
+                             .order_by(ExperimentRunRow.role, ExperimentRunRow.run_id))
+            return [(r, role) for r, role in rows]
+
+    @staticmethod
+    def _experiment_dict(row) -> dict:
+        return {"id": row.id, "name": row.name, "kind": row.kind, "config": row.config, "result": row.result,
+                "status": row.status or "finished", "created_at": row.created_at,
+                "updated_at": row.updated_at or row.created_at}
 
     def experiment(self, exp_id: str) -> dict | None:
         with self.reading() as s:
             row = s.get(ExperimentRow, exp_id)
-            return None if row is None else {"id": row.id, "name": row.name, "kind": row.kind, "config": row.config, "result": row.result}
+            return None if row is None else self._experiment_dict(row)
+
+    def experiments(self, kind: str | None = None, *, status: str | None = None, limit: int | None = None) -> list[dict]:
+        """Experiments, most recently written first; ``status`` "finished" includes v3 rows (null)."""
+        with self.reading() as s:
+            q = select(ExperimentRow)
+            if kind is not None:
+                q = q.where(ExperimentRow.kind == kind)
+            if status == "finished":
+                q = q.where((ExperimentRow.status == "finished") | ExperimentRow.status.is_(None))
+            elif status is not None:
+                q = q.where(ExperimentRow.status == status)
+            rows = [self._experiment_dict(r) for r in s.scalars(q)]
+        rows.sort(key=lambda e: (e["updated_at"], e["created_at"]), reverse=True)
+        return rows[:limit] if limit is not None else rows
 
     # runs --------------------------------------------------------------------------------------
     def start_run(self, spec: RunSpec) -> RunRecord:

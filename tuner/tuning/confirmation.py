@@ -22,7 +22,7 @@ import math
 from dataclasses import replace
 
 from tuner.compare.rates import model_label
-from tuner.runs import Harness, outcomes_by_task, run_selections
+from tuner.runs import Harness, pair_outcomes, run_selections
 from tuner.stats import paired_estimate
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, Zone, zone_tests
 from tuner.tuning.config import FRESH_OFFSET, TuneConfig
@@ -62,6 +62,7 @@ def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: d
     arms: list[dict] = [{}, {}]  # per arm: {model key: [RunOutcome, ...]}
     verdicts: dict[tuple[str, str, str], tuple[str, float | None]] = {}
     calls = new_calls = looks = drawn = 0
+    run_ids: list[str] = []
     rounds: list[int] = []  # samples per eval actually drawn in each round (the last may be cut)
     stopped = "looks"
     while looks < _MAX_LOOKS:
@@ -82,6 +83,7 @@ def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: d
         looks += 1
         calls += reps * per_sample
         new_calls += sum({o.run.id: o.new_calls for g in groups for o in g.values()}.values())
+        run_ids += [o.run.id for g in groups for o in g.values()]
         for arm, group in zip(arms, groups):
             for key, outcome in group.items():
                 arm.setdefault(key, []).append(outcome)
@@ -90,20 +92,19 @@ def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: d
     spent = {"design": "sequential", "samples_per_round": rounds,
              "looks": looks, "calls": calls, "new_calls": new_calls, "budget_calls": budget, "stopped": stopped,
              "fixed_calls": fixed, "saved_calls": max(0, fixed - calls), "fixed_samples": k,
-             "delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta}
+             "run_ids": list(dict.fromkeys(run_ids)), "delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta}
     return fresh, held, spent
 
 
 def _tables(arms: list[dict], key: str, eval_ids: set[str]) -> tuple[dict, dict] | None:
+    """Per category, the two arms' outcomes on ``eval_ids`` paired by (eval, sample index): both
+    arms draw the same fresh sample indices each round."""
     if key not in arms[0] or key not in arms[1]:
         return None
-    return _by_category(arms[0][key], eval_ids), _by_category(arms[1][key], eval_ids)
-
-
-def _by_category(outcomes: list, eval_ids: set[str]) -> dict[str, dict[str, list[bool]]]:
-    """{category: {eval id: [passed, ...]}} over every round's results on ``eval_ids``."""
-    results = [r for o in outcomes for r in o.results if r.eval_id in eval_ids]
-    return {cat: outcomes_by_task(results, cat) for cat in sorted({r.category for r in results})}
+    before, after = ([r for o in arm[key] for r in o.results if r.eval_id in eval_ids] for arm in arms)
+    cats = sorted({r.category for r in before} | {r.category for r in after})
+    pairs = {cat: pair_outcomes(before, after, cat) for cat in cats}
+    return {c: p[0] for c, p in pairs.items()}, {c: p[1] for c, p in pairs.items()}
 
 
 def _look(arms, splits, category, verdicts, zone: Zone, look: int) -> None:

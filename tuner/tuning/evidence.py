@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from tuner.compare.rates import model_label
-from tuner.runs import outcomes_by_task
+from tuner.runs import outcomes_by_task, pair_outcomes
 from tuner.stats import Estimate, PairedResult, bh_adjust, paired_compare, rate_interval, verdict
 
 __all__ = ["CategoryRow", "paired_table", "apply_bh"]
@@ -22,6 +22,11 @@ class CategoryRow(BaseModel):
     before: Estimate
     after: Estimate
     paired: PairedResult
+    infra: int = 0  # results of either side lost to an infrastructure failure: the row is then not measured
+
+    @property
+    def measured(self) -> bool:
+        return self.infra == 0 and self.paired.pairs > 0
 
 
 def apply_bh(results: list[PairedResult]) -> None:
@@ -38,8 +43,12 @@ def paired_table(before_runs: dict, after_runs: dict, categories: list[str] | No
         before = before_runs[key]
         cats = categories or sorted({r.category for r in after.results} | {r.category for r in before.results})
         for cat in cats:
-            b, a = outcomes_by_task(before.results, cat), outcomes_by_task(after.results, cat)
-            rows.append(CategoryRow(model=model_label(after.run.model, after.run.params), category=cat, before=rate_interval(b), after=rate_interval(a),
-                                    paired=paired_compare(b, a)))
+            b, a = pair_outcomes(before.results, after.results, cat)
+            rows.append(CategoryRow(model=model_label(after.run.model, after.run.params), category=cat,
+                                    before=rate_interval(outcomes_by_task(before.results, cat)),
+                                    after=rate_interval(outcomes_by_task(after.results, cat)),
+                                    paired=paired_compare(b, a),
+                                    infra=sum(r.outcome == "infra" for r in (*before.results, *after.results)
+                                              if r.category == cat)))
     apply_bh([row.paired for row in rows])
     return rows

@@ -1,4 +1,9 @@
-"""Pairing the two sides of a comparison: same eval, same sample position.
+"""Pairing two sides (before/after, baseline/trial, with/without a rule): same eval, same sample position.
+
+Every paired statistic in tuner reads its pairs from here (compare, tune's trials and confirmation,
+the evidence table, the publish gate, ablation). Pairing by rank after dropping failures would
+invent flips: before [infra, pass, fail, fail] vs after [pass, pass, fail, fail] is one pair short,
+not a +1/3 change.
 
 A side's samples are numbered from its own offset, so the i-th sample after the offset before is
 paired with the i-th after the offset after (an A/A comparison on disjoint sample indices pairs
@@ -12,7 +17,7 @@ from pydantic import BaseModel
 
 from tuner.store import ResultRecord
 
-__all__ = ["Paired", "pair_results"]
+__all__ = ["Paired", "pair_results", "pair_outcomes"]
 
 
 class Paired(BaseModel):
@@ -23,10 +28,20 @@ class Paired(BaseModel):
     infra_before: int = 0
     infra_after: int = 0
     unpaired: int = 0  # scored samples with no partner (different sample counts, infra partner)
+    expected: int | None = None  # pairs the design planned (evals x samples), when the caller knows
 
     @property
     def pairs(self) -> int:
         return sum(len(v) for v in self.before.values())
+
+    @property
+    def missing(self) -> int:
+        """Planned pairs that were not measured (an infrastructure failure or no result on a side)."""
+        return max(0, (self.expected or 0) - self.pairs)
+
+    @property
+    def complete(self) -> bool:
+        return self.pairs > 0 and self.missing == 0
 
 
 def _by_position(results: list[ResultRecord], offset: int) -> dict[tuple[str, int], ResultRecord]:
@@ -40,9 +55,13 @@ def pair_results(
     before_offset: int = 0,
     after_offset: int = 0,
     category: str | None = None,
+    eval_ids: set[str] | None = None,
+    expected: int | None = None,
 ) -> Paired:
-    """Pair two runs' results (optionally one category) by (eval, sample position)."""
-    keep = (lambda r: r.category == category) if category else (lambda r: True)
+    """Pair two runs' results (optionally one category, or only ``eval_ids``) by (eval, sample position)."""
+    def keep(r: ResultRecord) -> bool:
+        return (category is None or r.category == category) and (eval_ids is None or r.eval_id in eval_ids)
+
     b = _by_position([r for r in before if keep(r)], before_offset)
     a = _by_position([r for r in after if keep(r)], after_offset)
     out_b: dict[str, list[bool]] = {}
@@ -61,4 +80,20 @@ def pair_results(
         infra_before=sum(r.outcome == "infra" for r in b.values()),
         infra_after=sum(r.outcome == "infra" for r in a.values()),
         unpaired=unpaired,
+        expected=expected,
     )
+
+
+def pair_outcomes(
+    before: list[ResultRecord],
+    after: list[ResultRecord],
+    category: str | None = None,
+    *,
+    eval_ids: set[str] | None = None,
+    before_offset: int = 0,
+    after_offset: int = 0,
+) -> tuple[dict[str, list[bool]], dict[str, list[bool]]]:
+    """``(before, after)`` as ``{eval: [passed, ...]}`` tables aligned pair by pair (for the paired tests)."""
+    p = pair_results(before, after, before_offset=before_offset, after_offset=after_offset, category=category,
+                     eval_ids=eval_ids)
+    return p.before, p.after
