@@ -49,3 +49,11 @@ def test_a_bug_shows_its_traceback_with_keys_masked(monkeypatch):
 def test_click_usage_errors_keep_their_own_path():
     r = CliRunner().invoke(_app(ValueError("x")), ["other", "--nope"])
     assert r.exit_code == 2 and "No such option" in r.stderr and "internal error" not in r.stderr
+
+
+def test_a_usage_error_does_not_echo_a_key_given_as_a_value(monkeypatch):
+    from tuner.cli.main import app
+
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    r = CliRunner().invoke(app, ["runs", "show", "abc", KEY])  # pasted into the wrong place
+    assert r.exit_code == 2 and "unexpected extra argument" in r.stderr and KEY not in r.output

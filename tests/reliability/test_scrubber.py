@@ -58,3 +58,11 @@ def test_provider_errors_use_the_one_scrubber():
     from tuner.models import client
 
     assert client.scrub is secrets.scrub
+
+
+def test_grader_processes_get_no_credential_named_variable(tmp_path):
+    from tuner.grading import sandbox
+
+    extra = {"GOOGLE_APPLICATION_CREDENTIALS_JSON": "x", "DB_PASSWD": "y", "AWS_SECRET_ACCESS_KEY": "z", "LANG_X": "ok"}
+    env = sandbox.scrubbed_env(tmp_path, extra)
+    assert env["LANG_X"] == "ok" and not {k for k in extra if k != "LANG_X"} & set(env)

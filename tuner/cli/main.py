@@ -38,7 +38,9 @@ class _Group(typer.core.TyperGroup):
             where = exc.ctx.command_path if getattr(exc, "ctx", None) else "tuner"
             message = " ".join(exc.format_message().split())
             hint = f" (see '{where} --help')" if isinstance(exc, click.UsageError) else ""
-            typer.echo(f"tuner: error: {message}{hint}", err=True)
+            from tuner.secrets import scrub
+
+            typer.echo(f"tuner: error: {scrub(message, 1000)}{hint}", err=True)  # a bad value may be a key
             sys.exit(exc.exit_code)
         sys.exit(code if isinstance(code, int) else 0)
 

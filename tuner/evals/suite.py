@@ -215,6 +215,10 @@ class Suite(BaseModel):
         """Filter the evals; ``held_out=False`` keeps only the tuning subset, ``True`` only held-out."""
         if category is not None:
             self.check_category(category)
+            if not any(e.category == category for e in self.evals):
+                # Refused here, before any run is started: a 0-eval run would be recorded "complete".
+                raise InputError(f"{self.root / 'suite.toml'}: category '{category}' has no evals "
+                                 f"(add a folder NNN-{category}/NNN-name, or drop it from 'categories')")
         chosen = self.evals
         if ids is not None:
             chosen = [self.get(i) for i in ids]

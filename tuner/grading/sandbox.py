@@ -42,7 +42,6 @@ __all__ = ["Completed", "run", "scrubbed_env", "temp_dir", "launch_count", "chec
            "enabled", "MAX_OUTPUT_BYTES", "NOBODY"]
 
 _ALLOWED = ("PATH", "LANG", "LC_ALL", "TZ", "SYSTEMROOT", "TMPDIR")
-_SECRET_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 _launches = 0
 
 NOBODY = 65534
@@ -118,7 +117,9 @@ def scrubbed_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, s
         npm_config_audit="false",
     )
     env.update(extra or {})
-    return {k: v for k, v in env.items() if not any(m in k.upper() for m in _SECRET_MARKERS)}
+    from tuner.secrets import is_secret_name  # the one list of what names a credential
+
+    return {k: v for k, v in env.items() if not is_secret_name(k)}
 
 
 @contextmanager

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, event, select, text
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from tuner.errors import InputError, NotFoundError, StoreError
@@ -38,8 +38,8 @@ __all__ = ["Store"]
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur = dbapi_conn.cursor()
-    # WAL lets a reader (the viewer, `runs show`) work while a run writes; foreign keys for cascades.
-    cur.execute("PRAGMA journal_mode=WAL")
+    # Foreign keys for cascades. Nothing here writes to the file: a store refused below (not a
+    # store, a newer schema) must be left exactly as it was; WAL is switched on after (_use_wal).
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=30000")
     cur.close()
@@ -61,6 +61,19 @@ def _sqlite_begin(conn) -> None:
     # Read sessions (``Store.reading``) begin deferred: in WAL a reader takes no lock a writer
     # waits for, so a long viewer page or export no longer holds up a running tune.
     conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get(_READ) else "BEGIN IMMEDIATE")
+
+
+def _use_wal(engine: Engine) -> None:
+    """WAL lets a reader (the viewer, `runs show`) work while a run writes. The mode is stored in
+    the file, so it is set once, on a store this tuner has accepted."""
+    raw = engine.raw_connection()
+    try:
+        cur = raw.cursor()
+        if str(cur.execute("PRAGMA journal_mode").fetchone()[0]).lower() not in ("wal", "memory"):
+            cur.execute("PRAGMA journal_mode=WAL")
+        cur.close()
+    finally:
+        raw.close()
 
 
 def _insert_once(s: Session, row) -> bool:
@@ -92,6 +105,9 @@ class Store:
             raise InputError(f"--db {url!r}: not a SQLAlchemy database URL") from None
         safe = parsed.render_as_string(hide_password=True)
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            if Path(parsed.database).is_dir():
+                raise InputError(f"--db {safe}: {parsed.database} is a folder, not a store file "
+                                 f"(e.g. sqlite:///{Path(parsed.database) / 'tuner.db'})")
             if not create and not Path(parsed.database).is_file():
                 raise NotFoundError(f"no store at {parsed.database} (nothing has been recorded yet)")
             if create:
@@ -105,8 +121,15 @@ class Store:
             event.listen(engine, "begin", _sqlite_begin)
         try:
             cls._migrate(engine, safe)
-        except OperationalError as exc:
-            raise StoreError(f"{safe}: cannot open the store: {str(exc.orig).strip().splitlines()[0]}") from None
+            if parsed.get_backend_name() == "sqlite":
+                _use_wal(engine)
+        except DatabaseError as exc:  # OperationalError included; "file is not a database" is not one
+            engine.dispose()
+            reason = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else type(exc.orig).__name__
+            raise StoreError(f"{safe}: cannot open the store: {reason}") from None
+        except StoreError:
+            engine.dispose()
+            raise
         return cls(engine, safe)
 
     @staticmethod
