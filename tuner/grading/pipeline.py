@@ -133,7 +133,27 @@ def _with_retry(step: str, ws: Workspace, subs: list[SubProject], timeout_s: flo
         if sub.name not in outcomes:
             alone = runner(ws, [sub], min(timeout_s, ISOLATED_TIMEOUT_S))
             outcomes[sub.name] = alone.get(sub.name) or _no_result(step, "the tool crashed")
+        outcomes[sub.name] = _blame(ws, step, sub, outcomes[sub.name], runner)
     return outcomes
+
+
+def _blame(ws: Workspace, step: str, sub: SubProject, outcome: StepOutcome, runner) -> StepOutcome:
+    """A tool that gave an output no result even alone is broken, or was broken by the output
+    (its process killed, out of memory). The eval's reference answer, run alone through the same
+    tool, tells which: if it gets a pass, the failure is the output's (with the reason)."""
+    if outcome.infra_error is None:
+        return outcome
+    key = (step, sub.request.eval.id)
+    if key not in ws.reference_passes:
+        reference = ws.new_subproject(next(ws.reference_indexes), sub.request.model_copy(
+            update={"files": sub.request.eval.answer_files(), "symlinks": []}))
+        _prepare(reference)
+        got = runner(ws, [reference], ISOLATED_TIMEOUT_S).get(reference.name) if reference.alive else None
+        ws.reference_passes[key] = got is not None and got.status == "pass"
+    if not ws.reference_passes[key]:
+        return outcome
+    detail = f"{outcome.detail} (the reference answer passes the same tools: the failure is this answer's)"
+    return StepOutcome(status="fail", detail=detail, duration_s=outcome.duration_s)
 
 
 def _run_bundle(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
@@ -178,10 +198,15 @@ def _run_tests(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[
         if not found and not suspects:  # no progress at all: stop batching
             suspects, rest = rest, []
         for sub in suspects:
-            alone, _ = checks.run_tests(ws, [sub], min(timeout_s, ISOLATED_TIMEOUT_S), isolated=True, stall_s=STALL_S)
-            outcomes[sub.name] = alone.get(sub.name) or _no_result("tests", "the tool crashed")
+            alone = _tests_alone(ws, [sub], min(timeout_s, ISOLATED_TIMEOUT_S))
+            outcome = alone.get(sub.name) or _no_result("tests", "the tool crashed")
+            outcomes[sub.name] = _blame(ws, "tests", sub, outcome, _tests_alone)
         pending = rest
     return outcomes
+
+
+def _tests_alone(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
+    return checks.run_tests(ws, subs, timeout_s, isolated=True, stall_s=STALL_S)[0]
 
 
 def _assemble(sub: SubProject) -> GradeResult:
