@@ -16,7 +16,7 @@ and the files it changes (laid over the eval's reference answer), or a whole
 output as a ``[files]`` table; ``[[generate]]`` entries add big outputs (``path`` + ``bytes``, or a
 ``path`` with ``{}`` + ``count``); a ``[symlinks]`` table (path = target) makes
 symlinks, since not every checkout keeps them. ``__PORT__`` / ``__LISTEN_PORT__`` in a file are replaced by a
-port the test listens on / a free port.
+port the test listens on / a free port, ``__ROOT__`` by the repository's path.
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ def hostile(project, tmp_path_factory):
     mp.setattr(pipeline, "BUNDLE_STALL_S", 8.0)
     mp.setattr(pipeline, "ISOLATED_TIMEOUT_S", 60.0)
     listener = _Listener()
-    ports = {"PORT": listener.port, "LISTEN_PORT": _free_port()}
+    ports = {"PORT": listener.port, "LISTEN_PORT": _free_port(), "ROOT": str(ROOT)}
     cases = hostile_cases()
     requests = [hostile_request(project, case, ports)[0] for case in cases]
     suite = load_suite(project)
@@ -300,6 +300,13 @@ def test_no_secret_reaches_any_step_detail(hostile):
     assert "root:" not in details  # /etc/shadow
     secrets = hostile["results"]["secrets"].step("tests").detail
     assert "/etc/shadow" in secrets and "EACCES" in secrets  # it tried, and was refused
+
+
+def test_no_step_detail_holds_a_host_path_outside_the_grading_folder(hostile):
+    for name, result in hostile["results"].items():
+        for step in result.steps:
+            for path in (str(ROOT), hostile["jail_tmp"], "/tuner-grade-"):
+                assert path not in step.detail, (name, step.name, path, step.detail)
 
 
 def test_no_process_is_left_behind(hostile):

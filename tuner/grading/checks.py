@@ -36,7 +36,7 @@ def _relative(text: str, sub: SubProject) -> str:
 def _node(ws: Workspace, argv: list[str], timeout_s: float, env: dict[str, str] | None = None,
           idle_timeout_s: float | None = None, stdin: str | None = None) -> sandbox.Completed:
     return sandbox.run([ws.toolchain.node, *argv], cwd=ws.root, home=ws.home, timeout_s=timeout_s, env=env,
-                       visible=[ws.root, ws.toolchain.node_modules], writable=[ws.scratch],
+                       visible=[ws.root, ws.toolchain.node_modules], scratch=ws.scratch,
                        idle_timeout_s=idle_timeout_s, stdin=stdin)
 
 
