@@ -61,12 +61,15 @@ def filled(tmp_path_factory):
     suite = load_suite(Project(REPO))
     evals = [e.id for e in suite.evals]
     store = Store.open(db)
-    for text in ("p1", "p2", "p3", "p4"):  # runs point at stored prompts
-        store.save_prompt(SimpleNamespace(hash=text, set_name="all-active", template="default", rules=[], tokens=1, text=text))
+    for text, set_name in (("p1", "all-active"), ("p2", "none"), ("p3", "all-active"), ("p4", "all-active")):
+        store.save_prompt(SimpleNamespace(hash=text, set_name=set_name, template="default", rules=[], tokens=1, text=text))
     ids = {
-        # careful: two full runs, 50% and 75% of samples pass
+        # careful with all-active: two full runs (2 and 4 samples), 50% and 75% of samples pass
         "careful1": _record(store, _spec("sim/careful", "p1", suite.hash, evals), lambda e, s: "pass" if s == 0 else "fail"),
-        "careful2": _record(store, _spec("sim/careful", "p2", suite.hash, evals, samples=4), lambda e, s: "fail" if s == 3 else "pass"),
+        "careful1b": _record(store, _spec("sim/careful", "p1", suite.hash, evals, samples=4), lambda e, s: "fail" if s == 3 else "pass"),
+        # careful with no rules: one full run, 25% pass (a different rule set: never averaged with the above)
+        "careful2": _record(store, _spec("sim/careful", "p2", suite.hash, evals, samples=4, set_name="none"),
+                            lambda e, s: "pass" if s == 0 else "fail"),
         # expert: one full run, all pass
         "expert": _record(store, _spec("sim/expert", "p1", suite.hash, evals), lambda e, s: "pass"),
         # a one-category run and a run of an older suite version: not on the leaderboard
@@ -85,7 +88,7 @@ def test_runs_list_json(filled):
     r = invoke("runs", "list", "--json")
     assert r.exit_code == 0, r.output
     rows = {row["id"]: row for row in json.loads(r.stdout)}
-    assert len(rows) == 6
+    assert len(rows) == 7
     row = rows[filled["careful1"]]
     assert row["model"] == "sim/careful" and row["simulated"] and row["status"] == "complete" and row["samples"] == 2
     assert row["overall"]["rate"] == 0.5 and row["overall"]["lo"] <= 0.5 <= row["overall"]["hi"]
@@ -117,17 +120,26 @@ def test_runs_show(filled):
     assert invoke("runs", "show", "ffffffffffff").exit_code == 2
 
 
-def test_leaderboard(filled):
+def test_leaderboard_never_averages_rule_sets(filled):
     r = invoke("leaderboard", "--json")
     assert r.exit_code == 0, r.output
     rows = json.loads(r.stdout)["rows"]
-    assert [row["model"] for row in rows] == ["sim/expert", "sim/careful"]
-    careful = rows[1]
-    assert careful["runs"] == 2 and careful["mean"] == pytest.approx(0.625) and careful["sd"] == pytest.approx(0.1767767)
-    assert rows[0]["sd"] is None and rows[0]["simulated"]
+    assert [(row["model"], row["set_name"], row["prompt_hash"]) for row in rows] == [
+        ("sim/expert", "all-active", "p1"), ("sim/careful", "all-active", "p1"), ("sim/careful", "none", "p2")]
+    expert, careful_all, careful_none = rows
+    # Two runs of the same model and prompt: 50% and 75%.
+    assert careful_all["runs"] == 2 and careful_all["mean"] == pytest.approx(0.625)
+    assert careful_all["sd"] == pytest.approx(0.1767767)
+    assert set(careful_all["run_ids"]) == {filled["careful1"], filled["careful1b"]}
+    # The no-rules run is its own row, not folded into the mean and spread above.
+    assert careful_none["runs"] == 1 and careful_none["mean"] == pytest.approx(0.25) and careful_none["sd"] is None
+    assert careful_none["run_ids"] == [filled["careful2"]]
+    assert expert["sd"] is None and expert["simulated"] and expert["mean"] == 1.0
     last1 = json.loads(invoke("leaderboard", "--last", "1", "--json").stdout)["rows"]
-    assert {row["model"]: row["runs"] for row in last1} == {"sim/expert": 1, "sim/careful": 1}
+    assert [row["runs"] for row in last1] == [1, 1, 1]
     partial = json.loads(invoke("leaderboard", "--include-partial", "--json").stdout)["rows"]
-    assert {row["model"]: row["runs"] for row in partial}["sim/careful"] == 3
+    by = {(row["model"], row["prompt_hash"]): row["runs"] for row in partial}
+    assert by[("sim/careful", "p1")] == 2 and by[("sim/careful", "p3")] == 1  # the one-category run
+    assert ("sim/careful", "p4") not in by  # an older suite version
     r = invoke("leaderboard")
-    assert r.exit_code == 0 and "sim/expert (simulator)" in r.stdout
+    assert r.exit_code == 0 and "sim/expert (simulator)" in r.stdout and "none" in r.stdout

@@ -182,3 +182,30 @@ def test_the_convex_suite_is_big_enough_to_resolve_rule_effects():
     library = load_guidelines(Project(ROOT)).library
     assert len(library.by_status("active")) >= 45
     assert len(library.by_status("candidate")) >= 4
+
+
+def test_adding_or_retiring_an_eval_moves_no_other_eval_across_the_split(tiny: Project):
+    manifest = tiny.evals / "suite.toml"
+    manifest.write_text(manifest.read_text() + '\n[split]\nheld_out_every = 2\n')
+    cat = tiny.evals / "001-fundamentals"
+    for name in ("004-four", "005-five", "006-six"):
+        _make_eval(cat / name)
+
+    def split() -> dict[str, bool]:
+        return {e.id: e.held_out for e in load_suite(tiny).evals}
+
+    before = split()
+    assert [i for i, held in before.items() if held] == [
+        "001-fundamentals/002-two", "001-fundamentals/004-four", "001-fundamentals/006-six"]
+    _make_eval(cat / "003-three")  # a new eval in the gap of the numbering
+    after = split()
+    assert {i: after[i] for i in before} == before
+    shutil.rmtree(cat / "001-one")  # an eval retired
+    assert {i: h for i, h in split().items() if i in before} == {i: h for i, h in before.items() if i != "001-fundamentals/001-one"}
+
+
+def test_the_split_is_by_folder_number():
+    from tuner.evals.manifest import Split
+
+    split = Split(held_out_every=4)
+    assert [split.holds_out(f"003-queries/{n:03d}-x") for n in (1, 4, 7, 8, 12)] == [False, True, False, True, True]

@@ -33,3 +33,21 @@ def test_compare_with_a_healthy_provider_is_measured(cli, py_project, provider):
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["not_measured"] == [] and all(c["pairs"] == c["expected"] for c in data["cells"])
+    # Recorded as an experiment linked to both sides' runs.
+    from tuner.store import Store
+
+    store = Store.open(f"sqlite:///{py_project / 'experiments' / 'tuner.db'}", create=False)
+    try:
+        [exp] = store.experiments("compare")
+        links = store.experiment_runs(exp["id"])
+    finally:
+        store.close()
+    assert exp["result"]["exit_code"] == 0 and {role for _, role in links} == {"before", "after"}
+
+
+def test_tune_against_a_failing_provider_is_not_measured_exit_4(cli, py_project, provider):
+    provider.fault_rate, provider.timeout_sleep_s = 1.0, 0.6
+    write_panel(py_project, "down", "openai/faulty", provider.api_base, max_retries=0, timeout_s=0.3)
+    r = cli("tune", "--category", "data", "--panel", "down", "--trials", "2", "--samples", "1")
+    assert r.exit_code == 4, r.output
+    assert "baseline was not measured" in r.output and "publish the winner" not in r.output

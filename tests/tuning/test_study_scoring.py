@@ -74,3 +74,26 @@ def test_params_roundtrip():
     params = params_of({"a.x": "terse"}, ["a.x", "b.y"])
     assert params == {"a.x": "terse", "b.y": OFF}
     assert selection_of(params) == {"a.x": "terse"}
+
+
+def test_an_answer_lost_to_infrastructure_makes_the_trial_infeasible():
+    base = {"k": outcome({"actions": [False] * 8, "queries": [True] * 8})}
+    trial = outcome({"actions": [True] * 8, "queries": [True] * 8})
+    trial.results[-1] = trial.results[-1].model_copy(update={"outcome": "infra"})  # a queries answer lost
+    score = score_trial(CONFIG, {"k": trial}, base)
+    assert score.constraint >= 1 and score.not_measured == ["sim/careful (simulator) · queries"]
+
+
+def test_ties_go_to_the_fewest_changes_from_the_baseline():
+    from optuna.distributions import CategoricalDistribution
+
+    config = CONFIG.model_copy(update={"baseline_selection": {"a.x": "default"}})
+    study = optuna.create_study(direction="maximize")
+    study.set_user_attr("tuner_config", config.model_dump_json())
+    dist = CategoricalDistribution([OFF, "default"])
+    # Same value: the baseline itself (0 changes, 300 tokens) and a two-change selection (fewer tokens).
+    for params, tokens in (({"a.x": "default", "b.y": OFF}, 300), ({"a.x": OFF, "b.y": "default"}, 100)):
+        trial = optuna.trial.create_trial(params=params, distributions={"a.x": dist, "b.y": dist}, value=0.5,
+                                          user_attrs={"constraint": -1.0, "tokens": tokens})
+        study.add_trial(trial)
+    assert best_trial(study).params == {"a.x": "default", "b.y": OFF}

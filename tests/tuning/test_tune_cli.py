@@ -52,18 +52,24 @@ def test_tune_runs_resumes_and_reports(cli, live_project):
     assert again["study"] == data["study"] and again["trials"] == 6
     assert [t.params for t in study.trials[:4]] == [t.params for t in optuna.load_study(
         study_name=data["study"], storage=f"sqlite:///{live_project / 'experiments' / 'tuner.db'}").trials[:4]]
-    # The table output ends with the exact command that publishes this winner ...
+    # The table output says the decision; only an accepted winner ends with the command that publishes it ...
     shown = cli(*[a if a != "4" else "6" for a in args if a != "--json"])
     assert shown.exit_code == 0, shown.output
-    assert shown.stdout.strip().splitlines()[-1].endswith(f"tuner publish --from {data['study']}")
-    # ... and `tuner publish` with no --from publishes that study's winner, saying so.
-    published = cli("publish", "--samples", "1")
+    assert f"decision: {again['decision']}" in shown.stdout
+    if again["accepted"]:
+        assert shown.stdout.strip().splitlines()[-1].endswith(f"tuner publish --from {data['study']}")
+    else:
+        assert "publish the winner" not in shown.stdout and again["publish_command"] is None
+    # ... and `tuner publish` with no --from takes that study (the latest finished), saying so; a
+    # winner tune did not accept needs --force.
+    published = cli("publish", "--samples", "1", *([] if again["accepted"] else ["--force"]))
     assert published.exit_code == 0, published.output
     assert f"publishing the winner of tuning study {data['study']}" in published.stdout
     from tuner.publish import read_manifest
 
     manifest = read_manifest(live_project / "guidelines" / "published" / "convex_rules" / "manifest.json")
     assert manifest.source["kind"] == "study" and manifest.source["name"] == data["study"]
+    assert manifest.gate["models"] == ["sim/careful (simulator)"] and manifest.gate["against"] == "the study's baseline"
 
 
 def test_unknown_category_is_one_line_exit_2(cli, live_project):

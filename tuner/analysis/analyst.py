@@ -101,7 +101,7 @@ def _one(dspy, program, lm, f: Failure) -> Verdict:
     except AdapterParseError as exc:
         return Verdict(**base, error_line=f.reason, classification=UNCLASSIFIED, raw=str(exc.lm_response or "")[:4000])
     except Exception as exc:  # noqa: BLE001 - a provider failure leaves this one unclassified, said why
-        from tuner.models.client import scrub
+        from tuner.secrets import scrub
 
         return Verdict(**base, error_line=f.reason, classification=UNCLASSIFIED, raw=f"{_CALL_FAILED}{scrub(str(exc))})")
     return Verdict(

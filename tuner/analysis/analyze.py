@@ -63,7 +63,7 @@ def analyze_run(project, store, run_text: str, *, analyst: str, api_base: str | 
     from tuner.analysis.collate import collate, earlier_reports
     from tuner.analysis.failures import summarise
     from tuner.analysis.lm import SimulatedEngine, dspy_module, is_simulated, make_lm
-    from tuner.analysis.redact import redact, redact_tree
+    from tuner.secrets import mask, mask_tree
     from tuner.analysis.report import build_body, render_markdown, report_path
     from tuner.analysis.runref import resolve_run
     from tuner.analysis.simulated import simulated_verdicts
@@ -82,8 +82,8 @@ def analyze_run(project, store, run_text: str, *, analyst: str, api_base: str | 
     date = date or today()
     path = report_path(project.reports, run.model, run.id, date)
     collation = collate(summary, verdicts, earlier_reports(path.parent, path.with_suffix(".json"), run.id))
-    body = redact_tree(build_body(summary, verdicts, collation, analyst=analyst, simulated=simulated, date=date))
-    markdown = redact(render_markdown(body))
+    body = mask_tree(build_body(summary, verdicts, collation, analyst=analyst, simulated=simulated, date=date))
+    markdown = mask(render_markdown(body))
     _write(project, store, run, analyst, path, body, markdown)
     return AnalysisResult(run_id=run.id, all_passed=False, total=summary.total, path=path, body=body, markdown=markdown)
 

@@ -34,7 +34,7 @@ def _id_text(text: str) -> str:
 def resolve_run(store, text: str) -> RunRecord:
     """The one run ``text`` names; an ambiguous prefix lists the candidates (one line)."""
     prefix = _id_text(text)
-    with store.session() as s:
+    with store.reading() as s:
         rows = s.execute(select(RunRow).where(RunRow.id.startswith(prefix)).order_by(RunRow.id).limit(11)).scalars().all()
         records = [RunRecord.from_row(r) for r in rows]
     if not records:

@@ -12,7 +12,7 @@ import typer
 from tuner.cli._common import SuiteOption
 
 if TYPE_CHECKING:
-    from tuner.evals import Eval
+    from tuner.evals import Eval, Suite
     from tuner.grading import GradeRequest, GradeResult
     from tuner.paths import Project
 
@@ -26,7 +26,8 @@ def register(app: typer.Typer) -> None:
 
 
 def grade_dir(
-    directory: Annotated[Path, typer.Argument(help="Output folder holding convex/ (and maybe src/).")],
+    directory: Annotated[Path, typer.Argument(help="Output folder holding the suite kind's answer roots "
+                                                  "(convex/ and maybe src/ for Convex, app/ for pytest).")],
     eval_ref: Annotated[str, typer.Option("--eval", "-e", help="Eval id (005-actions/001-x) or eval folder.")],
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Grade again even if cached.")] = False,
@@ -34,16 +35,19 @@ def grade_dir(
 ) -> None:
     """Grade an output folder; print each step's status, time and errors; exit 1 if it fails."""
     from tuner.errors import InputError
+    from tuner.evals import load_suite
     from tuner.grading import GradeRequest, read_output_dir
     from tuner.paths import find_project
 
     if not directory.is_dir():
         raise InputError(f"{directory}: not a folder")
     project = find_project()
-    ev = _resolve_eval(project, eval_ref)
-    files, symlinks = read_output_dir(directory)
+    suite = load_suite(project)
+    ev = _resolve_eval(suite, eval_ref)
+    # The suite's kind says where an answer's files live and grades them (not Convex's folders).
+    files, symlinks = read_output_dir(directory, suite.kind.answer_roots)
     request = GradeRequest(eval=ev, files=files, symlinks=symlinks)
-    [result] = graded_with_progress(project, [request], use_cache=not no_cache, quiet=True)
+    [result] = graded_with_progress(project, [request], use_cache=not no_cache, quiet=True, suite=suite)
     if json_out:
         typer.echo(json.dumps(result.model_dump(), indent=2))
     else:
@@ -52,22 +56,21 @@ def grade_dir(
         raise typer.Exit(1)
 
 
-def _resolve_eval(project: Project, ref: str) -> Eval:
-    from tuner.evals import load_eval, load_suite
+def _resolve_eval(suite: Suite, ref: str) -> Eval:
+    from tuner.evals import load_eval
 
-    suite = load_suite(project)
     path = Path(ref)
-    if path.is_dir() and (path / "grader.test.ts").exists():
+    if path.is_dir() and (path / suite.kind.grader_file).exists():
         resolved = path.resolve()
         for ev in suite.evals:
             if ev.path.resolve() == resolved:
                 return ev
-        return load_eval(resolved)
+        return load_eval(resolved, grader_file=suite.kind.grader_file, answer_roots=suite.kind.answer_roots)
     return suite.get(ref.strip("/"))
 
 
 def graded_with_progress(
-    project: Project, requests: list[GradeRequest], *, use_cache: bool, quiet: bool
+    project: Project, requests: list[GradeRequest], *, use_cache: bool, quiet: bool, suite: Suite | None = None
 ) -> list[GradeResult]:
     """``grade()`` with a progress bar on stderr when there is more than one request."""
     from rich.console import Console
@@ -76,11 +79,11 @@ def graded_with_progress(
     from tuner.grading import grade
 
     if quiet or len(requests) < 2:
-        return grade(project, requests, use_cache=use_cache)
+        return grade(project, requests, use_cache=use_cache, suite=suite)
     columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(file=sys.stderr), transient=True) as bar:
         task = bar.add_task("grading", total=len(requests))
-        return grade(project, requests, use_cache=use_cache,
+        return grade(project, requests, use_cache=use_cache, suite=suite,
                      progress=lambda done, total: bar.update(task, completed=done, total=total))
 
 

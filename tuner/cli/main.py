@@ -38,7 +38,9 @@ class _Group(typer.core.TyperGroup):
             where = exc.ctx.command_path if getattr(exc, "ctx", None) else "tuner"
             message = " ".join(exc.format_message().split())
             hint = f" (see '{where} --help')" if isinstance(exc, click.UsageError) else ""
-            typer.echo(f"tuner: error: {message}{hint}", err=True)
+            from tuner.secrets import scrub
+
+            typer.echo(f"tuner: error: {scrub(message, 1000)}{hint}", err=True)  # a bad value may be a key
             sys.exit(exc.exit_code)
         sys.exit(code if isinstance(code, int) else 0)
 
@@ -46,7 +48,7 @@ class _Group(typer.core.TyperGroup):
         try:
             return super().invoke(ctx)
         except TunerError as exc:
-            from tuner.models.client import scrub
+            from tuner.secrets import scrub
 
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             typer.echo(f"tuner: error: {scrub(message)}", err=True)  # never echo a key, whatever raised
@@ -54,6 +56,32 @@ class _Group(typer.core.TyperGroup):
         except KeyboardInterrupt:
             typer.echo("tuner: interrupted; everything recorded so far is kept (run the same command to resume)", err=True)
             raise typer.Exit(130) from None
+        except Exception as exc:  # noqa: BLE001 - whatever escaped: never a key on the screen
+            from typer._click import exceptions as click
+
+            if isinstance(exc, (click.ClickException, typer.Exit, typer.Abort)):
+                raise  # Click's own flow (usage errors, exits): handled in main()
+            _unexpected(exc)
+
+
+_PROVIDER_MODULES = ("litellm", "openai", "anthropic", "httpx", "httpcore", "aiohttp", "requests")
+
+
+def _unexpected(exc: Exception):
+    """A provider library's error that no command turned into a named error: one scrubbed line,
+    exit 4 (the work is incomplete; asking again may work). Anything else is a bug: its traceback,
+    scrubbed (a provider message can echo the key it was sent), exit 1."""
+    import traceback
+
+    from tuner.secrets import mask, scrub
+
+    if type(exc).__module__.split(".")[0] in _PROVIDER_MODULES:
+        typer.echo(f"tuner: error: the model provider failed: {scrub(f'{type(exc).__name__}: {exc}')}", err=True)
+        raise typer.Exit(4) from None
+    typer.echo(mask("".join(traceback.format_exception(exc))).rstrip(), err=True)
+    typer.echo(f"tuner: internal error (a bug; please report it with the traceback above): "
+               f"{scrub(f'{type(exc).__name__}: {exc}')}", err=True)
+    raise typer.Exit(1) from None
 
 
 def _flags_take_no_value() -> None:

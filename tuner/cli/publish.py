@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tuner.cli._common import SuiteOption, DbOption, JsonOption, ModelOption, PanelOption, SamplesOption, console, print_json, resolve_models
+from tuner.cli._common import SuiteOption, DbOption, JsonOption, ModelOption, PanelOption, console, print_json, resolve_models
 from tuner.cli._progress import phase_progress
 
 __all__ = ["register"]
@@ -18,8 +18,9 @@ def publish(
     name: Annotated[Optional[str], typer.Option(help="Published guideline name (default: the suite's).")] = None,
     model: ModelOption = None,
     panel: PanelOption = None,
-    samples: SamplesOption = 6,
-    force: Annotated[bool, typer.Option("--force", help="Publish even if a held-out category regresses (recorded).")] = False,
+    samples: Annotated[int, typer.Option("--samples", "-k", min=1, help="Fresh samples per held-out eval for the gate.")] = 12,
+    tolerance: Annotated[Optional[float], typer.Option(min=0, max=1, help="Non-inferiority margin of the gate (default: the study's tolerance, else 0.15).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Publish even if a held-out category regresses or tune withheld the winner (recorded).")] = False,
     version: Annotated[Optional[str], typer.Option(help="Explicit version instead of the semver bump.")] = None,
     storage: Annotated[Optional[str], typer.Option(help="Optuna storage of the study (default: the tuner store).")] = None,
     db: DbOption = None,
@@ -40,10 +41,14 @@ def publish(
             source = source or "all-active"
             if not as_json:
                 console().print(note)
-        specs = resolve_models(h.project, model, panel)
+        # A study is gated on its own models unless told otherwise; a set on the panel.
+        from tuner.publish import resolve_source
+
+        given = bool(model or panel) or resolve_source(h, source, storage).kind == "set"
+        specs = resolve_models(h.project, model, panel) if given else None
         with phase_progress(not as_json) as progress:
             result = run_publish(h, source=source, name=name, specs=specs, samples=samples, force=force, storage=storage,
-                                 version=version, progress=progress)
+                                 version=version, tolerance=tolerance, progress=progress)
     if as_json:
         print_json(result.model_dump(mode="json"))
         return
@@ -53,12 +58,15 @@ def publish(
         out.print(f"{name} {m.version} already publishes exactly this text; nothing written")
         return
     out.print(f"published {name} {m.version} ({len(m.rules)} rules, {m.tokens} tokens) from {m.source['kind']} {m.source['name']}")
-    gate = "passed" if m.gate["passed"] else "[red]FORCED past a regression[/red]"
-    out.print(f"held-out gate: {gate}")
-    for row in m.evidence:
+    g = m.gate
+    status = {"passed": "[green]passed[/green]", "regressed": "[red]FORCED past a regression[/red]",
+              "not enough evidence": "[yellow]not enough evidence[/yellow] (no cell regressed, but not every cell is "
+                                     "shown within the margin: more --samples would tell)"}.get(g["status"], g["status"])
+    out.print(f"held-out gate against {g['against']} on {', '.join(g['models'])} (margin {g['margin']:.0%}, "
+              f"{g['samples']} fresh samples per eval): {status}")
+    for row in g["rows"]:
         p = row["paired"]
-        if p["verdict"] != "no detectable change":
-            out.print(f"  {row['model']} {row['category']}: {p['delta']:+.0%} ({p['verdict']}, q={p['q_value']:.3f})")
+        out.print(f"  {row['model']} {row['category']}: {p['delta']:+.0%} [{p['lo']:+.0%}, {p['hi']:+.0%}] {row['gate']}")
     out.print(result.changelog)
     for f in result.files:
         out.print(f"[dim]wrote {f}[/dim]")

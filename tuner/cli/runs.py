@@ -199,7 +199,7 @@ def leaderboard_cmd(
     suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Per model: mean ± sd of the overall pass rate over its last N complete runs of this suite version."""
+    """Per model and rule set: mean ± sd of the overall pass rate over its last N complete runs of this suite version."""
     from tuner.cli._common import open_store, project
     from tuner.evals import load_suite
     from tuner.leaderboard import leaderboard
@@ -218,10 +218,11 @@ def leaderboard_cmd(
     from tuner.hashing import short
 
     table = Table(title=f"leaderboard · suite {suite.manifest.name} {short(suite.hash)} · last {last} complete runs")
-    for col in ("model", "mean pass rate", "sd", "runs", "sets"):
-        table.add_column(col, justify="left" if col in ("model", "sets") else "right")
+    for col in ("model", "rule set (prompt)", "mean pass rate", "sd", "runs"):
+        table.add_column(col, justify="left" if col in ("model", "rule set (prompt)") else "right")
     for r in rows:
-        table.add_row(r.model_label, f"{r.mean:.1%}", "n/a" if r.sd is None else f"{r.sd:.1%}", str(r.runs), ", ".join(r.sets))
+        table.add_row(r.model_label, f"{r.set_name} ({short(r.prompt_hash, 8)})", f"{r.mean:.1%}",
+                      "n/a" if r.sd is None else f"{r.sd:.1%}", str(r.runs))
     out = console()
     out.print(table)
     if not rows:

@@ -26,7 +26,7 @@ def tune(
     trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Complete trials the study should reach.")] = None,
     budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Stop once trials made this many provider calls.")] = None,
     samples: SamplesOption = 4,
-    tolerance: Annotated[float, typer.Option(help="Allowed drop in other categories (paired lower bound).", min=0, max=1)] = 0.15,
+    tolerance: Annotated[float, typer.Option(help="Allowed drop in other categories (paired point estimate; a significant drop of any size is refused).", min=0, max=1)] = 0.15,
     baseline: Annotated[Optional[str], typer.Option(help="Baseline: published name, NAME@VERSION or set (default: published, else all-active).")] = None,
     study: StudyOption = None,
     storage: StorageOption = None,
@@ -54,10 +54,14 @@ def tune(
             result = run_tune(h, config, study_name=study, storage=storage, n_trials=n_trials, budget_calls=budget_calls,
                               batch=batch, evidence_budget=evidence_budget, confirm_budget=confirm_budget, progress=trial_bar, run_progress=progress)
         path = _write_report(h.project, result, report)
+    decision = result.acceptance.decision if result.acceptance else None
     if as_json:
-        print_json({**result.model_dump(mode="json"), "report": str(path)})
-        return
-    _print(result, path)
+        print_json({**result.model_dump(mode="json"), "report": str(path), "accepted": result.accepted,
+                    "decision": decision, "publish_command": publish_command(result.study) if result.accepted else None})
+    else:
+        _print(result, path)
+    if decision == "not measured":
+        raise typer.Exit(4)
 
 
 def _write_report(project, result, path: Path | None) -> Path:
@@ -86,7 +90,7 @@ def _print(result, path: Path) -> None:
             out.print(table)
     out.print("[dim]intervals treat evals as the unit (they speak for tasks like these); verdict and q are the sequential "
               "test with an indifference zone on paired samples of these evals (BH across each look)[/dim]")
-    if result.confirmation:
+    if result.confirmation and result.confirmation.get("design") != "none":
         c = result.confirmation
         out.print(f"[dim]confirmation: {c['looks']} looks, {c['calls']} calls ({c['stopped']}); the fixed design "
                   f"({c['fixed_samples']} samples everywhere) would make {c['fixed_calls']}: {c['saved_calls']} saved[/dim]")
@@ -103,7 +107,15 @@ def _print(result, path: Path) -> None:
                   f"{ev['rounds']} rounds, {ev['calls']} calls ({ev['stopped']}); a fixed leave-one-out at the same samples "
                   f"would make {ev['fixed_loo_calls']}: {ev['saved_calls']} saved[/dim]")
     out.print(f"[dim]{result.trials} trials, {result.calls} provider calls; study {result.study}; report {path}[/dim]")
-    out.print(f"publish the winner with: [bold]{publish_command(result.study)}[/bold]")
+    a = result.acceptance
+    if result.accepted:
+        out.print("[green]decision: accepted[/green] (the target improved on fresh samples; no other cell points down)")
+        out.print(f"publish the winner with: [bold]{publish_command(result.study)}[/bold]")
+    elif a is not None:
+        style = "yellow" if a.decision in ("no change", "not measured") else "red"
+        out.print(f"[{style}]decision: {a.decision}[/{style}]: nothing to publish")
+        for reason in a.reasons:
+            out.print(f"  - {reason}")
 
 
 def publish_command(study: str) -> str:

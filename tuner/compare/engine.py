@@ -23,9 +23,10 @@ Progress = Callable[[str, int, int], None]
 
 
 def _spec_of(run):
+    """The model of a stored run, called as it was (api_base, concurrency, retries, timeout)."""
     from tuner.models import ModelSpec
 
-    return ModelSpec(model=run.model, params=run.params)
+    return ModelSpec(model=run.model, params=run.params, **(run.call_settings or {}))
 
 
 def _plan(h, before: Side, after: Side, specs: list, models_given: bool, category: str | None, samples: int):
@@ -96,6 +97,9 @@ def compare(
             info[i].prompts[spec.label] = run.prompt_hash
             if run.suite_hash != h.suite.hash:
                 notes.append(f"run {short(run.id)} was graded against another suite version than the current one")
+            if run.grader_hash != h.grader_hash:
+                notes.append(f"run {short(run.id)} was graded by another grader version than the current one "
+                             "(grading code, toolchain or lint settings changed since)")
             side_results.append([r for r in results if r.eval_id in wanted])
         # Planned pairs come from the plan (evals x samples), not from what came back: an eval
         # whose every answer failed for infrastructure reasons must show as missing, not vanish.
@@ -106,10 +110,23 @@ def compare(
         overall = pair_results(*side_results, before_offset=b.offset, after_offset=a.offset, expected=len(evals) * k)
         cells += build_cells(spec, by_cat, overall)
     identity = sha256_json({"before": info[0].runs, "after": info[1].runs})
-    return Comparison(
+    comparison = Comparison(
         before=info[0], after=info[1], samples=k, category=category, alpha=alpha,
         cells=finalize(cells, alpha), notes=sorted(set(notes)), identity=identity,
     )
+    _record(h, comparison)
+    return comparison
+
+
+def _record(h, c: Comparison) -> None:
+    """The comparison as an experiment (its id: both sides' run ids), linked to its runs."""
+    config = {"before": c.before.token, "after": c.after.token, "category": c.category, "samples": c.samples,
+              "models": sorted(c.before.runs)}
+    result = {"regressions": len(c.regressions), "improvements": len(c.improvements),
+              "not_measured": len(c.not_measured), "exit_code": c.exit_code}
+    h.store.save_experiment(c.identity, f"{c.before.label} vs {c.after.label}", "compare", config, result=result)
+    h.store.link_runs(c.identity, c.before.runs.values(), "before")
+    h.store.link_runs(c.identity, c.after.runs.values(), "after")
 
 
 def default_report_path(h, comparison: Comparison):

@@ -19,11 +19,22 @@ __all__ = ["Manifest", "Split", "LintOverride", "read_manifest"]
 
 
 class Split(BaseModel):
-    """How held-out evals are chosen: a rule, not a hand-kept list, so a new eval falls in place."""
+    """How held-out evals are chosen: a rule, not a hand-kept list, so a new eval falls in place.
+
+    The rule reads each eval's own folder number, not its position: adding an eval (in a gap of the
+    numbering or at the end) or retiring one moves no other eval between selection and held-out,
+    so studies and gates before and after the change judge the same evals the same way.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    held_out_every: int = Field(ge=2, description="Within each category, in folder order, every n-th eval is held out.")
+    held_out_every: int = Field(ge=2, description="An eval whose folder number (NNN of NNN-name) is a multiple of n "
+                                "is held out (with contiguous numbering: every n-th eval of each category).")
+
+    def holds_out(self, eval_id: str) -> bool:
+        """Whether the eval ``CATEGORY/NNN-name`` is held out (folders are numbered: see ``tuner.evals.suite``)."""
+        number = int(eval_id.rsplit("/", 1)[-1][:3])
+        return number % self.held_out_every == 0
 
 
 class LintOverride(BaseModel):

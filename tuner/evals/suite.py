@@ -215,6 +215,10 @@ class Suite(BaseModel):
         """Filter the evals; ``held_out=False`` keeps only the tuning subset, ``True`` only held-out."""
         if category is not None:
             self.check_category(category)
+            if not any(e.category == category for e in self.evals):
+                # Refused here, before any run is started: a 0-eval run would be recorded "complete".
+                raise InputError(f"{self.root / 'suite.toml'}: category '{category}' has no evals "
+                                 f"(add a folder NNN-{category}/NNN-name, or drop it from 'categories')")
         chosen = self.evals
         if ids is not None:
             chosen = [self.get(i) for i in ids]
@@ -277,11 +281,7 @@ def _eval_folders(root: Path, manifest: Manifest, manifest_path: Path) -> list[t
 
 
 def _split_held_out(folders: list[tuple[str, Path]], manifest: Manifest) -> set[str]:
-    """Every n-th eval of each category, in folder order (the manifest's ``[split]`` rule)."""
+    """The evals the manifest's ``[split]`` rule holds out (by folder number: ``Split.holds_out``)."""
     if manifest.split is None:
         return set()
-    every = manifest.split.held_out_every
-    by_category: dict[str, list[str]] = {}
-    for eval_id, _ in folders:
-        by_category.setdefault(eval_id.split("/", 1)[0], []).append(eval_id)
-    return {ids[i] for ids in by_category.values() for i in range(every - 1, len(ids), every)}
+    return {eval_id for eval_id, _ in folders if manifest.split.holds_out(eval_id)}

@@ -29,17 +29,12 @@ from pydantic import BaseModel, ConfigDict
 from tuner.models.cache import ResponseCache, cache_key
 from tuner.models.messages import build_messages
 from tuner.models.panel import ModelSpec, check_models
+from tuner.secrets import scrub  # re-exported: provider errors are scrubbed by the one scrubber
 
 __all__ = ["CompletionRequest", "Completion", "complete_many", "complete_all", "scrub"]
 
 _MAX_WAIT_S = 120.0
 _LITELLM_PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?")
-_SCRUB = [
-    (re.compile(r"sk-[A-Za-z0-9_\-]{6,}"), "sk-***"),
-    (re.compile(r"(?i)bearer\s+[A-Za-z0-9_\-.=:/+]+"), "Bearer ***"),
-    (re.compile(r"(?i)((?:api[_-]?key|x-api-key|authorization|access[_-]?token)[\"']?\s*[:=]\s*[\"']?)[^\s\"',}]+"), r"\1***"),
-    (re.compile(r"AIza[0-9A-Za-z_\-]{20,}"), "AIza***"),
-]
 
 
 class CompletionRequest(BaseModel):
@@ -76,28 +71,6 @@ class Completion(BaseModel):
     # other call to it would fail the same way.
     fatal: bool = False
     sample_index: int = 0
-
-
-_SECRET_VAR = re.compile(r"(?:API_?KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)$", re.IGNORECASE)
-
-
-def _env_secrets() -> list[str]:
-    """Values of credential-looking environment variables, longest first (a key of any shape:
-    the patterns above only know the common prefixes)."""
-    import os
-
-    values = {v for k, v in os.environ.items() if _SECRET_VAR.search(k) and len(v) >= 8}
-    return sorted(values, key=len, reverse=True)
-
-
-def scrub(text: str) -> str:
-    """One line, no secrets: provider errors can echo keys and headers."""
-    line = " ".join(str(text).split())
-    for value in _env_secrets():
-        line = line.replace(value, "***")
-    for pattern, repl in _SCRUB:
-        line = pattern.sub(repl, line)
-    return line[:400]
 
 
 class _Transient(Exception):

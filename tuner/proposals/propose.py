@@ -47,7 +47,7 @@ def _latest_run_with_failures(store, suite_name: str, category: str):
 
     from tuner.store.schema import ResultRow, RunRow
 
-    with store.session() as s:
+    with store.reading() as s:
         run_id = s.execute(
             select(RunRow.id).join(ResultRow, ResultRow.run_id == RunRow.id)
             .where(RunRow.suite == suite_name, ResultRow.category == category, ResultRow.outcome == "fail")
@@ -148,7 +148,7 @@ def _screen(failures, drafts, library, result: ProposalResult) -> list[dict]:
 def _rule_files(project, suite, library, category, run_id, accepted, result: ProposalResult) -> list[tuple]:
     """(path, text, WrittenRule) per accepted draft, each validated as strictly as `load_rules` does."""
     from tuner.analysis.analyze import today
-    from tuner.analysis.redact import redact
+    from tuner.secrets import mask
     from tuner.guidelines.rules import rule_from_text
 
     prefix, section, folder = _layout(library, category)
@@ -165,9 +165,9 @@ def _rule_files(project, suite, library, category, run_id, accepted, result: Pro
         provenance = {"proposed_by": result.proposer, "simulated": result.simulated, "date": today(), "runs": [run_id],
                       "evals": sorted(set(a["evals"])),
                       "similarity": f"closest existing: {a['closest'] or 'none'}: {a['sim'].describe()}"}
-        meta = {"id": rid, "title": redact(" ".join(d.title.split()))[:200] or rid, "section": section,
+        meta = {"id": rid, "title": mask(" ".join(d.title.split()))[:200] or rid, "section": section,
                 "targets": [category], "status": "candidate", "provenance": provenance}
-        text = _render(meta, redact(d.text))
+        text = _render(meta, mask(d.text))
         rule_from_text(text, str(path), suite.categories)
         if path.exists():
             raise InputError(f"{path}: already exists; not overwriting a rule file")

@@ -65,6 +65,13 @@ def _one(dspy, program, lm, f: Failure, current_rules: str) -> Draft | None:
             p = program(**proposer_inputs(f, current_rules))
     except AdapterParseError:
         return None  # never invent a rule from an answer we could not read
+    except Exception as exc:  # noqa: BLE001 - the provider failed (after DSPy's retries): stop, say why
+        from tuner.errors import IncompleteError
+        from tuner.secrets import scrub
+
+        # One scrubbed line: the provider's message can echo the key it was sent.
+        raise IncompleteError(f"--proposer {getattr(lm, 'model', '?')}: the provider failed on {f.id}: "
+                              f"{scrub(exc, 300)}; no rule was written (run the same command again)") from None
     text = (p.rule_text or "").strip()
     if not text or text.upper().startswith(NONE):
         return None

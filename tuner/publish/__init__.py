@@ -1,6 +1,10 @@
 """Publishing the winning guideline file with its evidence."""
 
 from tuner.publish.manifest import Manifest, PublishedRule, next_version, read_manifest
-from tuner.publish.publish import PublishResult, RegressionRefused, latest_study, publish, resolve_source
+from tuner.publish.publish import (
+    GATE_OFFSET, NotAccepted, PublishResult, RegressionRefused, Source, latest_study, publish, resolve_source,
+)
+from tuner.publish.published import published_prompt
 
-__all__ = ["Manifest", "PublishResult", "PublishedRule", "RegressionRefused", "latest_study", "next_version", "publish", "read_manifest", "resolve_source"]
+__all__ = ["GATE_OFFSET", "Manifest", "NotAccepted", "PublishResult", "PublishedRule", "RegressionRefused", "Source",
+           "latest_study", "next_version", "publish", "published_prompt", "read_manifest", "resolve_source"]

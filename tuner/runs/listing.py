@@ -53,5 +53,5 @@ def list_runs(store, *, model: str | None = None, suite: str | None = None, incl
         q = q.offset(offset)
     if limit:
         q = q.limit(limit)
-    with store.session() as s:
+    with store.reading() as s:
         return [RunRecord.from_row(r) for r in s.execute(q).scalars()]

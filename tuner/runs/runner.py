@@ -18,7 +18,7 @@ from tuner.guidelines import Prompt, RuleSet
 from tuner.runs.harness import Harness
 from tuner.store import ResultRecord, RunRecord, RunSpec, StepRecord
 
-__all__ = ["RunConfig", "RunOutcome", "execute_runs", "summarize", "outcomes_by_task", "run_selections"]
+__all__ = ["RunConfig", "RunOutcome", "execute_runs", "summarize", "outcomes_by_task", "run_selections", "inputs_hash"]
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
@@ -34,6 +34,9 @@ class RunConfig(BaseModel):
     samples: int = 1
     sample_offset: int = 0
     experiment_id: str | None = None
+    # The exact prompt to send, when it is not what ``rule_set`` composes to today (a published
+    # version whose rule texts or template have since been edited).
+    prompt: Prompt | None = None
 
 
 @dataclass
@@ -70,8 +73,22 @@ class _Prepared:
     jobs: list[_Job] = field(default_factory=list)
 
 
+def inputs_hash(h: Harness, spec) -> str:
+    """What reaches the model or decides a simulated answer besides the prompt and the task texts
+    (which the suite hash covers): the suite kind's answer-format text and, for ``sim/*``, the
+    simulator's planted truth. Part of the run id, so editing either never replays a stale run."""
+    from tuner.hashing import sha256_json
+
+    parts = {"answer_format": h.suite.kind.output_format()}
+    if spec.is_sim:
+        from tuner.models.sim.world import fingerprint
+
+        parts["sim"] = fingerprint(spec.params.get("sim_file"), h.suite.root)
+    return sha256_json(parts)
+
+
 def _prepare(h: Harness, index: int, config: RunConfig) -> _Prepared:
-    prompt = h.guidelines.compose(config.rule_set)
+    prompt = config.prompt or h.guidelines.compose(config.rule_set)
     h.store.save_prompt(prompt)
     spec = RunSpec(
         experiment_id=config.experiment_id,
@@ -87,6 +104,8 @@ def _prepare(h: Harness, index: int, config: RunConfig) -> _Prepared:
         samples=config.samples,
         sample_offset=config.sample_offset,
         git_rev=h.git_rev,
+        inputs_hash=inputs_hash(h, config.spec),
+        call_settings=config.spec.model_dump(include={"api_base", "concurrency", "rpm", "timeout_s", "max_retries", "backoff_s"}),
     )
     run = h.store.start_run(spec)
     done = {(r.eval_id, r.sample_index): r for r in h.store.results(run.id) if r.outcome != "infra"}

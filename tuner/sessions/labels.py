@@ -132,7 +132,7 @@ def _change(row: SessionLabelRow, change: LabelChange) -> None:
 
 
 def get_label(store, key: str) -> SessionLabel:
-    with store.session() as s:
+    with store.reading() as s:
         row = s.get(SessionLabelRow, key)
         if row is None:
             return SessionLabel()

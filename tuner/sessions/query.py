@@ -120,10 +120,15 @@ _LABEL_COLS = ("eval_ready", "eval_status", "eval_notes", "eval_tags", "expected
 
 def _base(store, filt: SessionFilter):
     newer = _R.alias("newer")
+    run_id = store.run(filt.run).id if filt.run else None
     # Newest row of each generation; a newer row that holds no answer (a provider failure of the
     # same request) does not hide one that does. Only duplicates reach the row itself.
-    shadowed = exists(select(literal(1)).where(
-        newer.c.response_key == _R.c.response_key, newer.c.id > _R.c.id, newer.c.output.isnot(None)))
+    hiding = [newer.c.response_key == _R.c.response_key, newer.c.id > _R.c.id, newer.c.output.isnot(None)]
+    if run_id is not None:
+        # Among the rows of the run asked for: a later run (a re-grade, a subset) recording the same
+        # generation again must not hide it from this run's sessions.
+        hiding.append(newer.c.run_id == run_id)
+    shadowed = exists(select(literal(1)).where(*hiding))
     q = (
         select(_R.c.id, _R.c.response_key, _R.c.run_id, _RUNS.c.model, _R.c.eval_id, _R.c.category, _R.c.sample_index,
                _R.c.outcome, _R.c.failed_step, _R.c.prompt_tokens, _R.c.completion_tokens, _R.c.cost_usd, _R.c.created_at,
@@ -132,7 +137,7 @@ def _base(store, filt: SessionFilter):
             _L, _L.c.session_key == _R.c.response_key, isouter=not _needs_review(filt)))
         .where(_R.c.response_key.isnot(None), _R.c.output.isnot(None), ~shadowed)
     )
-    return q.where(*_conditions(store, filt))
+    return q.where(*_conditions(filt, run_id))
 
 
 def _needs_review(filt: SessionFilter) -> bool:
@@ -141,10 +146,10 @@ def _needs_review(filt: SessionFilter) -> bool:
     return bool(filt.ready or filt.tag or filt.status in ("golden", "correct", "incorrect"))
 
 
-def _conditions(store, filt: SessionFilter) -> list:
+def _conditions(filt: SessionFilter, run_id: str | None) -> list:
     conds = []
-    if filt.run:
-        conds.append(_R.c.run_id == store.run(filt.run).id)
+    if run_id is not None:
+        conds.append(_R.c.run_id == run_id)
     if filt.model:
         conds.append(_RUNS.c.model == filt.model)
     if filt.category:
@@ -187,7 +192,7 @@ def list_sessions(store, filt: SessionFilter | None = None, *, limit: int = 50, 
         raise InputError(f"limit must be at least 1 and offset at least 0 (got {limit}, {offset})")
     filt = filt or SessionFilter()
     q = _base(store, filt).order_by(_R.c.id.desc()).limit(limit + 1).offset(offset)
-    with store.session() as s:
+    with store.reading() as s:
         rows = s.execute(q).all()
     return SessionPage(items=[_session(r) for r in rows[:limit]], offset=offset, limit=limit, has_more=len(rows) > limit)
 
@@ -197,7 +202,7 @@ def iter_sessions(store, filt: SessionFilter | None = None, *, limit: int | None
     q = _base(store, filt or SessionFilter()).order_by(_R.c.id.desc())
     if limit is not None:
         q = q.limit(limit)
-    with store.session() as s:
+    with store.reading() as s:
         return [_session(r) for r in s.execute(q)]
 
 
@@ -205,14 +210,14 @@ def count_sessions(store, filt: SessionFilter | None = None) -> int:
     from sqlalchemy import func
 
     q = select(func.count()).select_from(_base(store, filt or SessionFilter()).subquery())
-    with store.session() as s:
+    with store.reading() as s:
         return int(s.execute(q).scalar_one())
 
 
 def resolve_keys(store, keys: list[str]) -> list[str]:
     """Full session keys from keys or unambiguous prefixes (as `tuner sessions list` prints them)."""
     out: list[str] = []
-    with store.session() as s:
+    with store.reading() as s:
         for key in keys:
             if not _KEY.match(key):
                 raise InputError(f"session {key!r}: not a session key (hex digits, as `tuner sessions list` shows)")
@@ -237,7 +242,7 @@ def conversations(store, sessions: list[Session]) -> list[Conversation]:
         return []
     ids = [x.result_id for x in sessions]
     rows: dict[int, tuple] = {}
-    with store.session() as s:
+    with store.reading() as s:
         for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
             for rid, messages, output in s.execute(select(_R.c.id, _R.c.messages, _R.c.output).where(_R.c.id.in_(chunk))):
                 rows[rid] = (messages, output)

@@ -125,7 +125,7 @@ _CHECKS: list[tuple[str, str, Callable[[Session], list[str]]]] = [
 def check_store(store) -> IntegrityReport:
     """Run every check on ``store`` (a ``tuner.store.Store``)."""
     problems = []
-    with store.session() as s:
+    with store.reading() as s:
         runs = s.execute(select(func.count()).select_from(RunRow)).scalar_one()
         results = s.execute(select(func.count()).select_from(ResultRow)).scalar_one()
         for name, description, check in _CHECKS:

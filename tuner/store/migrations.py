@@ -44,9 +44,11 @@ def _v2_to_v3(conn: Connection) -> None:
 
 
 def _v3_to_v4(conn: Connection) -> None:
-    # v4 records experiments from their start (status, updated_at) and links them to their runs.
+    # v4 records experiments from their start (status, updated_at) and links them to their runs;
+    # runs gain their inputs hash (answer format, simulator truth) and call settings.
     # Experiments of a v3 store were written when they finished: status stays null, read as finished.
     _add_columns(conn, ExperimentRow.__table__, ["status", "updated_at"])
+    _add_columns(conn, RunRow.__table__, ["inputs_hash", "call_settings"])
     ExperimentRunRow.__table__.create(conn, checkfirst=True)
 
 

@@ -25,6 +25,8 @@ class _RunFields(BaseModel):
     samples: int
     sample_offset: int = 0
     git_rev: str | None = None
+    inputs_hash: str | None = None
+    call_settings: dict | None = None
 
 
 class RunSpec(_RunFields):
@@ -37,7 +39,8 @@ class RunSpec(_RunFields):
         # The experiment, set name and git revision are context, not identity: the same prompt,
         # model, suite, evals and samples is the same run whoever asks for it.
         return sha256_json(
-            self.model_dump(include={"prompt_hash", "model_key", "suite_hash", "grader_hash", "eval_ids", "samples", "sample_offset"})
+            self.model_dump(include={"prompt_hash", "model_key", "suite_hash", "grader_hash", "eval_ids", "samples",
+                                     "sample_offset", "inputs_hash"})
         )
 
 

@@ -45,7 +45,7 @@ def save_report(store, report: ReportRecord) -> ReportRecord:
 
 def list_reports(store, *, kind: str | None = None, model: str | None = None, run_id: str | None = None) -> list[ReportRecord]:
     """Reports, oldest first."""
-    with store.session() as s:
+    with store.reading() as s:
         q = select(ReportRow).order_by(ReportRow.created_at, ReportRow.id)
         if kind:
             q = q.where(ReportRow.kind == kind)

@@ -112,6 +112,12 @@ class RunRow(Base):
     samples: Mapped[int] = mapped_column(Integer, doc="Samples per eval (K).")
     sample_offset: Mapped[int] = mapped_column(Integer, default=0, doc="First sample index (fresh samples use a new offset).")
     git_rev: Mapped[str | None] = mapped_column(String(64), nullable=True, doc="Git revision of the project, if any.")
+    # v4: what else reaches the model or decides a simulated answer is part of the run's identity.
+    inputs_hash: Mapped[str | None] = mapped_column(String(80), nullable=True,
+        doc="Hash of the suite kind's answer-format text and, for sim/* models, the planted truth (null: v3 run).")
+    call_settings: Mapped[dict | None] = mapped_column(nullable=True,
+        doc="How the model was called (api_base, concurrency, rpm, timeout_s, max_retries, backoff_s): not identity "
+            "beyond api_base, but needed to call it again the same way.")
     status: Mapped[str] = mapped_column(String(16), default="running", doc="running | complete | partial.")
     summary: Mapped[dict | None] = mapped_column(nullable=True, doc="Pass rates, counts, cache hits.")
     created_at: Mapped[datetime] = mapped_column(default=_now, doc="First started (UTC).")

@@ -10,7 +10,9 @@ Contract (every backend: SQLite by default, PostgreSQL to scale out; tested once
 - ``record_result`` upserts by (run, eval, sample index). A recorded model outcome (pass/fail) is
   never replaced by an infrastructure failure; an infra outcome is replaced by any later outcome.
   The result and its steps are written in one transaction: nothing half-written.
-- Reads return plain pydantic records (``tuner.store.records``), detached from any session.
+- Reads return plain pydantic records (``tuner.store.records``), detached from any session. They
+  run in read sessions (``Store.reading``) that take no write lock: on SQLite a long read (a viewer
+  page, an export, ``store check``) never makes a writer wait.
 - Secrets never reach the store: callers pass model parameters without API keys (``ModelSpec``
   refuses them) and the store rejects any params key that looks like a credential.
 """
@@ -23,7 +25,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, event, select, text
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from tuner.errors import InputError, NotFoundError, StoreError
@@ -36,12 +38,15 @@ __all__ = ["Store"]
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur = dbapi_conn.cursor()
-    # WAL lets a reader (the viewer, `runs show`) work while a run writes; foreign keys for cascades.
-    cur.execute("PRAGMA journal_mode=WAL")
+    # Foreign keys for cascades. Nothing here writes to the file: a store refused below (not a
+    # store, a newer schema) must be left exactly as it was; WAL is switched on after (_use_wal).
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=30000")
     cur.close()
     dbapi_conn.isolation_level = None  # transactions are begun by _sqlite_begin
+
+_READ = "tuner_read_only"  # execution option of the engine that read sessions use
+
 
 def _sqlite_begin(conn) -> None:
     # pysqlite opens transactions lazily and treats SAVEPOINT as the start of one: RELEASE then
@@ -51,9 +56,24 @@ def _sqlite_begin(conn) -> None:
     # IMMEDIATE, not deferred: a deferred transaction that reads, then writes after another
     # connection committed (Optuna's heartbeat thread in the same file) fails at once with
     # "database is locked" (its WAL snapshot is stale; busy_timeout does not apply). Taking the
-    # write lock up front makes such writers wait their turn instead. Store sessions are short and
+    # write lock up front makes such writers wait their turn instead. Write sessions are short and
     # never nested, so serialising them costs little.
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    # Read sessions (``Store.reading``) begin deferred: in WAL a reader takes no lock a writer
+    # waits for, so a long viewer page or export no longer holds up a running tune.
+    conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get(_READ) else "BEGIN IMMEDIATE")
+
+
+def _use_wal(engine: Engine) -> None:
+    """WAL lets a reader (the viewer, `runs show`) work while a run writes. The mode is stored in
+    the file, so it is set once, on a store this tuner has accepted."""
+    raw = engine.raw_connection()
+    try:
+        cur = raw.cursor()
+        if str(cur.execute("PRAGMA journal_mode").fetchone()[0]).lower() not in ("wal", "memory"):
+            cur.execute("PRAGMA journal_mode=WAL")
+        cur.close()
+    finally:
+        raw.close()
 
 
 def _insert_once(s: Session, row) -> bool:
@@ -72,6 +92,8 @@ class Store:
         self.engine = engine
         self.url = url
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        # Same pool and events, flagged so that _sqlite_begin opens a deferred transaction.
+        self._readers = sessionmaker(engine.execution_options(**{_READ: True}), expire_on_commit=False)
 
     @classmethod
     def open(cls, url: str, *, create: bool = True) -> Store:
@@ -83,6 +105,9 @@ class Store:
             raise InputError(f"--db {url!r}: not a SQLAlchemy database URL") from None
         safe = parsed.render_as_string(hide_password=True)
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            if Path(parsed.database).is_dir():
+                raise InputError(f"--db {safe}: {parsed.database} is a folder, not a store file "
+                                 f"(e.g. sqlite:///{Path(parsed.database) / 'tuner.db'})")
             if not create and not Path(parsed.database).is_file():
                 raise NotFoundError(f"no store at {parsed.database} (nothing has been recorded yet)")
             if create:
@@ -96,8 +121,15 @@ class Store:
             event.listen(engine, "begin", _sqlite_begin)
         try:
             cls._migrate(engine, safe)
-        except OperationalError as exc:
-            raise StoreError(f"{safe}: cannot open the store: {str(exc.orig).strip().splitlines()[0]}") from None
+            if parsed.get_backend_name() == "sqlite":
+                _use_wal(engine)
+        except DatabaseError as exc:  # OperationalError included; "file is not a database" is not one
+            engine.dispose()
+            reason = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else type(exc.orig).__name__
+            raise StoreError(f"{safe}: cannot open the store: {reason}") from None
+        except StoreError:
+            engine.dispose()
+            raise
         return cls(engine, safe)
 
     @staticmethod
@@ -125,6 +157,18 @@ class Store:
             except SQLAlchemyError:
                 session.rollback()
                 raise
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session for reads only: it takes no write lock, and anything it changes is discarded
+        (a read path that starts writing must move to ``session``, not write here by accident)."""
+        with self._readers() as session:
+            try:
+                yield session
+                if session.new or session.dirty or session.deleted:
+                    raise StoreError("internal: a read session changed records; use Store.session() to write")
+            finally:
+                session.rollback()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -156,7 +200,7 @@ class Store:
         return out
 
     def prompt_text(self, prompt_hash: str) -> str:
-        with self.session() as s:
+        with self.reading() as s:
             row = s.get(PromptRow, prompt_hash)
             if row is None:
                 raise NotFoundError(f"unknown prompt {prompt_hash}")
@@ -203,7 +247,7 @@ class Store:
 
     def experiment_runs(self, exp_id: str) -> list[tuple[str, str]]:
         """``[(run_id, role), ...]`` linked to ``exp_id``, in a stable order."""
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.execute(select(ExperimentRunRow.run_id, ExperimentRunRow.role)
                              .where(ExperimentRunRow.experiment_id == exp_id)
                              .order_by(ExperimentRunRow.role, ExperimentRunRow.run_id))
@@ -216,13 +260,13 @@ class Store:
                 "updated_at": row.updated_at or row.created_at}
 
     def experiment(self, exp_id: str) -> dict | None:
-        with self.session() as s:
+        with self.reading() as s:
             row = s.get(ExperimentRow, exp_id)
             return None if row is None else self._experiment_dict(row)
 
     def experiments(self, kind: str | None = None, *, status: str | None = None, limit: int | None = None) -> list[dict]:
         """Experiments, most recently written first; ``status`` "finished" includes v3 rows (null)."""
-        with self.session() as s:
+        with self.reading() as s:
             q = select(ExperimentRow)
             if kind is not None:
                 q = q.where(ExperimentRow.kind == kind)
@@ -289,7 +333,7 @@ class Store:
         row.steps = [StepRow(position=i, **st.model_dump()) for i, st in enumerate(result.steps)]
 
     def run(self, run_id_or_prefix: str) -> RunRecord:
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.execute(select(RunRow).where(RunRow.id.startswith(self._full(run_id_or_prefix)))).scalars().all()
             if not rows:
                 raise NotFoundError(f"unknown run '{run_id_or_prefix}'")
@@ -302,7 +346,7 @@ class Store:
         return prefix if prefix.startswith("sha256:") else "sha256:" + prefix
 
     def runs(self, *, model: str | None = None, suite_hash: str | None = None, limit: int | None = None) -> list[RunRecord]:
-        with self.session() as s:
+        with self.reading() as s:
             q = select(RunRow).order_by(RunRow.updated_at.desc())
             if model:
                 q = q.where(RunRow.model == model)
@@ -313,7 +357,7 @@ class Store:
             return [RunRecord.from_row(r) for r in s.execute(q).scalars()]
 
     def results(self, run_id: str) -> list[ResultRecord]:
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.execute(
                 select(ResultRow)
                 .where(ResultRow.run_id == run_id)
@@ -333,7 +377,7 @@ class Store:
             return LabelRecord.model_validate(row, from_attributes=True)
 
     def labels(self, result_id: int) -> list[LabelRecord]:
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.execute(select(LabelRow).where(LabelRow.result_id == result_id).order_by(LabelRow.id)).scalars()
             return [LabelRecord.model_validate(r, from_attributes=True) for r in rows]
 

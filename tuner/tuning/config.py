@@ -18,7 +18,7 @@ class TuneConfig(BaseModel):
     category: str = Field(description="The target category whose pass rate is maximised.")
     models: list[dict] = Field(description="ModelSpec dumps of the panel (no secrets).")
     samples: int = Field(description="Samples per eval per trial.")
-    tolerance: float = Field(description="How far below baseline another category's paired interval may reach.")
+    tolerance: float = Field(description="How far another category's paired point estimate may fall below the baseline (a significant drop of any size counts too).")
     baseline: str = Field(description="Where the baseline came from: a published name or a set.")
     baseline_selection: dict[str, str] = Field(description="The baseline rules {id: variant}: trial 0.")
     pool: list[str] = Field(description="Rule ids the study may switch on or off.")

@@ -62,6 +62,7 @@ def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: d
     arms: list[dict] = [{}, {}]  # per arm: {model key: [RunOutcome, ...]}
     verdicts: dict[tuple[str, str, str], tuple[str, float | None]] = {}
     calls = new_calls = looks = drawn = 0
+    run_ids: list[str] = []
     rounds: list[int] = []  # samples per eval actually drawn in each round (the last may be cut)
     stopped = "looks"
     while looks < _MAX_LOOKS:
@@ -82,6 +83,7 @@ def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: d
         looks += 1
         calls += reps * per_sample
         new_calls += sum({o.run.id: o.new_calls for g in groups for o in g.values()}.values())
+        run_ids += [o.run.id for g in groups for o in g.values()]
         for arm, group in zip(arms, groups):
             for key, outcome in group.items():
                 arm.setdefault(key, []).append(outcome)
@@ -90,7 +92,7 @@ def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: d
     spent = {"design": "sequential", "samples_per_round": rounds,
              "looks": looks, "calls": calls, "new_calls": new_calls, "budget_calls": budget, "stopped": stopped,
              "fixed_calls": fixed, "saved_calls": max(0, fixed - calls), "fixed_samples": k,
-             "delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta}
+             "run_ids": list(dict.fromkeys(run_ids)), "delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta}
     return fresh, held, spent
 
 

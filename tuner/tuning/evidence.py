@@ -22,6 +22,11 @@ class CategoryRow(BaseModel):
     before: Estimate
     after: Estimate
     paired: PairedResult
+    infra: int = 0  # results of either side lost to an infrastructure failure: the row is then not measured
+
+    @property
+    def measured(self) -> bool:
+        return self.infra == 0 and self.paired.pairs > 0
 
 
 def apply_bh(results: list[PairedResult]) -> None:
@@ -42,6 +47,8 @@ def paired_table(before_runs: dict, after_runs: dict, categories: list[str] | No
             rows.append(CategoryRow(model=model_label(after.run.model, after.run.params), category=cat,
                                     before=rate_interval(outcomes_by_task(before.results, cat)),
                                     after=rate_interval(outcomes_by_task(after.results, cat)),
-                                    paired=paired_compare(b, a)))
+                                    paired=paired_compare(b, a),
+                                    infra=sum(r.outcome == "infra" for r in (*before.results, *after.results)
+                                              if r.category == cat)))
     apply_bh([row.paired for row in rows])
     return rows

@@ -106,19 +106,55 @@ def requeue(study, trials) -> None:
     failed = [t for t in trials if "move" in t.user_attrs]
     if not failed:
         return
-    waiting = [t for t in study.get_trials(deepcopy=False, states=(TrialState.WAITING,)) if "move" in t.user_attrs]
-    storage = study._storage
-    for t in waiting:
-        try:
-            storage.set_trial_user_attr(t._trial_id, "superseded", True)
-            if not storage.set_trial_state_values(t._trial_id, state=TrialState.FAIL):
-                continue
-        except Exception:  # another process took it meanwhile: it runs there, not again here
-            continue
+    listed = [t for t in study.get_trials(deepcopy=False, states=(TrialState.WAITING,)) if "move" in t.user_attrs]
+    # Only the trials this call superseded are queued again: one another worker took since the
+    # listing runs there, and one another re-queuer superseded is queued by that one.
+    waiting = [t for t in listed if _supersede(study._storage, t._trial_id)]
     for t in sorted(failed, key=lambda t: t.number) + waiting:
         planned = {k: v for k, v in t.user_attrs.items() if k in _PLANNED}
         params = dict(t.params) or dict(t.system_attrs.get("fixed_params") or {})  # a waiting trial's are fixed_params
         study.enqueue_trial(params, user_attrs=planned)
+
+
+def _supersede(storage, trial_id: int) -> bool:
+    """Fail a WAITING trial and mark it ``superseded``, in one step that does nothing (False) if the
+    trial is no longer waiting. Optuna offers no conditional transition to FAIL (its
+    ``set_trial_state_values`` fails a RUNNING trial too), so check and act share one statement."""
+    from optuna.storages import InMemoryStorage, RDBStorage
+    from optuna.trial import TrialState
+
+    backend = getattr(storage, "_backend", storage)  # Optuna wraps RDBStorage in a cache
+    if isinstance(backend, RDBStorage):
+        return _supersede_rdb(backend, trial_id)
+    if isinstance(backend, InMemoryStorage):
+        with backend._lock:  # every InMemoryStorage change holds this lock
+            if backend.get_trial(trial_id).state != TrialState.WAITING:
+                return False
+            backend.set_trial_user_attr(trial_id, "superseded", True)
+            return backend.set_trial_state_values(trial_id, state=TrialState.FAIL)
+    from tuner.errors import InputError
+
+    raise InputError(f"study storage {type(backend).__name__}: use an SQL database URL (--storage)")
+
+
+def _supersede_rdb(backend, trial_id: int) -> bool:
+    import json
+    from datetime import datetime
+
+    from optuna.storages._rdb import models  # the table definitions Optuna itself writes with
+    from optuna.trial import TrialState
+    from sqlalchemy import insert, update
+
+    trials, attrs = models.TrialModel.__table__, models.TrialUserAttributeModel.__table__
+    with backend.engine.begin() as conn:
+        changed = conn.execute(
+            update(trials).where(trials.c.trial_id == trial_id, trials.c.state == TrialState.WAITING)
+            .values(state=TrialState.FAIL, datetime_complete=datetime.now())
+        ).rowcount
+        if changed != 1:
+            return False
+        conn.execute(insert(attrs).values(trial_id=trial_id, key="superseded", value_json=json.dumps(True)))
+    return True
 
 
 def recover(study) -> list[int]:

@@ -58,7 +58,7 @@ def _evidence_intro(report: TuneReport) -> list[str]:
 
 def _confirmation_intro(report: TuneReport) -> list[str]:
     c = report.confirmation
-    if not c:
+    if not c or c.get("design") == "none":
         return []
     return [
         f"Confirmation ran in rounds of fresh samples ({', '.join(map(str, c['samples_per_round'])) or 'none'} per eval); "
@@ -69,6 +69,21 @@ def _confirmation_intro(report: TuneReport) -> list[str]:
         f"{c['fixed_calls']}: {c['saved_calls']} calls saved.",
         "",
     ]
+
+
+def decision_lines(report: TuneReport) -> list[str]:
+    """The decision on the winner and why, as Markdown lines."""
+    a = report.acceptance
+    if a is None:
+        return []
+    head = {"accepted": "**Accepted**: the winner improved the target on fresh samples and no other cell points down "
+                        f"(a significant drop, or a drop of more than {report.tolerance:.0%}).",
+            "no change": "**No change**: no selection beat the baseline; nothing to publish.",
+            "withheld": "**Withheld**: the winner is not offered for publishing.",
+            "not measured": "**Not measured**: some cells lost answers to provider or grader failures; no decision."}
+    lines = ["## Decision", "", head.get(a.decision, a.decision), ""]
+    lines += [f"- {r}" for r in a.reasons]
+    return lines + [""] if a.reasons else lines
 
 
 def render_markdown(report: TuneReport) -> str:
@@ -83,6 +98,7 @@ def render_markdown(report: TuneReport) -> str:
         "",
         f"Added: {', '.join(added) or 'none'}. Removed: {', '.join(removed) or 'none'}.",
         "",
+        *decision_lines(report),
         "Intervals treat evals as the unit (they speak for tasks like these). Verdicts come from a sequential test on "
         "the paired samples of these evals, with the same indifference zone as the rule effects below; q is its "
         "Benjamini–Hochberg q-value at the look that decided the row, so a change can be decided on this suite while "

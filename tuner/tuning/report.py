@@ -7,11 +7,12 @@ from pydantic import BaseModel
 
 from tuner.ablation.effects import Effect as RuleEffect
 from tuner.runs import Harness
+from tuner.tuning.acceptance import Acceptance
 from tuner.tuning.config import FRESH_OFFSET, TuneConfig
 from tuner.tuning.confirmation import confirm, evidence_samples
 from tuner.tuning.evidence import CategoryRow
 
-__all__ = ["RuleEffect", "TuneReport", "confirm", "evidence_samples", "rule_evidence", "importance"]
+__all__ = ["Acceptance", "RuleEffect", "TuneReport", "confirm", "evidence_samples", "rule_evidence", "importance"]
 
 
 class TuneReport(BaseModel):
@@ -37,6 +38,13 @@ class TuneReport(BaseModel):
     # how the confirmation was run: the sequential design's looks, calls, stop reason, and the calls
     # the fixed design (K samples of both prompts on every tuning and held-out eval) would have made
     confirmation: dict | None = None
+    tolerance: float = 0.15
+    # whether the winner may be offered (tuner.tuning.acceptance): accepted | no change | withheld | not measured
+    acceptance: Acceptance | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.acceptance is not None and self.acceptance.accepted
 
 
 def fixed_loo_calls(config: TuneConfig, n_rules: int, n_models: int) -> int:

@@ -6,6 +6,8 @@ selection on every model over the tuning evals; its value is the target category
 rate; its constraint is the worst, over models and other categories, of how far the paired point
 drop (trial − baseline) goes beyond ``tolerance``, or a positive amount when the drop is significant
 (exact McNemar) whatever its size (feasible when ≤ 0; see ``_violation`` for why not the interval).
+A trial with any answer lost to an infrastructure failure (on its side or the baseline's) is not
+measured and infeasible: an outage must never make a selection look harmless.
 The study lives in Optuna's RDB storage (the tuner store's database by default), so any number
 of workers on any number of machines can share it; runs are content-addressed in the tuner store,
 so a trial re-proposing a selection already measured costs nothing.
@@ -18,7 +20,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from tuner.errors import InputError, NotFoundError
+from tuner.errors import IncompleteError, InputError, NotFoundError
 from tuner.runs import Harness, outcomes_by_task, pair_outcomes, run_selections
 from tuner.compare.rates import model_label
 from tuner.stats import ALPHA, mcnemar_p, pair_interval
@@ -42,6 +44,7 @@ class TrialScore(BaseModel):
     deltas: dict[str, dict[str, float | None]]  # model label -> category -> lower bound of the paired interval
     run_ids: list[str]
     calls: int
+    not_measured: list[str] = []  # "model · category" cells with an answer lost to an infrastructure failure
 
 
 def _storage(url: str):
@@ -193,11 +196,24 @@ def _violation(delta: float, p_value: float, tolerance: float) -> float:
     return violation
 
 
+def _not_measured(config: TuneConfig, runs: dict) -> list[str]:
+    """``model · category`` cells of ``runs`` ({model key: RunOutcome}) missing an answer or holding an
+    infrastructure failure (``"model · all"`` when results are missing outright)."""
+    cells = []
+    for outcome in runs.values():
+        label = model_label(outcome.run.model, outcome.run.params)
+        cells += sorted({f"{label} · {r.category}" for r in outcome.results if r.outcome == "infra"})
+        if len(outcome.results) < len(config.eval_ids) * config.samples:
+            cells.append(f"{label} · all")
+    return sorted(set(cells))
+
+
 def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict) -> TrialScore:
     passes = total = 0
     worst = float("-inf")
     deltas: dict[str, dict[str, float | None]] = {}
     categories = sorted({r.category for o in base_runs.values() for r in o.results})
+    missing = _not_measured(config, trial_runs)
     for key, outcome in trial_runs.items():
         table = outcomes_by_task(outcome.results, config.category)
         passes += sum(sum(v) for v in table.values())
@@ -212,9 +228,13 @@ def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict) -> TrialS
             if cat != config.category:
                 worst = max(worst, _violation(interval[0], mcnemar_p(before, after), config.tolerance))
     first = next(iter(trial_runs.values()))
+    constraint = worst if worst != float("-inf") else 0.0
+    if missing:
+        constraint = max(constraint, 1.0)
     return TrialScore(
         target=(passes / total) if total else None,
-        constraint=worst if worst != float("-inf") else 0.0,
+        constraint=constraint,
+        not_measured=missing,
         tokens=first.prompt.tokens,
         deltas=deltas,
         run_ids=[o.run.id for o in trial_runs.values()],
@@ -263,6 +283,10 @@ def run_trials(
     pool = [r for r in rule_pool(h.guidelines.library) if r.id in set(config.pool)]
     base_runs = run_selections(h, [("baseline", config.baseline_selection)], specs, config.eval_ids,
                                samples=config.samples, experiment_id=None, progress=run_progress)[0]
+    missing = _not_measured(config, base_runs)
+    if missing:
+        raise IncompleteError(f"the baseline was not measured ({', '.join(missing)}: answers lost to provider or "
+                              "grader failures); no trial can be judged against it: run the same command again to retry them")
     while True:
         complete, calls = trial_counts(study)
         if progress:
@@ -303,8 +327,17 @@ def _abandon(study, trials) -> None:
     liveness.requeue(study, failed)
 
 
+def _changes(t, baseline: dict[str, str]) -> int:
+    """How many rules a trial's selection adds, drops or rephrases relative to the baseline."""
+    from tuner.tuning.space import selection_of
+
+    sel = selection_of(dict(t.params))
+    return sum(1 for rid in set(sel) | set(baseline) if sel.get(rid) != baseline.get(rid))
+
+
 def best_trial(study):
-    """The feasible complete trial with the highest value; fewer prompt tokens break ties."""
+    """The feasible complete trial with the highest value; among equals, the fewest changes from the
+    baseline (a change that measured level is noise until shown otherwise), then fewer prompt tokens."""
     from optuna.trial import TrialState
 
     feasible = [
@@ -315,7 +348,8 @@ def best_trial(study):
         return None
     # Last tie-break by content, not trial number: a study resumed after a crash numbers its
     # re-queued trials differently and must still pick the same winner.
-    return max(feasible, key=lambda t: (round(t.value, 9), -int(t.user_attrs.get("tokens", 0)),
+    baseline = load_config(study).baseline_selection if study.user_attrs.get(_CONFIG_ATTR) else {}
+    return max(feasible, key=lambda t: (round(t.value, 9), -_changes(t, baseline), -int(t.user_attrs.get("tokens", 0)),
                                         _neg_order(t.user_attrs.get("selection", ""))))
 
 

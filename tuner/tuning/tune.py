@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tuner.errors import InputError
 from tuner.runs import Harness
+from tuner.tuning.acceptance import accept
 from tuner.tuning.config import TuneConfig
 from tuner.tuning.report import TuneReport, confirm, importance, rule_evidence
 from tuner.tuning.space import rule_pool, selection_of
@@ -60,8 +61,13 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
     specs = specs_of(config)
     best = best_trial(study)
     best_sel = selection_of({k: v for k, v in best.params.items()}) if best else dict(config.baseline_selection)
-    fresh, held, confirmation = confirm(h, config, specs, config.baseline_selection, best_sel, progress,
-                                        budget_calls=confirm_budget)
+    changed = best_sel != dict(config.baseline_selection)
+    if changed:
+        fresh, held, confirmation = confirm(h, config, specs, config.baseline_selection, best_sel, progress,
+                                            budget_calls=confirm_budget)
+    else:  # the baseline won: there is nothing to confirm, and nothing to publish
+        fresh, held, confirmation = [], [], {"design": "none", "looks": 0, "calls": 0, "new_calls": 0,
+                                             "stopped": "no change", "fixed_calls": 0, "saved_calls": 0, "fixed_samples": 0}
     effects, evidence = rule_evidence(h, config, specs, best_sel, progress, budget_calls=evidence_budget)
     target = [e for e in effects if e.category == config.category]
     others = [e for e in effects if e.category != config.category]
@@ -87,6 +93,8 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
         calls=sum(int(t.user_attrs.get("calls", 0)) for t in trials) + confirmation["new_calls"] + evidence["new_calls"],
         evidence=evidence,
         confirmation=confirmation,
+        tolerance=config.tolerance,
+        acceptance=accept(config.category, fresh, held, config.tolerance, changed=changed),
     )
 
 
@@ -107,7 +115,22 @@ def tune(
     study = open_study(storage or h.db_url, study_name or config.default_study_name, config)
     if n_trials is None and budget_calls is None:
         n_trials = default_trials(config)
-    run_trials(h, study, n_trials=n_trials, budget_calls=budget_calls, batch=batch, progress=progress, run_progress=run_progress)
-    report = finish(h, study, run_progress, evidence_budget=evidence_budget, confirm_budget=confirm_budget)
-    h.store.save_experiment(config.hash, study.study_name, "tune", config.model_dump(), result=report.model_dump(mode="json"))
+    # Recorded as running from the start: `publish` takes the latest *finished* study, and an
+    # interrupted one shows as such in the viewer.
+    h.store.start_experiment(config.hash, study.study_name, "tune", config.model_dump())
+    try:
+        run_trials(h, study, n_trials=n_trials, budget_calls=budget_calls, batch=batch, progress=progress, run_progress=run_progress)
+        report = finish(h, study, run_progress, evidence_budget=evidence_budget, confirm_budget=confirm_budget)
+    except BaseException as exc:
+        h.store.finish_experiment(config.hash, "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed")
+        raise
+    _link_runs(h, config.hash, study, report)
+    h.store.finish_experiment(config.hash, "finished", report.model_dump(mode="json"))
     return report
+
+
+def _link_runs(h: Harness, exp_id: str, study, report) -> None:
+    """Link the study's trial runs and the confirmation's runs to the experiment."""
+    trial_runs = [rid for t in study.get_trials(deepcopy=False) for rid in (t.user_attrs.get("run_ids") or [])]
+    h.store.link_runs(exp_id, trial_runs, "trial")
+    h.store.link_runs(exp_id, (report.confirmation or {}).get("run_ids") or [], "confirm")

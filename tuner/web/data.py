@@ -49,7 +49,7 @@ def category_results(store, run_id: str, category: str) -> dict[str, list[dict]]
                 r.c.tests_passed, r.c.tests_total)
          .where(r.c.run_id == run_id, r.c.category == category).order_by(r.c.eval_id, r.c.sample_index))
     out: dict[str, list[dict]] = {}
-    with store.session() as s:
+    with store.reading() as s:
         rows = [dict(row._mapping) for row in s.execute(q)]
         failing = [m["id"] for m in rows if m["outcome"] != "pass"]
         details: dict[int, str] = {}
@@ -70,7 +70,7 @@ def _first_line(text: str | None, limit: int = 200) -> str:
 
 
 def eval_results(store, run_id: str, eval_id: str) -> list[ResultRecord]:
-    with store.session() as s:
+    with store.reading() as s:
         rows = s.execute(
             select(ResultRow).where(ResultRow.run_id == run_id, ResultRow.eval_id == eval_id)
             .options(selectinload(ResultRow.steps)).order_by(ResultRow.sample_index)
@@ -85,7 +85,7 @@ def labels_for(store, keys: list[str]) -> dict[str, dict]:
     keys = [k for k in keys if k]
     out = {k: SessionLabel().model_dump() for k in keys}
     if keys:
-        with store.session() as s:
+        with store.reading() as s:
             for row in s.execute(select(SessionLabelRow).where(SessionLabelRow.session_key.in_(keys))).scalars():
                 out[row.session_key] = SessionLabel(
                     eval_ready=row.eval_ready, eval_status=row.eval_status, eval_notes=row.eval_notes,
@@ -98,7 +98,7 @@ def resolve_run_prefixes(store, prefixes) -> dict[str, str]:
     """{prefix: full run id} for the prefixes that name exactly one stored run (one query each,
     on the primary key's index; a report names a handful)."""
     out: dict[str, str] = {}
-    with store.session() as s:
+    with store.reading() as s:
         for p in sorted(set(prefixes))[:200]:
             full = p if p.startswith("sha256:") else "sha256:" + p
             hits = s.execute(select(RunRow.id).where(RunRow.id >= full, RunRow.id < full + "g").limit(2)).scalars().all()
@@ -128,7 +128,7 @@ def report_run(md: Path) -> str | None:
 
 
 def prompt(store, prompt_hash: str) -> dict:
-    with store.session() as s:
+    with store.reading() as s:
         row = s.get(PromptRow, prompt_hash)
         if row is None:
             raise NotFoundError(f"unknown prompt {prompt_hash}")
@@ -137,21 +137,21 @@ def prompt(store, prompt_hash: str) -> dict:
 
 
 def known_models(store) -> list[str]:
-    with store.session() as s:
+    with store.reading() as s:
         return list(s.execute(select(RunRow.model).distinct().order_by(RunRow.model)).scalars())
 
 
 def known_categories(store) -> list[str]:
     # From the runs' summaries (a few hundred rows), not from 100,000 results.
     cats: set[str] = set()
-    with store.session() as s:
+    with store.reading() as s:
         for summary in s.execute(select(RunRow.summary)).scalars():
             cats |= set((summary or {}).get("categories", {}))
     return sorted(cats)
 
 
 def experiments(store, limit: int = 200) -> list[dict]:
-    with store.session() as s:
+    with store.reading() as s:
         rows = s.execute(select(ExperimentRow.id, ExperimentRow.name, ExperimentRow.kind, ExperimentRow.created_at)
                          .order_by(ExperimentRow.created_at.desc()).limit(limit)).all()
     return [dict(r._mapping) for r in rows]

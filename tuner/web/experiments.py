@@ -83,7 +83,7 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
         exps = store.experiments(filt.kind or None)
         ids = [e["id"] for e in exps]
         links: dict[str, list[str]] = defaultdict(list)
-        with store.session() as s:
+        with store.reading() as s:
             for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
                 for eid, rid in s.execute(select(ExperimentRunRow.experiment_id, ExperimentRunRow.run_id)
                                           .where(ExperimentRunRow.experiment_id.in_(chunk))):
@@ -100,7 +100,7 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
                                          status=e["status"], suites=suites or ([suite_cfg] if isinstance(suite_cfg, str) else []),
                                          models=models, sets=sets, runs=len(runs), when=e["updated_at"]), runs))
     if filt.kind in ("", "run"):
-        with store.session() as s:
+        with store.reading() as s:
             q = (select(RunRow.id, RunRow.model, RunRow.set_name, RunRow.suite, RunRow.status, RunRow.updated_at)
                  .where(standalone_condition(),
                         ~exists(select(ExperimentRunRow.run_id).where(ExperimentRunRow.run_id == RunRow.id)))
@@ -110,7 +110,7 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
                                              status=status, suites=[suite], models=[model], sets=[set_name], runs=1,
                                              when=when), [rid]))
     if filt.kind in ("", "analyze"):
-        with store.session() as s:
+        with store.reading() as s:
             rows = s.execute(select(ReportRow.id, ReportRow.kind, ReportRow.run_id, ReportRow.model, ReportRow.path,
                                     ReportRow.created_at).order_by(ReportRow.created_at.desc()).limit(limit * 2)).all()
         facts = _run_facts(store, {r.run_id for r in rows if r.run_id})
@@ -144,7 +144,7 @@ def _run_facts(store, run_ids) -> dict[str, tuple[str, str, str]]:
     """{run id: (model, set name, suite)}."""
     ids = list(run_ids)
     out = {}
-    with store.session() as s:
+    with store.reading() as s:
         for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
             for rid, model, set_name, suite in s.execute(select(RunRow.id, RunRow.model, RunRow.set_name, RunRow.suite)
                                                          .where(RunRow.id.in_(chunk))):
@@ -165,7 +165,7 @@ def experiment_detail(store, exp_id: str, *, cache=None) -> dict:
             raise NotFoundError(f"unknown experiment '{exp_id}'")
         exp = matches[0]
     links = store.experiment_runs(exp["id"])
-    with store.session() as s:
+    with store.reading() as s:
         ids = [r for r, _ in links]
         runs = {}
         for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
@@ -183,7 +183,7 @@ def experiment_detail(store, exp_id: str, *, cache=None) -> dict:
 
 def known_values(store) -> dict[str, list[str]]:
     """Values the filters offer: suites, models and set names of stored runs (a few hundred rows)."""
-    with store.session() as s:
+    with store.reading() as s:
         suites = list(s.execute(select(RunRow.suite).distinct().order_by(RunRow.suite)).scalars())
         sets = [x for x in s.execute(select(RunRow.set_name).distinct().order_by(RunRow.set_name).limit(500)).scalars()
                 if not _legacy_part(x)]

@@ -101,7 +101,7 @@ def _experiments_of(store, run_id: str) -> list[dict]:
 
     from tuner.store.schema import ExperimentRow, ExperimentRunRow
 
-    with store.session() as s:
+    with store.reading() as s:
         rows = s.execute(select(ExperimentRow.id, ExperimentRow.kind, ExperimentRow.name, ExperimentRunRow.role)
                          .join(ExperimentRunRow, ExperimentRunRow.experiment_id == ExperimentRow.id)
                          .where(ExperimentRunRow.run_id == run_id)).all()

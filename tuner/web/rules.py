@@ -106,7 +106,7 @@ def _versions(store, project, rule_id: str, current: dict[str, str]) -> list[dic
 
     for variant, h in current.items():
         version(h, variant)["where"].append("the rule file now")
-    with store.session() as s:
+    with store.reading() as s:
         first_use = dict(s.execute(select(RunRow.prompt_hash, func.min(RunRow.created_at)).group_by(RunRow.prompt_hash)).all())
         for phash, rules in s.execute(select(PromptRow.hash, PromptRow.rules)):
             for rid, variant, h in rules or []:

@@ -22,7 +22,7 @@ MAX_SHOWN = 20
 
 def _light(store, run_id: str) -> dict[tuple[str, int], dict]:
     r = ResultRow.__table__
-    with store.session() as s:
+    with store.reading() as s:
         rows = s.execute(select(r.c.id, r.c.eval_id, r.c.category, r.c.sample_index, r.c.outcome, r.c.failed_step)
                          .where(r.c.run_id == run_id)).all()
     return {(x.eval_id, x.sample_index): dict(x._mapping) for x in rows}
@@ -31,7 +31,7 @@ def _light(store, run_id: str) -> dict[tuple[str, int], dict]:
 def _full(store, ids: list[int]) -> dict[int, ResultRecord]:
     if not ids:
         return {}
-    with store.session() as s:
+    with store.reading() as s:
         rows = s.execute(select(ResultRow).where(ResultRow.id.in_(ids)).options(selectinload(ResultRow.steps))).scalars()
         return {x.id: ResultRecord.from_row(x) for x in rows}
 

@@ -1,0 +1,99 @@
+"""`publish` gates against what is published (or the study's baseline) on the study's models, with
+fresh samples, says "not enough evidence" rather than "passed", never publishes an outage, refuses a
+winner tune withheld, and never overwrites a version (issue 19.1, 19.2, 19.9, 19.10)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def py_suite(tmp_path, monkeypatch, tmp_path_factory) -> Path:
+    root = tmp_path / "proj"
+    shutil.copytree(ROOT / "suites" / "python", root / "suites" / "python")
+    for d in ("guidelines", "evals", "experiments"):
+        (root / d).mkdir()
+    monkeypatch.setenv("TUNER_HOME", str(root))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "py-tune-cache"))
+    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
+    monkeypatch.setenv("TUNER_SUITE", str(root / "suites" / "python"))
+    monkeypatch.chdir(root)
+    return root / "suites" / "python"
+
+
+def _manifest(suite: Path, version: str | None = None) -> dict:
+    base = suite / "guidelines" / "published" / "python_rules"
+    return json.loads((base / ("manifest.json" if version is None else f"history/{version}.json")).read_text())
+
+
+def test_publish_gates_against_the_study_then_the_published_text(cli, py_suite):
+    r = cli("tune", "--category", "data", "--json")
+    assert r.exit_code == 0, r.output
+    study = json.loads(r.stdout)
+    assert study["decision"] == "accepted"
+    r = cli("tune", "--category", "text", "--json")
+    assert json.loads(r.stdout)["decision"] == "no change"
+
+    # The latest *finished* study is the text one, which tune did not accept: refused, nothing written.
+    r = cli("publish")
+    assert r.exit_code == 1 and "did not accept" in r.output, r.output
+    assert not (py_suite / "guidelines" / "published").exists()
+
+    r = cli("publish", "--from", study["study"], "--json")
+    assert r.exit_code == 0, r.output
+    m = _manifest(py_suite)
+    gate = m["gate"]
+    assert m["version"] == "1.0.0" and gate["against"] == "the study's baseline"
+    assert gate["models"] == ["sim/careful (simulator)"] and gate["sample_offset"] == 5000
+    assert gate["status"] in ("passed", "not enough evidence") and gate["passed"] == (gate["status"] == "passed")
+    assert gate["rows"] and all(row["paired"]["pairs"] > 0 and row["infra"] == 0 for row in gate["rows"])
+    assert {row["gate"] for row in gate["rows"]} <= {"non-inferior", "not enough evidence"}
+    published_text = (py_suite / "guidelines" / "published" / "python_rules" / "history" / "1.0.0.prompt.md").read_text()
+    assert "copy" in published_text.lower()
+
+    # A template edit changes the published bytes: a new version, the old one kept, and the gate's
+    # "previous" side is the text published as 1.0.0, not today's recomposition.
+    template = py_suite / "guidelines" / "templates" / "default.yaml"
+    template.write_text(template.read_text().replace("# Python guidelines", "# Python coding guidelines"))
+    r = cli("publish", "--from", study["study"], "--json")
+    assert r.exit_code == 0, r.output
+    assert _manifest(py_suite)["version"] == "1.0.1" and _manifest(py_suite, "1.0.0")["version"] == "1.0.0"
+    assert _manifest(py_suite)["gate"]["against"] == "published 1.0.0"
+    from tuner.store import Store
+
+    store = Store.open(f"sqlite:///{Path.cwd() / 'experiments' / 'tuner.db'}", create=False)
+    try:
+        before_runs = [store.run(rid) for rid in _manifest(py_suite)["run_ids"]]
+        texts = {store.prompt_text(run.prompt_hash) for run in before_runs}
+    finally:
+        store.close()
+    assert published_text in texts  # the exact 1.0.0 bytes were sent
+
+
+def test_publish_with_a_failing_provider_writes_nothing_and_exits_4(cli, py_suite, monkeypatch):
+    import sys
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-local-000000")
+    sys.path.insert(0, str(ROOT / "tests" / "models"))
+    from fake_openai import FakeOpenAI
+
+    server = FakeOpenAI().start()
+    server.fault_rate, server.timeout_sleep_s = 1.0, 0.6
+    try:
+        panel = Path.cwd() / "experiments" / "down.toml"
+        panel.write_text(f'[[models]]\nmodel = "openai/faulty"\napi_base = "{server.api_base}"\n'
+                         "max_retries = 0\ntimeout_s = 0.3\n")
+        r = cli("publish", "--from", "all-active", "--panel", "down", "--samples", "1")
+    finally:
+        server.stop()
+    assert r.exit_code == 4, r.output
+    assert "not measured" in r.output and "nothing published" in r.output
+    assert not (py_suite / "guidelines" / "published").exists()

@@ -1,0 +1,65 @@
+"""`tune` with defaults never offers a winner whose evidence points down (issue 19.1), on the Python
+suite whose simulator plants `py.lower-is-enough` as harmful to `text` and `py.copy-inputs` as the cure
+of a `data` gap."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+HARMFUL = "py.lower-is-enough"
+
+
+@pytest.fixture
+def py_suite(tmp_path, monkeypatch, tmp_path_factory) -> str:
+    root = tmp_path / "proj"
+    shutil.copytree(ROOT / "suites" / "python", root / "suites" / "python")
+    for d in ("guidelines", "evals", "experiments"):
+        (root / d).mkdir()
+    cache = tmp_path_factory.getbasetemp() / "py-tune-cache"
+    monkeypatch.setenv("TUNER_HOME", str(root))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(cache))
+    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
+    monkeypatch.delenv("TUNER_SUITE", raising=False)
+    monkeypatch.chdir(root)
+    return str(root / "suites" / "python")
+
+
+def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, py_suite):
+    r = cli("tune", "--suite", py_suite, "--category", "data", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert HARMFUL not in data["best_selection"]
+    added = sorted(set(data["best_selection"]) - set(data["baseline_selection"]))
+    assert added == ["py.copy-inputs"]
+    assert data["decision"] == "accepted" and data["accepted"] is True
+    assert data["publish_command"].startswith("tuner publish --from " + data["study"])
+    for cell in data["acceptance"]["cells"]:  # nothing the decision read points down
+        assert cell["check"] in ("improved", "no gain", "within tolerance"), cell
+        assert cell["hi"] >= 0 and cell["delta"] >= -data["tolerance"]
+    # The study is recorded as a finished experiment linked to its trial and confirmation runs.
+    from tuner.store import Store
+
+    store = Store.open(f"sqlite:///{Path.cwd() / 'experiments' / 'tuner.db'}", create=False)
+    try:
+        [exp] = store.experiments("tune")
+        roles = {role for _, role in store.experiment_runs(exp["id"])}
+    finally:
+        store.close()
+    assert exp["status"] == "finished" and exp["name"] == data["study"] and roles == {"trial", "confirm"}
+
+
+def test_tune_text_with_defaults_says_nothing_qualifies_and_offers_no_publish(cli, py_suite):
+    r = cli("tune", "--suite", py_suite, "--category", "text")
+    assert r.exit_code == 0, r.output
+    assert "decision: no change" in r.stdout and "publish the winner" not in r.stdout
+    r = cli("tune", "--suite", py_suite, "--category", "text", "--json")
+    data = json.loads(r.stdout)
+    assert data["decision"] == "no change" and data["publish_command"] is None
+    assert HARMFUL not in data["best_selection"]
