@@ -28,11 +28,10 @@ def linked(env, store):
     """The recorded compare as a v4 experiment, plus a tune whose trial is a one-eval part run."""
     from tuner.store import RunSpec
 
+    from sessionkit import link_compare
+
     runs = {(r.model, r.set_name): r for r in env.runs}
-    store.start_experiment("sha256:cmp1", "none_vs_all-active", "compare", {"before": "none", "after": "all-active"})
-    store.link_runs("sha256:cmp1", [runs["sim/careful", "none"].id, runs["sim/overeager", "none"].id], "before")
-    store.link_runs("sha256:cmp1", [runs["sim/careful", "all-active"].id, runs["sim/overeager", "all-active"].id], "after")
-    store.finish_experiment("sha256:cmp1", "finished", {"cells": []})
+    compare = link_compare(store, env.runs)
     base = runs["sim/careful", "all-active"]
     part = store.start_run(RunSpec(**{**base.model_dump(include=set(RunSpec.model_fields)), "set_name": "trial-set",
                                       "eval_ids": base.eval_ids[:1]}))
@@ -40,15 +39,15 @@ def linked(env, store):
     store.finish_run(part.id, "complete", base.summary)
     store.start_experiment("sha256:tune1", "study-text", "tune", {"category": "text", "models": [{"model": "sim/careful"}]})
     store.link_runs("sha256:tune1", [part.id], "trial")
-    return {"runs": runs, "part": part}
+    return {"runs": runs, "part": part, "compare": compare}
 
 
 def test_home_lists_experiments_with_kind_suite_models_set_status_calls_cost(viewer, linked):
     page = viewer.get("/").text
     rows = page[page.index('<table id="experiments">'):page.index("</table>")]
     compare = next(r for r in rows.split("<tr") if 'data-kind="compare"' in r)
-    for text in ("none_vs_all-active", "python", "sim/careful", "sim/overeager", "all-active", "none", "finished",
-                 "/experiments/sha256:cmp1", "unknown"):
+    for text in ("python", "sim/careful", "sim/overeager", "all-active", "none", "finished",
+                 f"/experiments/{linked['compare']}", "unknown"):
         assert text in compare, text
     calls = sum(x.summary["calls"]["provider_calls"] for x in linked["runs"].values())
     assert f'<td class="num">{calls}</td>' in compare
@@ -82,7 +81,7 @@ def test_bad_date_filter_is_a_clear_400(viewer):
 
 
 def test_experiment_page_reaches_its_runs_and_side_by_side(viewer, linked):
-    page = viewer.get("/experiments/sha256:cmp1").text
+    page = viewer.get(f"/experiments/{linked['compare']}").text
     assert 'data-role="before"' in page and 'data-role="after"' in page
     for run in linked["runs"].values():
         assert f'href="/runs/{run.id}"' in page
@@ -145,3 +144,12 @@ def test_usage_cache_keeps_finished_runs_and_resums_changed_ones(env, store):
     store.start_run(RunSpec(**run.model_dump(include=set(RunSpec.model_fields))))  # running again
     store.record_results(run.id, [results[0].model_copy(update={"prompt_tokens": (results[0].prompt_tokens or 0) + 5})])
     assert cache.usage(store, [run.id])[run.id].prompt_tokens == first.prompt_tokens + 5  # running: never kept
+
+
+def test_compare_page_orders_sides_and_charts_both(viewer, linked):
+    page = viewer.get(f"/experiments/{linked['compare']}").text
+    assert page.index('data-role="before"') < page.index('data-role="after"')
+    chart = page[page.index('id="compare-sides"'):]
+    chart = chart[:chart.index("</svg>")]
+    for run in linked["runs"].values():
+        assert f'href="/runs/{run.id}' in chart

@@ -178,7 +178,13 @@ def experiment_detail(store, exp_id: str, *, cache=None) -> dict:
             by_role[role].append({"run": runs[rid], "usage": usage[rid]})
     for rows in by_role.values():
         rows.sort(key=lambda x: (x["run"].model, x["run"].set_name, x["run"].id))
-    return {"experiment": exp, "by_role": dict(by_role), "usage": total_usage(usage.values()), "runs": runs}
+    order = {r: i for i, r in enumerate(_ROLE_ORDER)}
+    roles = sorted(by_role, key=lambda r: (order.get(r, len(order)), r))
+    return {"experiment": exp, "by_role": {r: by_role[r] for r in roles}, "usage": total_usage(usage.values()), "runs": runs}
+
+
+# How a reader goes through an experiment's runs: the sides first, then the parts.
+_ROLE_ORDER = ("before", "after", "run", "baseline", "trial", "confirm", "gate", "design")
 
 
 def known_values(store) -> dict[str, list[str]]:

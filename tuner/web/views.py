@@ -58,6 +58,26 @@ def effects_forest(effects: list[dict]) -> Markup:
                           chart_id="forest")
 
 
+def _compare_sides(detail: dict) -> Markup | None:
+    """Each model's before and after pass rate per category (the runs' own 95% intervals; the
+    paired change and its verdict are in the compare report)."""
+    before = {x["run"].model_key: x["run"] for x in detail["by_role"].get("before", [])}
+    rows = []
+    for x in detail["by_role"].get("after", []):
+        a, b = x["run"], before.get(x["run"].model_key)
+        if b is None:
+            continue
+        cats_b, cats_a = (b.summary or {}).get("categories", {}), (a.summary or {}).get("categories", {})
+        for cat in [c for c in cats_b if c in cats_a] + ["overall"]:
+            for name, run, c, colour in (("before", b, cats_b.get(cat), "#6b7280"), ("after", a, cats_a.get(cat), "#1d4ed8")):
+                c = c if cat != "overall" else (run.summary or {}).get("overall")
+                if c:
+                    rows.append(Interval(label=f"{a.model} · {cat} · {name}", value=c.get("pass_rate"), lo=c.get("lo"),
+                                         hi=c.get("hi"), note=f"{c.get('pass', 0)}/{c.get('pass', 0) + c.get('fail', 0)}",
+                                         colour=colour, href=f"/runs/{run.id}/categories/{cat}" if cat != "overall" else f"/runs/{run.id}"))
+    return interval_chart(rows, title="Pass rate (95% interval): grey before, blue after", chart_id="compare-sides") if rows else None
+
+
 def tune_history(store, study_name: str) -> list[tuple[int, float | None]]:
     """(trial number, value) of a study whose Optuna tables live in the store's database."""
     with store.engine.connect() as conn:
@@ -103,6 +123,9 @@ def experiment_charts(store, detail: dict) -> list[tuple[str, Markup]]:
     elif kind == "ablate" and result.get("effects"):
         charts += effects_heatmaps(result["effects"])
     elif kind == "compare":
+        sides = _compare_sides(detail)
+        if sides is not None:
+            charts.append(("Pass rate per category, before and after", sides))
         cells = [c for c in result.get("cells") or [] if isinstance(c, dict) and "category" in c]
         if cells:
             rows = [{"category": c["category"], "model": c.get("model_label") or c.get("model", ""), "delta": c.get("delta"),
