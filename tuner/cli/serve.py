@@ -35,6 +35,10 @@ def serve(
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((host, port))
+        # Listening before the URL is printed: a client that connects as soon as it reads the URL
+        # (a script, a test, a fast browser) waits in the backlog until uvicorn has loaded the app,
+        # instead of being refused.
+        sock.listen(2048)
     except OSError as e:
         store.close()
         sock.close()
