@@ -13,6 +13,7 @@ __all__ = [
     "NotFoundError",
     "ProviderError",
     "ToolchainError",
+    "JailAccessError",
     "StoreError",
     "IncompleteError",
     "EXIT_CODES",
@@ -58,6 +59,11 @@ class ToolchainError(TunerError):
     """The grader toolchain (Node, npm, the locked packages) is missing or broken."""
 
     exit_code = 3
+
+
+class JailAccessError(ToolchainError):
+    """The grading jail's user cannot reach what grading needs (a project in a private folder):
+    refused before anything is graded, never recorded as every answer's infrastructure error."""
 
 
 class StoreError(TunerError):

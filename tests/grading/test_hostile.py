@@ -16,7 +16,7 @@ and the files it changes (laid over the eval's reference answer), or a whole
 output as a ``[files]`` table; ``[[generate]]`` entries add big outputs (``path`` + ``bytes``, or a
 ``path`` with ``{}`` + ``count``); a ``[symlinks]`` table (path = target) makes
 symlinks, since not every checkout keeps them. ``__PORT__`` / ``__LISTEN_PORT__`` in a file are replaced by a
-port the test listens on / a free port.
+port the test listens on / a free port, ``__ROOT__`` by the repository's path.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
 FAKE_KEY = "sk-hostile-canary-8c1f0e2d"
 FAKE_SSH = "FAKE-SSH-KEY-CANARY-5b7a"
 TOOLCHAIN = ROOT / "evals" / "toolchain"
+VICTIM = "001-fundamentals/001-hello-query"
 WATCHED = [TOOLCHAIN / "node_modules" / p / "package.json" for p in ("convex-test", "vitest", "convex")]
 
 
@@ -185,7 +186,9 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def hostile(project, tmp_path_factory):
-    """Every hostile case and the reference answer (a control), graded in one batch."""
+    """Every hostile case and the victims, graded in one batch: the reference answers of
+    ``005-actions/001-hash-text`` and ``001-fundamentals/001-hello-query`` (controls, which must
+    pass) and a wrong answer of the latter (which must fail whatever its neighbours do)."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     import tuner.grading.pipeline as pipeline
@@ -203,11 +206,15 @@ def hostile(project, tmp_path_factory):
     mp.setattr(pipeline, "BUNDLE_STALL_S", 8.0)
     mp.setattr(pipeline, "ISOLATED_TIMEOUT_S", 60.0)
     listener = _Listener()
-    ports = {"PORT": listener.port, "LISTEN_PORT": _free_port()}
+    ports = {"PORT": listener.port, "LISTEN_PORT": _free_port(), "ROOT": str(ROOT)}
     cases = hostile_cases()
     requests = [hostile_request(project, case, ports)[0] for case in cases]
-    control = load_suite(project).get("005-actions/001-hash-text")
+    suite = load_suite(project)
+    control = suite.get("005-actions/001-hash-text")
     requests.append(GradeRequest(eval=control, files=control.answer_files()))
+    victim = suite.get(VICTIM)
+    requests.append(GradeRequest(eval=victim, files=victim.answer_files()))
+    requests.append(GradeRequest(eval=victim, files=_wrong_answer(victim)))
     # Installed before the snapshot: on a fresh clone the first grading would install it, and
     # the new toolchain files must not count as something the hostile outputs wrote.
     ensure_toolchain(TOOLCHAIN)
@@ -229,7 +236,7 @@ def hostile(project, tmp_path_factory):
         listener.close()
         mp.undo()
         shutil.rmtree(jail_tmp, ignore_errors=True)
-    named = dict(zip([c.name for c in cases] + ["control"], results))
+    named = dict(zip([c.name for c in cases] + ["control", "victim", "wrong-victim"], results))
     print(f"\nhostile batch: {len(requests)} outputs graded in {seconds:.1f}s")
     for name, r in named.items():  # shown with -s
         step = r.failed_step
@@ -237,6 +244,14 @@ def hostile(project, tmp_path_factory):
     return {"results": named, "before": before,
             "after": after, "accepted": listener.accepted, "ports": ports, "jail_tmp": str(jail_tmp),
             "leftovers": leftovers}
+
+
+def _wrong_answer(ev) -> dict[str, str]:
+    """The reference answer listing messages newest first: one grader test must fail."""
+    files = dict(ev.answer_files())
+    assert '.order("asc")' in files["convex/messages.ts"]
+    files["convex/messages.ts"] = files["convex/messages.ts"].replace('.order("asc")', '.order("desc")')
+    return files
 
 
 def test_the_corpus_is_big_enough():
@@ -264,6 +279,20 @@ def test_the_reference_answer_passes_in_the_same_batch(hostile):
     assert control.tests_passed == control.tests_total > 0
 
 
+def test_a_hostile_neighbour_changes_no_other_verdict(hostile):
+    """Answers that patch Array.prototype.map or extend vitest's expect when imported share the
+    batch with the same eval's reference answer and a wrong answer: each keeps its own verdict
+    (batched in one unisolated worker, the patch failed the reference and the extension passed
+    the wrong answer and the stub itself)."""
+    victim, wrong = hostile["results"]["victim"], hostile["results"]["wrong-victim"]
+    assert victim.passed, victim.steps
+    assert victim.tests_passed == victim.tests_total == 4
+    assert not wrong.passed and wrong.failed_step == "tests" and wrong.infra_error is None
+    assert wrong.tests_passed == 3 and "oldest first" in wrong.step("tests").detail
+    stub = hostile["results"]["expect-extend"]
+    assert not stub.passed and stub.tests_passed == 0, stub.steps
+
+
 def test_no_secret_reaches_any_step_detail(hostile):
     details = "\n".join(s.detail for r in hostile["results"].values() for s in r.steps)
     assert FAKE_KEY not in details and "OPENAI_API_KEY" not in details
@@ -271,6 +300,13 @@ def test_no_secret_reaches_any_step_detail(hostile):
     assert "root:" not in details  # /etc/shadow
     secrets = hostile["results"]["secrets"].step("tests").detail
     assert "/etc/shadow" in secrets and "EACCES" in secrets  # it tried, and was refused
+
+
+def test_no_step_detail_holds_a_host_path_outside_the_grading_folder(hostile):
+    for name, result in hostile["results"].items():
+        for step in result.steps:
+            for path in (str(ROOT), hostile["jail_tmp"], "/tuner-grade-"):
+                assert path not in step.detail, (name, step.name, path, step.detail)
 
 
 def test_no_process_is_left_behind(hostile):

@@ -154,3 +154,56 @@ def test_output_is_capped(monkeypatch):
         done = sandbox.run(["sh", "-c", "yes xxxxxxxxxxxxxxxx"], cwd=home, home=home, timeout_s=30)
     assert done.overflowed and not done.timed_out and done.returncode is None
     assert len(done.stdout) == 1 << 20 and done.duration_s < 30
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@needs_jail
+def test_jail_scratch_is_a_bounded_tmpfs_that_never_reaches_the_disk(monkeypatch):
+    monkeypatch.setattr(sandbox, "SCRATCH_BYTES", 32 * 1024 * 1024)
+    with sandbox.temp_dir() as root:
+        scratch = sandbox.hand_over(root / ".scratch")
+        home = scratch / "home"
+        script = ("echo ok > $HOME/w; i=0; while [ $i -lt 8 ]; do head -c 10485760 /dev/zero > .scratch/f$i || break;"
+                  " i=$((i+1)); done; echo wrote $i; cat $HOME/w")
+        done = sandbox.run(["sh", "-c", script], cwd=root, home=home, timeout_s=20, scratch=scratch)
+        assert "No space left on device" in done.stderr, done
+        assert "wrote 3" in done.stdout and "ok" in done.stdout, done  # 3 x 10 MB fit in 32 MB; HOME is in it
+        assert list(scratch.iterdir()) == []  # nothing of it on the host
+
+
+@needs_jail
+def test_jail_shows_only_the_system_folders_and_what_the_caller_names():
+    with sandbox.temp_dir() as root:
+        (root / "visible.txt").write_text("seen\n")
+        done = sandbox.run(["sh", "-c", f"cat visible.txt; ls {ROOT}/evals 2>&1; ls /work /home /root /opt /srv 2>&1 | head -3;"
+                                  f" touch {ROOT}/probe /probe 2>/dev/null || echo ro-root"],
+                           cwd=root, home=root / "home", timeout_s=20, writable=[root / "home"])
+    assert "seen" in done.stdout, done
+    assert f"{ROOT}/evals" in done.stdout and "No such file or directory" in done.stdout, done
+    assert "001-fundamentals" not in done.stdout  # the suite's reference answers are not there
+    assert "ro-root" in done.stdout, done  # nor can anything be written beside them
+
+
+def test_orphaned_grading_folders_of_dead_processes_are_removed_on_the_next_start(tmp_path, monkeypatch):
+    import subprocess
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(sandbox, "_swept", False)
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    alive = subprocess.Popen(["sleep", "30"])
+    try:
+        names = [f"tuner-grade-{dead.pid}-x1", f"tuner-pytest-{dead.pid}-x2", f"tuner-grade-{alive.pid}-x3",
+                 f"tuner-grade-{os.getpid()}-x4", "tuner-grade-nopid", f"other-{dead.pid}-x5"]
+        for name in names:
+            (tmp_path / name / ".scratch").mkdir(parents=True)  # a killed grading leaves its tree
+        with sandbox.temp_dir() as fresh:
+            assert fresh.name.startswith(f"tuner-grade-{os.getpid()}-")
+            left = sorted(p.name for p in tmp_path.iterdir() if p != fresh)
+    finally:
+        alive.kill()
+        alive.wait()
+    assert left == sorted(names[2:])  # only the dead process's folders went

@@ -33,3 +33,36 @@ def add_tool_session(store, run_id: str) -> str:
         prompt_tokens=120, completion_tokens=9, cost_usd=0.00042, response_key=key, messages=messages,
         response_model="gpt-test"))
     return key
+
+
+def link_compare(store, runs) -> str:
+    """Record the session store's compare as a v4 experiment linking its four runs; returns its id."""
+    by = {(r.model, r.set_name): r.id for r in runs}
+    exp = "sha256:" + "c0" * 32
+    store.start_experiment(exp, "none_vs_all-active", "compare", {"before": "none", "after": "all-active"})
+    store.link_runs(exp, [by["sim/careful", "none"], by["sim/overeager", "none"]], "before")
+    store.link_runs(exp, [by["sim/careful", "all-active"], by["sim/overeager", "all-active"]], "after")
+    store.finish_experiment(exp, "finished", {"cells": []})
+    return exp
+
+
+GLYPHS_JS = """
+() => {
+  // Characters the viewer itself draws with no font glyph: drawn, they match the box a missing glyph
+  // makes. Quoted content (answers, prompts, tasks, diffs: pre, code, .mono, .diff) is the model's or
+  // the suite's text, shown as written whatever fonts the machine has, so it is left out.
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let text = '';
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.parentElement.closest('pre, code, textarea, script, style, .mono, .diff')) text += n.textContent;
+  }
+  const chars = [...new Set([...text])].filter(c => c.codePointAt(0) > 127 && !/\\s/.test(c));
+  const font = getComputedStyle(document.body).font;
+  const canvas = document.createElement('canvas'); canvas.width = 40; canvas.height = 40;
+  const ctx = canvas.getContext('2d', {willReadFrequently: true});
+  const draw = (c) => { ctx.clearRect(0, 0, 40, 40); ctx.font = font; ctx.fillStyle = '#000'; ctx.fillText(c, 4, 28);
+                        return ctx.getImageData(0, 0, 40, 40).data.join(','); };
+  const missing = new Set([draw('\\u{10FFFD}'), draw('\\u{10FFFC}'), draw('\\uFFFF')]);
+  return chars.filter(c => missing.has(draw(c)));
+}
+"""

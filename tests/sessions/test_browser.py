@@ -57,6 +57,8 @@ def test_label_golden_on_a_run_page_then_download_the_export(env, served, tmp_pa
         try:
             page = browser.new_context(accept_downloads=True).new_page()
             page.goto(login)
+            expect(page.locator("h1")).to_have_text("Experiments")  # experiments first
+            page.click("header a[href='/runs']")
             expect(page.locator("h1")).to_have_text("Runs")
             page.click(f"a[href='/runs/{run.id}']")
             expect(page.locator("h1")).to_contain_text(run.id[7:19])

@@ -60,8 +60,7 @@ def test_kind_contract(kind, tmp_path, monkeypatch):
     ev = suite.evals[0]
     assert all(p.split("/")[0] in suite.kind.answer_roots for p in ev.answer_files())
     assert (ev.path / suite.kind.grader_file).is_file()
-    # The grader id is a content hash, stable across calls.
-    assert suite.kind.grader_id(suite).startswith("sha256:") and suite.kind.grader_id(suite) == suite.kind.grader_id(suite)
+    assert suite.kind.grader_id(suite).startswith("sha256:")  # what it covers: test_pytest_grader_id_covers_*
     good = GradeRequest(eval=ev, files=ev.answer_files())
     broken_req, spec = _broken_request(suite, _broken_cases(suite.root)[0]) if kind == "pytest" else (
         GradeRequest(eval=ev, files={"convex/schema.ts": "export default 1 +;\n"}), {"expected_step": None})
@@ -81,6 +80,30 @@ def test_kind_contract(kind, tmp_path, monkeypatch):
     assert results[3].model_dump(exclude={"cached"}) == results[0].model_dump(exclude={"cached"})
     [again] = grade(project, [good], suite=suite)
     assert again.cached and again.passed  # graded once, then cached by content
+
+
+def test_pytest_grader_id_covers_every_file_of_code_it_runs(tmp_path, monkeypatch):
+    """Editing any file that decides a pytest verdict (the kind, its plugin, the sandbox, the
+    filesystem checks, the cache) gives a new grader id; the same files give the same id."""
+    import tuner.suites.pytest as kind_module
+
+    code = kind_module.grader_code()
+    assert {p.name for p in code} >= {"pytest.py", "tuner_pytest_report.py", "sandbox.py", "filesystem.py", "cache.py"}
+    copies = []
+    for i, path in enumerate(code):
+        copy = tmp_path / str(i) / path.name
+        copy.parent.mkdir()
+        copy.write_bytes(path.read_bytes())
+        copies.append(copy)
+    monkeypatch.setattr(kind_module, "grader_code", lambda: copies)
+    suite = load_suite(_project("pytest"))
+    seen = {suite.kind.grader_id(suite)}
+    for copy in copies:
+        copy.write_bytes(copy.read_bytes() + b"\n# edited\n")
+        new = suite.kind.grader_id(suite)
+        assert new not in seen, copy.name
+        seen.add(new)
+    assert suite.kind.grader_id(suite) == new
 
 
 def test_python_suite_broken_corpus_fails_at_expected_steps(tmp_path, monkeypatch):

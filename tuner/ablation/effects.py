@@ -1,7 +1,7 @@
 """Estimating each rule's effect per category (and model) from ablation runs.
 
 - ``loo`` / ``add``: paired comparison of the variant against the reference run (same evals and
-  sample indices): effect of *including* the rule, with the cluster-bootstrap interval and the
+  sample indices): effect of *including* the rule, with the paired interval over evals and the
   exact McNemar p-value (``tuner.stats.paired``).
 - ``screening``: per model × category, a linear probability model over every graded sample,
   ``passed ~ rule indicators + eval fixed effects``, fitted by OLS (statsmodels) with HC3

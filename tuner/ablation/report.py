@@ -7,10 +7,11 @@ from pathlib import Path
 from tuner.ablation.ablate import AblationReport
 from tuner.files import write_atomic
 
-__all__ = ["render_markdown", "write_heatmap"]
+__all__ = ["render_markdown", "write_heatmap", "heatmap_figure"]
 
 
-_MARKS = {"helps": " ✅", "hurts": " ❌", "no meaningful effect": " ·", "undecided": " ?"}
+# Words, not emoji: a browser or terminal without an emoji font draws ✅/❌ as empty boxes.
+_MARKS = {"helps": " **helps**", "hurts": " **hurts**", "no meaningful effect": " no effect", "undecided": " undecided"}
 
 
 def _intro(report: AblationReport) -> str:
@@ -22,8 +23,8 @@ def _intro(report: AblationReport) -> str:
     counts = {v: sum(1 for e in report.effects if e.verdict == v) for v in ("helps", "hurts", "no meaningful effect", "undecided")}
     return (f"Models: {', '.join(report.models)}. {len(report.eval_ids)} evals; {a['rounds']} rounds, {a['calls']} calls of a "
             f"budget of {a['budget_calls']} ({a['new_calls']} paid in this invocation; stopped: {a['stopped']}). "
-            f"Zone: ✅/❌ = confidently beyond ±{a['delta0']:.0%}; · = no meaningful effect (confidently within "
-            f"±{a['delta']:.0%}); ? = undecided when the budget ran out. Error budget α={a['alpha']} spent over "
+            f"Zone: helps/hurts = confidently beyond ±{a['delta0']:.0%}; no effect = no meaningful effect (confidently within "
+            f"±{a['delta']:.0%}); undecided = the budget ran out first. Error budget α={a['alpha']} spent over "
             f"the looks (6α/π²k² at look k), BH within each look. Cells: {counts['helps']} helps, {counts['hurts']} hurts, "
             f"{counts['no meaningful effect']} no meaningful effect, {counts['undecided']} undecided.")
 
@@ -58,6 +59,17 @@ def render_markdown(report: AblationReport) -> str:
 def write_heatmap(report: AblationReport, path: Path) -> None:
     import io
 
+    import matplotlib.pyplot as plt
+
+    fig = heatmap_figure(report)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    write_atomic(path, buffer.getvalue())
+
+
+def heatmap_figure(report: AblationReport):
+    """The effect matrix per model as a matplotlib figure (the caller closes it)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -66,8 +78,12 @@ def write_heatmap(report: AblationReport, path: Path) -> None:
 
     categories = sorted({e.category for e in report.effects})
     rules = sorted({e.rule for e in report.effects})
-    fig, axes = plt.subplots(1, len(report.models), figsize=(1.1 * len(categories) * len(report.models) + 4, 0.38 * len(rules) + 2),
-                             squeeze=False)
+    # Sized from the labels: rule ids down the side, category names at 45 degrees along the bottom,
+    # so neither overlaps its neighbour however long or many they are.
+    label_in = 0.075 * max([len(r) for r in rules] or [10])
+    width = (0.55 * len(categories) + label_in + 0.6) * len(report.models) + 1.5
+    height = 0.3 * len(rules) + 0.07 * max([len(c) for c in categories] or [8]) + 1.2
+    fig, axes = plt.subplots(1, len(report.models), figsize=(width, height), squeeze=False, layout="constrained")
     for ax, model in zip(axes[0], report.models):
         grid = np.zeros((len(rules), len(categories)))
         for e in report.effects:
@@ -76,13 +92,10 @@ def write_heatmap(report: AblationReport, path: Path) -> None:
         image = ax.imshow(grid, cmap="RdYlGn", vmin=-1, vmax=1, aspect="auto")
         for e in report.effects:
             if e.model == model and e.verdict in ("helps", "hurts"):
-                ax.text(categories.index(e.category), rules.index(e.rule), "+" if e.verdict == "helps" else "−",
+                ax.text(categories.index(e.category), rules.index(e.rule), "+" if e.verdict == "helps" else "-",
                         ha="center", va="center", fontsize=11, fontweight="bold")
-        ax.set_xticks(range(len(categories)), categories, rotation=35, ha="right")
-        ax.set_yticks(range(len(rules)), rules)
+        ax.set_xticks(range(len(categories)), categories, rotation=45, ha="right", rotation_mode="anchor", fontsize=9)
+        ax.set_yticks(range(len(rules)), rules, fontsize=9)
         ax.set_title(model)
-    fig.colorbar(image, ax=axes[0].tolist(), label="effect on pass rate (+/− = significant)")
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    write_atomic(path, buffer.getvalue())
+    fig.colorbar(image, ax=axes[0].tolist(), label="effect on pass rate (+/- = significant)", shrink=0.8)
+    return fig

@@ -21,7 +21,16 @@ def model_folder(reports: Path, model: str) -> Path:
 
 
 def report_path(reports: Path, model: str, run_id: str, date: str) -> Path:
-    return model_folder(reports, model) / f"{run_id.removeprefix('sha256:')[:8]}_{date}.md"
+    """``{run8}_{date}.md``, or ``{run8}_{date}_2.md`` (``_3``, ...) when an analysis of the same run
+    was already written that day: a second analysis (another analyst, a re-graded run) must not
+    replace the first, which the store and later reports still refer to."""
+    folder = model_folder(reports, model)
+    stem = f"{run_id.removeprefix('sha256:')[:8]}_{date}"
+    path, n = folder / f"{stem}.md", 1
+    while path.exists() or path.with_suffix(".json").exists():
+        n += 1
+        path = folder / f"{stem}_{n}.md"
+    return path
 
 
 def build_body(s: FailureSummary, verdicts: list[Verdict], c: Collation, *, analyst: str, simulated: bool, date: str) -> dict:
@@ -41,9 +50,9 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.0%}"
 
 
-def _cell(text: str, limit: int = 160) -> str:
+def _cell(text: str, limit: int | None = 160) -> str:
     one = " ".join((text or "").split())
-    one = one if len(one) <= limit else one[: limit - 1] + "…"
+    one = one if limit is None or len(one) <= limit else one[: limit - 1] + "…"
     return one.replace("|", "\\|")
 
 
@@ -70,7 +79,7 @@ def render_markdown(b: dict) -> str:
     out += ["", "## Classifications", "", "| classification | evals |", "|---|---|"]
     out += [f"| {c} | {b['counts'].get(c, 0)} |" for c in (*CLASSIFICATIONS, UNCLASSIFIED)]
     out += ["", "| eval | step | classification | error | reasoning |", "|---|---|---|---|---|"]
-    out += [f"| {v['eval_id']} | {v['failed_step']} | **{v['classification']}** | {_cell(v['error_line'], 100)} | {_cell(v['reasoning'], 240)} |"
+    out += [f"| {v['eval_id']} | {v['failed_step']} | **{v['classification']}** | {_cell(v['error_line'], 100)} | {_cell(v['reasoning'], None)} |"
             for v in b["verdicts"]]
     for v in b["verdicts"]:
         out += ["", f"### {v['eval_id']} ({v['classification']})", "", f"- failed step: {v['failed_step']}",

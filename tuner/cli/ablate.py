@@ -49,7 +49,7 @@ def ablate(
         with phase_progress(not as_json) as progress:
             report = run_ablate(h, design=design, set_name=rule_set, specs=specs, samples=k, runs=runs, seed=seed,
                                 category=category, budget_calls=budget_calls, zone=zone, progress=progress)
-        md = output or h.project.reports / "ablate" / f"{design}_{rule_set}_{short(report.id, 8)}.md"
+        md = output or h.project.reports / "ablate" / f"{design}_{_set_label(rule_set)}_{short(report.id, 8)}.md"
         write_atomic(md, render_markdown(report))
         write_atomic(md.with_suffix(".json"), report.model_dump_json(indent=2))
         write_heatmap(report, md.with_suffix(".png"))
@@ -57,6 +57,15 @@ def ablate(
         print_json({**report.model_dump(mode="json"), "report": str(md)})
         return
     _print(report, md)
+
+
+def _set_label(rule_set: str) -> str:
+    """A set given as a file is named by its stem (a path would nest the report in folders)."""
+    import re
+    from pathlib import PurePath
+
+    name = PurePath(rule_set).stem if rule_set.endswith((".yaml", ".yml")) else rule_set
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "set"
 
 
 def _zone(delta0: float, delta: float):

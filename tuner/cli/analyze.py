@@ -74,7 +74,10 @@ def propose(
     for w in result.written:
         out.print(f"[green]wrote[/green] {w.path}  ({w.id}: {w.title}; from {', '.join(w.evals)})")
     for d in result.skipped:
-        out.print(f"[yellow]skipped[/yellow] '{d.title}': {d.reason}")
+        # A declined draft has no title: the eval it came from is what tells the reader which one.
+        what = f"'{d.title}' (from {d.eval_id})" if d.title else f"the draft for {d.eval_id}"
+        out.print(f"[yellow]skipped[/yellow] {what}: {d.reason}", soft_wrap=True)
+    out.print(f"{len(result.written)} written, {len(result.skipped)} skipped")
     if result.written:
         out.print(f"candidates are off until measured: [bold]tuner tune --category {category}[/bold] (or `tuner ablate`) decides")
 

@@ -84,6 +84,20 @@ def _unexpected(exc: Exception):
     raise typer.Exit(1) from None
 
 
+def _flags_take_no_value() -> None:
+    """Typer 0.29's rich help prints a type for every option, so flags read ``--help <bool>`` as if
+    they took a value. A flag's type column is left empty instead (how Click's plain help shows it)."""
+    option = typer.core.TyperOption
+    shown = option.display_type_rich
+
+    def display_type_rich(self, ctx):
+        return None if self.is_flag or self.count else shown(self, ctx)
+
+    option.display_type_rich = display_type_rich
+
+
+_flags_take_no_value()
+
 app = typer.Typer(
     cls=_Group,
     no_args_is_help=True,

@@ -27,11 +27,15 @@ def _fmt(est) -> str:
 def list_cmd(
     model: Annotated[Optional[str], typer.Option("--model", "-m", help="Only runs of this model.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Most recent N runs.")] = 20,
+    every: Annotated[bool, typer.Option("--all", help="Also the runs ablations and tunes made as parts of themselves.")] = False,
     db: DbOption = None,
     suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Recent runs, newest first, with the overall pass rate and its 95% interval."""
+    """Recent runs, newest first, with the overall pass rate, its 95% interval, calls and cost.
+
+    The one-eval runs an ablation or a tune makes are hidden (see them from `tuner serve`'s
+    experiment pages, or with --all); --suite lists only that suite's runs."""
     from tuner.cli._common import open_store
     from tuner.compare import OVERALL, model_label, rate_rows
     from tuner.models.panel import is_sim_model
@@ -43,11 +47,24 @@ def list_cmd(
         store = open_store(db)
     except NotFoundError:  # nothing recorded yet: an empty list, and no store file created
         store = None
+    from tuner.runs.listing import list_runs
+
+    suite_name = None
+    if suite:
+        from tuner.cli._common import project
+        from tuner.evals import load_suite
+
+        suite_name = load_suite(project()).name
     rows = []
+    usage = {}
     try:
-        for run in store.runs(model=model, limit=limit) if store else []:
+        for run in list_runs(store, model=model, suite=suite_name, include_parts=every, limit=limit) if store else []:
             overall = next(r for r in rate_rows(store.results(run.id)) if r.category == OVERALL)
             rows.append((run, overall))
+        if store:
+            from tuner.runs.usage import run_usage
+
+            usage = run_usage(store, [run.id for run, _ in rows])
     finally:
         if store:
             store.close()
@@ -55,19 +72,24 @@ def list_cmd(
         print_json([
             {"id": run.id, "model": run.model, "simulated": is_sim_model(run.model), "set": run.set_name,
              "status": run.status, "overall": _est_json(o.estimate), "infra": o.infra, "samples": run.samples,
-             "evals": len(run.eval_ids), "updated_at": run.updated_at}
+             "evals": len(run.eval_ids), "usage": usage[run.id].as_json(), "updated_at": run.updated_at}
             for run, o in rows
         ])
         return
     from rich.table import Table
 
-    table = Table(title="runs (newest first)")
-    for col in ("id", "model", "set", "status", "overall [95% CI]", "samples × evals", "when"):
-        table.add_column(col, no_wrap=col in ("id", "model"), justify="right" if col == "samples × evals" else "left")
+    from rich import box
+
+    table = Table(title="runs (newest first)", box=box.SIMPLE_HEAD, pad_edge=False)
+    # Tokens are in `runs show` and --json: the table stays readable in 80 columns.
+    for col in ("id", "model", "set", "status", "overall [95% CI]", "k × evals", "calls", "cost", "when"):
+        table.add_column(col, no_wrap=col in ("id", "model"),
+                         justify="right" if col in ("k × evals", "calls", "cost") else "left")
     for run, o in rows:
         when = run.updated_at.strftime("%m-%d %H:%M") if run.updated_at else ""
+        u = usage[run.id]
         table.add_row(short(run.id), model_label(run.model, run.params), run.set_name, run.status, _fmt(o.estimate),
-                      f"{run.samples} × {len(run.eval_ids)}", when)
+                      f"{run.samples} × {len(run.eval_ids)}", str(u.calls), u.cost_text(), when)
     console().print(table)
 
 
@@ -112,10 +134,13 @@ def show_cmd(
     from tuner.compare import model_label, rate_rows
     from tuner.models.panel import is_sim_model
 
+    from tuner.runs.usage import run_usage
+
     store = open_store(db)
     try:
         run = store.run(run_id)
         results = store.results(run.id)
+        usage = run_usage(store, [run.id])[run.id]
     finally:
         store.close()
     try:
@@ -128,13 +153,13 @@ def show_cmd(
     evals = _eval_rows(results)
     meta = run.model_dump(mode="json", exclude={"summary", "eval_ids"})
     if as_json:
-        print_json({**meta, "simulated": is_sim_model(run.model), "evals": len(run.eval_ids),
+        print_json({**meta, "simulated": is_sim_model(run.model), "evals": len(run.eval_ids), "usage": usage.as_json(),
                     "rates": {r.category: {**_est_json(r.estimate), "infra": r.infra} for r in rates}, "results": evals})
         return
-    _print_show(run, rates, evals, model_label)
+    _print_show(run, rates, evals, model_label, usage)
 
 
-def _print_show(run, rates, evals, model_label) -> None:
+def _print_show(run, rates, evals, model_label, usage) -> None:
     from rich.table import Table
 
     from tuner.hashing import short
@@ -146,6 +171,8 @@ def _print_show(run, rates, evals, model_label) -> None:
     if run.params:
         out.print(f"params {run.params}")
     out.print(f"created {run.created_at} · updated {run.updated_at}")
+    out.print(f"{usage.calls} provider calls · {usage.prompt_tokens:,} tokens in, {usage.completion_tokens:,} out · "
+              f"cost {usage.cost_text()}")
     rt = Table(title="pass rates (95% CI; tasks are the unit)")
     for col in ("category", "pass rate", "passes / scored", "infra"):
         rt.add_column(col, justify="left" if col == "category" else "right")

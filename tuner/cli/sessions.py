@@ -86,7 +86,7 @@ def show_cmd(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """One session's whole conversation and its review."""
+    """One session's whole conversation (system prompt included), where grading failed and why, and its review."""
     from tuner.sessions import conversations, iter_sessions, openai_messages, render, resolve_keys
 
     store = open_store(db)
@@ -94,12 +94,36 @@ def show_cmd(
         [key] = resolve_keys(store, [session])
         [s] = iter_sessions(store, _filter(keys=(key,)))
         [conv] = conversations(store, [s])
+        error = _failure(store, s.result_id)
     finally:
         store.close()
+    system = next((m.get("content") or "" for m in conv.messages if m.get("role") == "system"), None)
     if as_json:
-        print_json({**_row(s), "messages": openai_messages(conv)})
+        print_json({**_row(s), "run": s.run_id, "error": error, "system_prompt": system, "messages": openai_messages(conv)})
         return
-    typer.echo(render("text", [conv]), nl=False)
+    # The export's text format leaves the system prompt out (an exported case carries it as context);
+    # a reviewer reading one session needs it, and where grading stopped.
+    title, _, rest = render("text", [conv]).partition("\n")
+    head = [title, f"Run: {s.run_id} | Outcome: {s.outcome} | Failed step: {s.failed_step or 'none'}"]
+    if error:
+        head.append("Error: " + error)
+    if system is not None:
+        head += ["", "**System:**", system.rstrip()]
+    typer.echo("\n".join(head) + "\n" + rest, nl=False)
+
+
+def _failure(store, result_id: int) -> str | None:
+    """The failed step's detail, else the result's own error (a parse or provider failure)."""
+    from sqlalchemy import select
+
+    from tuner.store.schema import ResultRow, StepRow
+
+    with store.session() as db:
+        error = db.execute(select(ResultRow.error).where(ResultRow.id == result_id)).scalar_one_or_none()
+        detail = db.execute(select(StepRow.detail).where(StepRow.result_id == result_id, StepRow.status.in_(("fail", "error")))
+                            .order_by(StepRow.position).limit(1)).scalar_one_or_none()
+    text = (detail or error or "").strip()
+    return text or None
 
 
 def label(

@@ -16,7 +16,7 @@ from tuner.grading import sandbox
 from tuner.grading.models import StepOutcome
 from tuner.grading.workspace import SubProject, Workspace
 
-__all__ = ["run_bundle", "run_tsc", "run_eslint", "run_tests", "has_syntax_error", "DETAIL_LINES"]
+__all__ = ["run_bundle", "run_tsc", "run_eslint", "run_tests", "has_syntax_error", "died_alone", "DETAIL_LINES"]
 
 DETAIL_LINES = 20
 _TSC_LINE = re.compile(r"^(p\d{3})/(.+?\(\d+,\d+\): (?:error|warning) TS\d+: .*)$")
@@ -36,7 +36,7 @@ def _relative(text: str, sub: SubProject) -> str:
 def _node(ws: Workspace, argv: list[str], timeout_s: float, env: dict[str, str] | None = None,
           idle_timeout_s: float | None = None, stdin: str | None = None) -> sandbox.Completed:
     return sandbox.run([ws.toolchain.node, *argv], cwd=ws.root, home=ws.home, timeout_s=timeout_s, env=env,
-                       visible=[ws.root, ws.toolchain.node_modules], writable=[ws.scratch],
+                       visible=[ws.root, ws.toolchain.node_modules], scratch=ws.scratch,
                        idle_timeout_s=idle_timeout_s, stdin=stdin)
 
 
@@ -92,7 +92,11 @@ def run_bundle(ws: Workspace, subs: list[SubProject], timeout_s: float, *, stall
             continue
         errors = sub.deploy_problems() + [_relative(e, sub) for e in record["errors"]]
         outcomes[sub.name] = StepOutcome(status="fail" if errors else "pass", detail=_detail(errors), duration_s=each)
-    return outcomes or _over_limit(done, subs, min(timeout_s, stall_s or timeout_s))
+    if outcomes:
+        return outcomes
+    if len(subs) == 1 and not (done.timed_out or done.overflowed):
+        return {subs[0].name: died_alone(done, "bundle")}
+    return _over_limit(done, subs, min(timeout_s, stall_s or timeout_s))
 
 
 def run_tsc(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
@@ -156,28 +160,31 @@ def run_tests(
 ) -> tuple[dict[str, StepOutcome], set[str]]:
     """Run the graders; also return the sub-projects that were still running when it stalled.
 
-    ``isolated`` (one sub-project alone): a stall, the timeout or the output cap is its failure."""
-    config = ws.write_vitest_config(subs, isolated=isolated)
-    results = ws.results / ws.fresh_name("vitest-results", "jsonl").name
+    ``isolated`` (one sub-project alone): a stall, the timeout or the output cap is its failure.
+    Results come on vitest's stdout (a pipe this process owns, bounded in size and time by the
+    sandbox), never from a file the code under test could replace."""
+    config = ws.write_vitest_config(subs)
     nonce = secrets.token_hex(16)
     env = {"TUNER_STALL_MS": str(int(stall_s * 1000))}
     # "native": import the .mjs config as is (the default bundles it into node_modules/.vite-temp,
     # which is read-only in the sandbox).
     argv = [ws.toolchain.bin("vitest", "vitest.mjs"), "run", "--config", config.name, "--configLoader", "native"]
-    done = _node(ws, argv, timeout_s, env=env, stdin=json.dumps({"out": str(results), "nonce": nonce}))
+    done = _node(ws, argv, timeout_s, env=env, stdin=json.dumps({"nonce": nonce}))
     by_file = {str((s.dir / "grader.test.ts").resolve()): s for s in subs}
     outcomes: dict[str, StepOutcome] = {}
     running: set[str] = set()
     each = _split(done.duration_s, len(subs))
-    lines = results.read_text(errors="replace").splitlines() if results.exists() else []
-    for record in _records(lines, nonce):
-        sub = by_file.get(str(Path(record.get("file", "/")).resolve()))
+    died: set[str] = set()
+    for record in _records(done.stdout.splitlines(), nonce):
+        sub = by_file.get(str(Path(str(record.get("file", "/"))).resolve()))
         if sub is None:
             continue
         if record.get("running"):
             running.add(sub.name)
-            continue
-        outcomes[sub.name] = _test_outcome(record, sub, each)
+        elif record.get("died"):
+            died.add(sub.name)
+        else:
+            outcomes[sub.name] = _test_outcome(record, sub, each)
     if isolated and len(subs) == 1 and subs[0].name not in outcomes:
         if done.overflowed or done.timed_out:
             outcomes.update(_over_limit(done, subs, timeout_s))
@@ -185,13 +192,41 @@ def run_tests(
             outcomes[subs[0].name] = StepOutcome(
                 status="fail", duration_s=round(done.duration_s, 3),
                 detail=f"timed out after {stall_s:.0f}s without a test finishing: the code hangs (an infinite loop?)")
+        else:
+            outcomes[subs[0].name] = died_alone(done, "tests" if subs[0].name in died else "vitest")
     return outcomes, running
 
 
+def died_alone(done: sandbox.Completed, what: str) -> StepOutcome:
+    """A tool run over one sub-project that ended without its result: why, as far as can be told.
+    It stays an infrastructure error until the pipeline has seen the same eval's reference answer
+    get a result from the same tool (then the code under test is to blame)."""
+    label = "test" if what == "tests" else what
+    if "JavaScript heap out of memory" in done.stderr or "Reached heap limit" in done.stderr:
+        why = f"its {label} process ran out of memory (the V8 heap limit): the code allocates without bound"
+    elif what == "tests":
+        why = "its test process exited unexpectedly (killed, or process.exit) before reporting"
+    else:
+        code = done.returncode
+        how = f"was killed by signal {-code}" if code is not None and code < 0 else (
+            f"was killed by signal {code - 128}" if code is not None and code > 128 else f"exited with code {code}")
+        why = f"the {what} process {how} without a result"
+    return StepOutcome(status="error", detail=why, duration_s=round(done.duration_s, 3), infra_error=why)
+
+
 def _test_outcome(record: dict, sub: SubProject, duration_s: float) -> StepOutcome:
-    passed, total = record["passed"], record["total"]
-    problems = [_relative(t, sub) for t in record["errors"] + record["failures"]]
-    ok = total > 0 and passed == total and not record["errors"]
+    def count(name: str) -> int:
+        value = record.get(name)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+    def texts(name: str) -> list[str]:
+        value = record.get(name)
+        return [str(t) for t in value] if isinstance(value, list) else []
+
+    passed, total = count("passed"), count("total")
+    errors = texts("errors")
+    problems = [_relative(t, sub) for t in errors + texts("failures")]
+    ok = total > 0 and passed == total and not errors
     if total == 0 and not problems:
         problems = ["the grader ran no test"]
     return StepOutcome(status="pass" if ok else "fail", detail=_detail(problems), duration_s=duration_s,

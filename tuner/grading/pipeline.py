@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 
-from tuner.errors import ToolchainError
+from tuner.errors import JailAccessError, ToolchainError
 from tuner.grading import checks, sandbox
 from tuner.grading.cache import graded_with_cache
 from tuner.grading.identity import eslint_rules
@@ -51,6 +52,8 @@ def grade_convex(
     """Grade each request against a Convex suite; results come back in the order of ``requests``."""
     try:
         grader_id = suite.grader_id
+    except JailAccessError:
+        raise  # refused up front, with what to do
     except ToolchainError as e:
         return [GradeResult.infrastructure(r.eval.id, STEP_NAMES, str(e)) for r in requests]
     return graded_with_cache(requests, grader_id, cache_dir, lambda todo: _grade_uncached(suite, todo, timeout_s),
@@ -87,7 +90,7 @@ def _grade_batch(toolchain: Toolchain, rules: dict[str, str], requests: list[Gra
             outcomes = {"tsc": tsc.result(), "eslint": eslint.result(), "tests": tests.result()}
         for name in ("tsc", "eslint", "tests"):
             _record(alive, name, outcomes[name])
-        return [_assemble(s) for s in subs]
+        return [_assemble(s, _host_paths(ws)) for s in subs]
 
 
 def _alive(subs: list[SubProject]) -> list[SubProject]:
@@ -133,7 +136,27 @@ def _with_retry(step: str, ws: Workspace, subs: list[SubProject], timeout_s: flo
         if sub.name not in outcomes:
             alone = runner(ws, [sub], min(timeout_s, ISOLATED_TIMEOUT_S))
             outcomes[sub.name] = alone.get(sub.name) or _no_result(step, "the tool crashed")
+        outcomes[sub.name] = _blame(ws, step, sub, outcomes[sub.name], runner)
     return outcomes
+
+
+def _blame(ws: Workspace, step: str, sub: SubProject, outcome: StepOutcome, runner) -> StepOutcome:
+    """A tool that gave an output no result even alone is broken, or was broken by the output
+    (its process killed, out of memory). The eval's reference answer, run alone through the same
+    tool, tells which: if it gets a pass, the failure is the output's (with the reason)."""
+    if outcome.infra_error is None:
+        return outcome
+    key = (step, sub.request.eval.id)
+    if key not in ws.reference_passes:
+        reference = ws.new_subproject(next(ws.reference_indexes), sub.request.model_copy(
+            update={"files": sub.request.eval.answer_files(), "symlinks": []}))
+        _prepare(reference)
+        got = runner(ws, [reference], ISOLATED_TIMEOUT_S).get(reference.name) if reference.alive else None
+        ws.reference_passes[key] = got is not None and got.status == "pass"
+    if not ws.reference_passes[key]:
+        return outcome
+    detail = f"{outcome.detail} (the reference answer passes the same tools: the failure is this answer's)"
+    return StepOutcome(status="fail", detail=detail, duration_s=outcome.duration_s)
 
 
 def _run_bundle(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
@@ -178,13 +201,38 @@ def _run_tests(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[
         if not found and not suspects:  # no progress at all: stop batching
             suspects, rest = rest, []
         for sub in suspects:
-            alone, _ = checks.run_tests(ws, [sub], min(timeout_s, ISOLATED_TIMEOUT_S), isolated=True, stall_s=STALL_S)
-            outcomes[sub.name] = alone.get(sub.name) or _no_result("tests", "the tool crashed")
+            alone = _tests_alone(ws, [sub], min(timeout_s, ISOLATED_TIMEOUT_S))
+            outcome = alone.get(sub.name) or _no_result("tests", "the tool crashed")
+            outcomes[sub.name] = _blame(ws, "tests", sub, outcome, _tests_alone)
         pending = rest
     return outcomes
 
 
-def _assemble(sub: SubProject) -> GradeResult:
+def _tests_alone(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str, StepOutcome]:
+    return checks.run_tests(ws, subs, timeout_s, isolated=True, stall_s=STALL_S)[0]
+
+
+def _host_paths(ws: Workspace) -> list[tuple[str, str]]:
+    """Host paths a tool may print, and what a stored detail says instead: results outlive the
+    batch folder, and where the toolchain or the batch lived is nobody's business."""
+    pairs = []
+    for path in {ws.toolchain.dir, ws.toolchain.dir.resolve()}:
+        pairs.append((str(path), "<toolchain>"))
+    for path in {ws.root, ws.root.resolve()}:
+        pairs.append((str(path) + "/", ""))
+        pairs.append((str(path), "."))
+    for path in {ws.root.parent, ws.root.resolve().parent} - {Path("/")}:
+        pairs.append((str(path), "<tmp>"))  # the temp folder the batch was made in
+    return sorted(pairs, key=lambda p: -len(p[0]))  # longest first: a prefix never hides a longer one
+
+
+def _scrub(text: str, pairs: list[tuple[str, str]]) -> str:
+    for host, shown in pairs:
+        text = text.replace(host, shown)
+    return text
+
+
+def _assemble(sub: SubProject, host_paths: list[tuple[str, str]]) -> GradeResult:
     steps: list[StepResult] = []
     stopped = False
     for name in STEP_NAMES:
@@ -192,12 +240,13 @@ def _assemble(sub: SubProject) -> GradeResult:
         if stopped or outcome is None:
             steps.append(StepResult(name=name, status="skip"))
             continue
-        steps.append(StepResult(name=name, status=outcome.status, duration_s=outcome.duration_s, detail=outcome.detail))
+        steps.append(StepResult(name=name, status=outcome.status, duration_s=outcome.duration_s,
+                                detail=_scrub(outcome.detail, host_paths)))
         stopped = outcome.status != "pass"
     tests = sub.outcomes.get("tests")
-    infra = next((o.infra_error for o in sub.outcomes.values() if o.infra_error), None)
+    infra = next((_scrub(o.infra_error, host_paths) for o in sub.outcomes.values() if o.infra_error), None)
     for step in steps:
-        step.warnings = list(sub.outcomes[step.name].warnings) if step.name in sub.outcomes else []
+        step.warnings = [_scrub(w, host_paths) for w in sub.outcomes[step.name].warnings] if step.name in sub.outcomes else []
     return GradeResult(
         eval_id=sub.request.eval.id,
         passed=all(s.status == "pass" for s in steps),

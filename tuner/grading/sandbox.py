@@ -5,9 +5,12 @@ through ``run()``, which starts it inside bubblewrap (``bwrap``):
 
 * new user, pid, network, ipc and uts namespaces (``--unshare-all``): no network at all, and
   killing the jail's first process kills everything inside, detached sessions included;
-* the root filesystem read-only, a fresh ``/tmp`` and ``/dev``, its own ``/proc``, home
-  folders (``/home``, ``/root``, ``~``) hidden; only the paths the caller names as ``writable`` (a batch's scratch folder) and
-  ``home`` can be written;
+* only the system folders (``/usr``, ``/bin``, ``/lib*``, ``/etc``) read-only, a fresh ``/tmp``
+  and ``/dev``, its own ``/proc``, and the paths the caller names (the batch, the toolchain, the
+  interpreter): other projects, the suite's reference answers, home folders are not there at all;
+* ``scratch`` (a batch's ``.scratch``: tool caches, HOME) is a fresh tmpfs of ``SCRATCH_BYTES``
+  per run: what the code under test writes stays in memory, bounded, and is gone when the run
+  ends (the host reads nothing from it); only paths named ``writable`` are written on disk;
 * an unprivileged uid/gid (65534; when tuner runs as root the jail itself is started as that
   user, so the files of the host's root are out of reach too);
 * no nested user namespaces (``--disable-userns``);
@@ -36,10 +39,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from tuner.errors import ToolchainError
+from tuner.errors import JailAccessError, ToolchainError
 
 __all__ = ["Completed", "run", "scrubbed_env", "temp_dir", "launch_count", "check_available", "hand_over",
-           "enabled", "MAX_OUTPUT_BYTES", "NOBODY"]
+           "enabled", "check_reachable", "MAX_OUTPUT_BYTES", "NOBODY", "SCRATCH_BYTES", "sweep_stale_temp_dirs", "TEMP_PREFIXES"]
 
 _ALLOWED = ("PATH", "LANG", "LC_ALL", "TZ", "SYSTEMROOT", "TMPDIR")
 _launches = 0
@@ -50,6 +53,10 @@ MAX_TASKS = 256
 MAX_FILE_BYTES = 64 * 1024 * 1024  # one file written by a tool or by the code under test
 MAX_OUTPUT_BYTES = 16 * 1024 * 1024  # stdout, and stderr, of one tool run
 TMP_BYTES = 256 * 1024 * 1024  # the jail's own /tmp (memory)
+SCRATCH_BYTES = 256 * 1024 * 1024  # the jail's scratch folder (memory), when the caller names one
+_JAIL_PATH = "/usr/local/bin:/usr/bin:/bin"
+# What every tool needs from the host: programs, libraries, configuration. Nothing else.
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 INSTALL_HINT = "apt-get install bubblewrap"
 _warned = False
 _checked: str | None = None  # "ok", or why the jail cannot be used
@@ -102,6 +109,25 @@ def check_available() -> None:
         raise ToolchainError(_checked)
 
 
+def check_reachable(paths: Sequence[Path], what: str) -> None:
+    """Raise JailAccessError when the jail's user (nobody, when tuner runs as root) cannot
+    traverse to one of ``paths``: every tool would fail on every answer otherwise."""
+    if not enabled() or os.geteuid() != 0:
+        return  # unjailed, or the jail runs as this very user
+    for path in paths:
+        real = Path(path).resolve()
+        for folder in [*reversed(real.parents), real]:
+            try:
+                mode = folder.stat().st_mode
+            except OSError:
+                break  # missing: reported where it is needed
+            if not mode & 0o001:
+                raise JailAccessError(
+                    f"the grading jail's user (nobody) cannot enter {folder} (mode {mode & 0o777:o}), which holds "
+                    f"{what} ({real}): run from a folder others can enter (chmod o+x {folder}, or move the "
+                    f"project), or set TUNER_SANDBOX=none to grade unjailed")
+
+
 def scrubbed_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     """A minimal environment for a grader process whose HOME is ``home``."""
     env = {name: os.environ[name] for name in _ALLOWED if name in os.environ}
@@ -122,10 +148,45 @@ def scrubbed_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, s
     return {k: v for k, v in env.items() if not is_secret_name(k)}
 
 
+# Grading folders: ``<prefix><pid>-<random>``, so a later process can tell an orphan.
+TEMP_PREFIXES = ("tuner-grade-", "tuner-pytest-")
+_swept = False
+
+
+def sweep_stale_temp_dirs() -> list[Path]:
+    """Remove the grading folders of processes that are gone (a SIGKILL skips ``temp_dir``'s
+    cleanup): only folders named with a pid that no longer runs; a live or unknown owner's stay."""
+    removed = []
+    base = Path(tempfile.gettempdir())
+    for prefix in TEMP_PREFIXES:
+        for path in base.glob(f"{prefix}*"):
+            pid = path.name[len(prefix):].split("-", 1)[0]
+            if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)) or not path.is_dir():
+                continue
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
 @contextmanager
 def temp_dir(prefix: str = "tuner-grade-") -> Iterator[Path]:
-    """A fresh directory under the system temp dir, removed afterwards whatever happens."""
-    path = Path(tempfile.mkdtemp(prefix=prefix))
+    """A fresh directory under the system temp dir, removed afterwards whatever happens (and,
+    the first time in a process, the orphans of killed processes are removed)."""
+    global _swept
+    if not _swept:
+        _swept = True
+        sweep_stale_temp_dirs()
+    path = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-"))
     try:
         path.chmod(0o755)  # the jail's unprivileged user reads it (and writes only what it is given)
         yield path
@@ -147,38 +208,43 @@ def _drop_privileges() -> dict:
     return {"user": NOBODY, "group": NOBODY, "extra_groups": []} if os.geteuid() == 0 else {}
 
 
-def _jail_argv(bwrap: str, visible: Sequence[Path], writable: Sequence[Path]) -> list[str]:
-    argv = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
-    for hidden in _hidden():
-        argv += ["--tmpfs", str(hidden)]  # ~/.ssh, ~/.npmrc, shell history: out of sight
+def _jail_argv(bwrap: str, visible: Sequence[Path], writable: Sequence[Path], scratch: Path | None = None,
+               scratch_dirs: Sequence[Path] = ()) -> list[str]:
+    argv = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session"]
+    for system in _SYSTEM:
+        path = Path(system)
+        if path.is_symlink():  # merged /usr: /bin -> usr/bin
+            argv += ["--symlink", os.readlink(path), system]
+        elif path.is_dir():
+            argv += ["--ro-bind", system, system]
+    argv += ["--dev", "/dev", "--proc", "/proc", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
     for path in visible:
         argv += ["--ro-bind", str(path), str(path)]
     for path in writable:
         argv += ["--bind", str(path), str(path)]
-    argv += ["--uid", str(NOBODY), "--gid", str(NOBODY), "--"]
+    if scratch is not None:
+        argv += ["--size", str(SCRATCH_BYTES), "--tmpfs", str(scratch)]
+        for path in scratch_dirs:
+            argv += ["--dir", str(path)]
+    # The jail's own root (where the folders above are mounted) is an unbounded tmpfs: read-only.
+    argv += ["--remount-ro", "/", "--uid", str(NOBODY), "--gid", str(NOBODY), "--"]
     prlimit = shutil.which("prlimit")
     if prlimit:
         argv += [prlimit, f"--nproc={MAX_TASKS}", f"--fsize={MAX_FILE_BYTES}", "--"]
     return argv
 
 
-def _hidden() -> list[Path]:
-    """Home folders, replaced by empty ones in the jail (what the tools need is bound back)."""
-    found = []
-    for path in (Path("/home"), Path("/root"), Path.home().resolve()):
-        if path != Path("/") and path.is_dir() and not any(path.is_relative_to(f) for f in found):
-            found.append(path)
-    return found
+def _outside_system(path: Path) -> bool:
+    return not any(path.is_relative_to(s) for s in _SYSTEM)
 
 
 def _program_prefix(program: str) -> list[Path]:
-    # A tool installed under a (hidden) home folder, such as node from nvm: show its prefix.
+    # A tool installed outside the system folders, such as node from nvm: show its prefix.
     found = shutil.which(program)
     if not found:
         return []
     real = Path(found).resolve()
-    return [real.parents[1]] if any(real.is_relative_to(h) for h in _hidden()) else []
+    return [real.parents[1]] if _outside_system(real) else []
 
 
 def run(
@@ -191,13 +257,15 @@ def run(
     stdin: str | None = None,
     visible: Sequence[Path] = (),
     writable: Sequence[Path] = (),
+    scratch: Path | None = None,
     idle_timeout_s: float | None = None,
 ) -> Completed:
     """Run ``argv`` in ``cwd`` inside the jail; kill everything it started at the timeout, or
     when it printed nothing on stdout for ``idle_timeout_s`` (then it counts as timed out too).
 
-    ``visible`` paths are bound read-only (needed for anything under /tmp or the home folder),
-    ``writable`` ones and ``home`` read-write; everything else is the read-only root filesystem.
+    ``visible`` paths (and ``cwd``) are bound read-only, ``writable`` ones and ``home`` read-write;
+    ``scratch`` is a fresh tmpfs of SCRATCH_BYTES (``home`` may be inside it); of the host's
+    filesystem only the system folders are there besides.
     """
     global _launches
     check_available()
@@ -206,14 +274,20 @@ def run(
     extra: dict = {}
     if jailed:
         paths = [Path(p).resolve() for p in (*visible, cwd, *_program_prefix(argv[0]))]
-        rw = [hand_over(Path(p).resolve()) for p in (*writable, home)]
-        argv = [*_jail_argv(shutil.which("bwrap") or "bwrap", [p for p in paths if p not in rw], rw), *argv]
+        space = Path(scratch).resolve() if scratch is not None else None
+        in_scratch = space is not None and Path(home).resolve().is_relative_to(space)
+        rw = [hand_over(Path(p).resolve()) for p in (*writable, *(() if in_scratch else (home,)))]
+        argv = [*_jail_argv(shutil.which("bwrap") or "bwrap", [p for p in paths if p not in rw], rw, space,
+                            [Path(home).resolve()] if in_scratch else []), *argv]
         extra = _drop_privileges()
+    environment = scrubbed_env(home, env)
+    if jailed:  # the host's PATH names host folders (a virtualenv, a home) the jail does not have
+        environment["PATH"] = _JAIL_PATH
     start = time.monotonic()
     proc = subprocess.Popen(
         argv,
         cwd=cwd,
-        env=scrubbed_env(home, env),
+        env=environment,
         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

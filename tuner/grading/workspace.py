@@ -6,7 +6,7 @@
   package.json, eslint.config.mjs, tsconfig.*.json, vitest.*.mjs, _tuner/*.mjs
   p000/convex/…  p000/src/…  p000/grader.test.ts
   p001/…
-  .scratch/home, .scratch/bundles, .scratch/vite, .scratch/results   (the tools' only writable folder)
+  .scratch/home, .scratch/bundles, .scratch/vite   (the tools' only writable folder)
 ```
 In the sandbox the batch folder is read-only: the code under test cannot rewrite a grader, a
 config or another output; only ``.scratch`` (tool output, caches, HOME) can be written.
@@ -93,13 +93,16 @@ class Workspace:
         self.scratch = sandbox.hand_over(root / ".scratch")
         self.home = sandbox.hand_over(self.scratch / "home")
         self.bundles = sandbox.hand_over(self.scratch / "bundles")
-        self.results = sandbox.hand_over(self.scratch / "results")
         sandbox.hand_over(self.scratch / "vite")
         (root / "node_modules").symlink_to(toolchain.node_modules, target_is_directory=True)
         (root / "package.json").write_text('{"private": true, "type": "module"}\n')
         shutil.copytree(_NODE_DIR, root / "_tuner")
         (root / "eslint.config.mjs").write_text(_eslint_config(eslint_rules))
         self._runs = itertools.count(1)  # next() is atomic: steps run in threads
+        # Reference answers run alone to tell a broken tool from an output that broke it
+        # (pipeline._blame), by (step, eval id); their sub-projects are numbered after the batch's.
+        self.reference_passes: dict[tuple[str, str], bool] = {}
+        self.reference_indexes = itertools.count(900)
 
     def new_subproject(self, index: int, request: GradeRequest) -> SubProject:
         path = self.root / f"p{index:03d}"
@@ -117,11 +120,10 @@ class Workspace:
         path.write_text(json.dumps(config, indent=2))
         return path
 
-    def write_vitest_config(self, subs: list[SubProject], *, isolated: bool) -> Path:
+    def write_vitest_config(self, subs: list[SubProject]) -> Path:
         include = [f"{s.name}/grader.test.ts" for s in subs]
-        pool = "{ pool: 'forks', isolate: true }" if isolated else "{ pool: 'threads', isolate: false }"
         path = self.fresh_name("vitest.config", "mjs")
-        path.write_text(_VITEST_CONFIG.format(include=json.dumps(include), pool=pool))
+        path.write_text(_VITEST_CONFIG.format(include=json.dumps(include)))
         return path
 
 
@@ -160,7 +162,11 @@ export default defineConfig({{
     testTimeout: 20000,
     hookTimeout: 20000,
     watch: false,
-    ...{pool},
+    // Every grader file (one answer) in a fresh process of its own: an answer that patches a
+    // built-in or vitest itself changes only its own verdict (threads without isolation let
+    // one answer fail or pass its neighbours).
+    pool: "forks",
+    isolate: true,
   }},
 }});
 """

@@ -16,12 +16,11 @@ pair with an infrastructure failure (None) on either side is left out, never re-
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel
 
-from tuner.stats.difference import difference_interval
+from tuner.stats.difference import difference_interval, discordance_se, paired_counts
 
 __all__ = ["PairedResult", "mcnemar_p", "paired_compare", "pair_interval", "paired_estimate", "bh_adjust", "verdict", "ALPHA"]
 
@@ -87,29 +86,23 @@ def paired_compare(before: Mapping[str, Sequence[bool]], after: Mapping[str, Seq
     )
 
 
-def paired_estimate(before: Mapping[str, Sequence[bool]], after: Mapping[str, Sequence[bool]]) -> tuple[float, float, float] | None:
+def paired_estimate(before: Mapping[str, Sequence[bool | None]], after: Mapping[str, Sequence[bool | None]]) -> tuple[float, float, float] | None:
     """(mean paired difference, its standard error, degrees of freedom) for a sequential test, or
     None without pairs.
 
-    The error treats the suite's tasks as fixed (strata), like the McNemar test: the variance of the
-    differences within each task, pooled. It never falls below a binomial error of the smoothed
-    discordance rate (add-one): with no discordant pair yet, a zero error would call "no change"
-    on a handful of samples.
+    The claim is about these tasks (samples are the random unit, like the McNemar test). The error
+    is the bound ``difference_interval(over="samples")`` uses, sqrt(q_U / n) with q_U an upper
+    bound of the discordant share, so the zone's intervals at every look's level inherit its
+    calibration. The former error (the pooled within-task variance divided by n rather than by its
+    n - tasks degrees of freedom, in a Wald interval) covered 88% at the look-1 nominal 94% with
+    3 evals x 3 samples (tests/stats).
     """
-    rows = list(_pairs(before, after))
+    rows = paired_counts(before, after)
     if not rows:
         return None
-    diffs = [[int(y) - int(x) for x, y in zip(b, a)] for _, b, a in rows]
-    n = sum(len(d) for d in diffs)
-    mean = sum(map(sum, diffs)) / n
-    within = 0.0
-    for d in diffs:
-        m = sum(d) / len(d)
-        within += sum((x - m) ** 2 for x in d)
-    discordant = sum(1 for d in diffs for x in d if x)
-    p = (discordant + 1) / (n + 2)
-    se = max(math.sqrt(within) / n, math.sqrt(p * (1 - p) / n))
-    return mean, se, float(max(1, n - len(rows)))
+    n = sum(r[5] for r in rows)
+    delta = sum(r[3] for r in rows) / n
+    return delta, float(discordance_se(sum(r[4] for r in rows), n)), float(max(1, n - len(rows)))
 
 
 def pair_interval(before: Mapping[str, Sequence[bool | None]], after: Mapping[str, Sequence[bool | None]], seed: int = 0) -> tuple[float, float, float] | None:

@@ -26,7 +26,11 @@ class ConvexKind:
 
     def grader_id(self, suite) -> str:
         from tuner.grading.identity import grader_id
+        from tuner.grading.sandbox import check_reachable
 
+        # Asked before anything is generated or graded: a toolchain the jail cannot reach is
+        # refused with the reason, not recorded as every answer's infrastructure error.
+        check_reachable([suite.toolchain_dir], "the grader toolchain")
         return grader_id(suite)
 
     def grade(self, suite, requests, *, cache_dir: Path, use_cache: bool = True, progress=None, timeout_s: float | None = None):

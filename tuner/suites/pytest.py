@@ -9,19 +9,20 @@ past the timeout is the answer's failure (code that never returns), recorded on 
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
+import secrets
 import subprocess
 import sys
 import time
-import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tuner.hashing import sha256_bytes, sha256_json
 from tuner.models.messages import answer_format
 
-__all__ = ["PytestKind", "OUTPUT_FORMAT"]
+__all__ = ["PytestKind", "OUTPUT_FORMAT", "grader_code"]
 
 STEPS = ("filesystem", "syntax", "tests")
 _GRADER_IMPORT = re.compile(r"^\s*(?:from\s+(app(?:\.\w+)+)\s+import|import\s+(app(?:\.\w+)+))", re.MULTILINE)
@@ -29,6 +30,9 @@ TIMEOUT_S = 60.0
 _WORKERS = 2
 
 OUTPUT_FORMAT = answer_format("app/slug.py")
+# The pytest plugin that reports to the host (``-p tuner_pytest_report``), on the jail's PYTHONPATH.
+_PLUGIN_DIR = Path(__file__).parent / "pytest_plugin"
+_PLUGIN = "tuner_pytest_report"
 
 
 class PytestKind:
@@ -43,21 +47,29 @@ class PytestKind:
         return OUTPUT_FORMAT
 
     def grader_id(self, suite) -> str:
+        """Everything that decides a verdict besides the eval: the code that runs (this module,
+        the plugin, the sandbox, the filesystem checks, the cache, the result models), the
+        interpreter and pytest versions, the timeout and the jail's limits."""
+        from tuner.grading.sandbox import check_reachable
+
         python, versions = interpreter()
+        check_reachable([_PLUGIN_DIR, *_python_paths(python)], "the pytest grader's code")
         return sha256_json({
             "kind": "pytest",
-            "code": sha256_bytes(Path(__file__).read_bytes()),
+            "code": {path.name: sha256_bytes(path.read_bytes()) for path in grader_code()},
             "python+pytest": versions,
             "timeout_s": TIMEOUT_S,
         })
 
     def grade(self, suite, requests, *, cache_dir: Path, use_cache: bool = True, progress=None, timeout_s: float | None = None):
-        from tuner.errors import ToolchainError
+        from tuner.errors import JailAccessError, ToolchainError
         from tuner.grading.cache import graded_with_cache
         from tuner.grading.models import GradeResult
 
         try:
             grader_id = self.grader_id(suite)
+        except JailAccessError:
+            raise  # refused up front, with what to do
         except ToolchainError as e:  # the grader cannot run at all: infrastructure, never the model's
             return [GradeResult.infrastructure(r.eval.id, STEPS, str(e)) for r in requests]
 
@@ -88,8 +100,7 @@ def _grade_one(request, timeout_s: float):
     infra = None
     if not problems:
         with sandbox.temp_dir("tuner-pytest-") as root:
-            home = root / ".home"
-            home.mkdir()
+            home = sandbox.hand_over(root / ".home")
             project = root / "p"
             write_files(project, request.files)
             (project / "test_grader.py").write_text(request.eval.grader, encoding="utf-8")
@@ -97,6 +108,14 @@ def _grade_one(request, timeout_s: float):
     ordered = [steps.get(n) or StepResult(name=n, status="skip") for n in STEPS]
     return GradeResult(eval_id=request.eval.id, passed=all(s.status == "pass" for s in ordered), steps=ordered,
                        tests_passed=passed, tests_total=total, infra_error=infra)
+
+
+def grader_code() -> list[Path]:
+    """The source files whose text can change a pytest verdict."""
+    from tuner.grading import cache, checks, filesystem, models, sandbox
+
+    return [Path(__file__), _PLUGIN_DIR / f"{_PLUGIN}.py",
+            *(Path(m.__file__) for m in (sandbox, filesystem, cache, checks, models))]
 
 
 @functools.lru_cache(maxsize=1)
@@ -153,29 +172,62 @@ def _syntax_problems(files: dict[str, str]) -> list[str]:
     return problems
 
 
+def _python_paths(python: str) -> list[Path]:
+    """What the jail must show for ``python`` to run pytest: this process's own interpreter lives
+    in a virtual environment (its packages) over a base installation."""
+    if Path(python) != Path(sys.executable):
+        return []  # the system's python3, under /usr
+    return sorted({Path(p).resolve() for p in (sys.prefix, sys.base_prefix)} | {Path(python).resolve().parents[1]})
+
+
 def _run_pytest(sandbox, project: Path, home: Path, timeout_s: float):
+    """pytest over the grader, in the jail; the verdict comes only from our plugin's records on
+    the stdout pipe (with the nonce sent on stdin), never from a file or an exit code the answer
+    controls. HOME is a bounded tmpfs: nothing the answer writes reaches the disk."""
     from tuner.grading.checks import _detail
     from tuner.grading.models import StepResult
 
-    report = home / "report.xml"  # the jail writes only under home
-    argv = [interpreter()[0], "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header",
-            f"--junitxml={report}", "test_grader.py"]
-    done = sandbox.run(argv, cwd=project, home=home, timeout_s=timeout_s, visible=[project.parent],
-                       env={"PYTHONDONTWRITEBYTECODE": "1"})
+    nonce = secrets.token_hex(16)
+    python = interpreter()[0]
+    argv = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header", "-p", _PLUGIN, "test_grader.py"]
+    done = sandbox.run(argv, cwd=project, home=home, scratch=home, timeout_s=timeout_s, stdin=nonce + "\n",
+                       visible=[project.parent, _PLUGIN_DIR, *_python_paths(python)],
+                       env={"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(_PLUGIN_DIR)})
     duration = round(done.duration_s, 3)
+
+    def result(status: str, detail: str, passed: int = 0, total: int = 0, infra: str | None = None):
+        return StepResult(name="tests", status=status, detail=detail, duration_s=duration), passed, total, infra
+
     if done.timed_out:
-        why = f"timed out after {timeout_s:g}s: the code never returns (an infinite loop?)"
-        return StepResult(name="tests", status="fail", detail=why, duration_s=duration), 0, 0, None
-    if not report.is_file():
+        return result("fail", f"timed out after {timeout_s:g}s: the code never returns (an infinite loop?)")
+    if done.overflowed:
+        return result("fail", f"printed more than {sandbox.MAX_OUTPUT_BYTES // 2**20} MB: output limit exceeded (a print loop?)")
+    records = _records(done.stdout, nonce)
+    if not records:  # the plugin never started: pytest itself could not run
         message = f"pytest gave no report (exit {done.returncode}): {(done.stderr or done.stdout).strip()[-300:]}"
-        return StepResult(name="tests", status="error", detail=message, duration_s=duration), 0, 0, message
-    suite = ET.parse(report).getroot()
-    suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
-    total = int(suite.get("tests", 0))
-    bad = int(suite.get("failures", 0)) + int(suite.get("errors", 0))
-    passed = total - bad - int(suite.get("skipped", 0))
-    failures = [f"{case.get('name')}: {(el.get('message') or el.tag).splitlines()[0][:300]}"
-                for case in suite.iter("testcase") for el in case if el.tag in ("failure", "error")]
-    ok = total > 0 and passed == total
-    detail = _detail(failures or ([] if ok else ["the grader ran no test"]))
-    return StepResult(name="tests", status="pass" if ok else "fail", detail=detail, duration_s=duration), passed, total, None
+        return result("error", message, infra=message)
+    finished = next((r for r in records if r.get("finished")), None)
+    failures = [f"{r.get('test')}: {r.get('message') or r.get('outcome')}" for r in records
+                if "test" in r and r.get("outcome") == "failed"]
+    if finished is None:
+        why = (f"the test process ended before the tests finished (exit {done.returncode}): "
+               "the code exits or kills the interpreter")
+        return result("fail", _detail([why, *failures]))
+    passed = sum(1 for r in records if r.get("when") == "call" and r.get("outcome") == "passed")
+    total = finished.get("collected") if isinstance(finished.get("collected"), int) else 0
+    ok = total > 0 and passed == total and not failures
+    return result("pass" if ok else "fail", _detail(failures or ([] if ok else ["the grader ran no test"])), passed, total)
+
+
+def _records(stdout: str, nonce: str) -> list[dict]:
+    found = []
+    for line in stdout.splitlines():
+        if nonce not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and record.get("nonce") == nonce:
+            found.append(record)
+    return found

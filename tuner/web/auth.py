@@ -5,6 +5,11 @@
 - The viewer: `tuner serve` prints a one-time login URL; opening it sets an HttpOnly, SameSite=Strict
   cookie holding a random session id kept only in this server's memory, and the token is spent.
   Label changes from the pages are JSON requests to the same API endpoints external clients use.
+- Another browser, without restarting the server, logs in either way:
+  1. from a browser already logged in, "Log in another browser" (``POST /login/another``) mints a
+     new one-time link (same rules: spent on first use, in memory only);
+  2. on the login page, with an API key from `tuner keys create` (the key lives in the store, so a
+     key created while the server runs works at once; revoking it stops new logins with it).
 """
 
 from __future__ import annotations
@@ -23,23 +28,40 @@ bearer = HTTPBearer(auto_error=False)
 
 
 class Login:
-    """The one-time login token and the viewer sessions it opened."""
+    """The one-time login tokens (the one `tuner serve` printed, and any minted since) and the
+    viewer sessions they opened."""
 
     def __init__(self, token: str | None = None):
         self.token = token or secrets.token_urlsafe(32)
-        self._spent = False
+        self._unspent: set[str] = {self.token}
         self._sessions: set[str] = set()
         self._lock = threading.Lock()
 
-    def redeem(self, presented: str) -> str | None:
-        """A new session id if ``presented`` is the unspent token, else None."""
+    def new_token(self) -> str:
+        """Another one-time token (for a second browser), spent on its first use like the first."""
+        token = secrets.token_urlsafe(32)
         with self._lock:
-            if self._spent or not hmac.compare_digest(presented.encode(), self.token.encode()):
+            self._unspent.add(token)
+        return token
+
+    def redeem(self, presented: str) -> str | None:
+        """A new session id if ``presented`` is an unspent token, else None."""
+        with self._lock:
+            match = next((t for t in self._unspent if hmac.compare_digest(presented.encode(), t.encode())), None)
+            if match is None:
                 return None
-            self._spent = True
-            session = secrets.token_urlsafe(32)
-            self._sessions.add(session)
-            return session
+            self._unspent.discard(match)
+            return self._open()
+
+    def open_session(self) -> str:
+        """A session for a caller proven some other way (a valid API key)."""
+        with self._lock:
+            return self._open()
+
+    def _open(self) -> str:
+        session = secrets.token_urlsafe(32)
+        self._sessions.add(session)
+        return session
 
     def valid(self, session: str | None) -> bool:
         if not session:

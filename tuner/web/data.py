@@ -15,10 +15,10 @@ from sqlalchemy.orm import selectinload
 
 from tuner.errors import InputError, NotFoundError
 from tuner.store.records import ResultRecord, RunRecord
-from tuner.store.schema import ExperimentRow, PromptRow, ResultRow, RunRow, SessionLabelRow
+from tuner.store.schema import ExperimentRow, PromptRow, ResultRow, RunRow, SessionLabelRow, StepRow
 
 __all__ = ["RunsPage", "runs_page", "category_results", "eval_results", "labels_for", "file_diffs", "Suites",
-           "known_models", "known_categories", "experiments", "report_files", "prompt"]
+           "known_models", "known_categories", "experiments", "report_files", "prompt", "resolve_run_prefixes", "report_run", "report_twin"]
 
 
 class RunsPage(BaseModel):
@@ -28,27 +28,45 @@ class RunsPage(BaseModel):
     has_more: bool
 
 
-def runs_page(store, *, offset: int = 0, limit: int = 50, model: str | None = None) -> RunsPage:
-    q = select(RunRow).order_by(RunRow.updated_at.desc(), RunRow.id).offset(offset).limit(limit + 1)
-    if model:
-        q = q.where(RunRow.model == model)
-    with store.reading() as s:
-        rows = [RunRecord.from_row(r) for r in s.execute(q).scalars()]
+def runs_page(store, *, offset: int = 0, limit: int = 50, model: str | None = None, suite: str | None = None,
+              include_parts: bool = False) -> RunsPage:
+    """A page of runs; the parts of ablations and tunes only with ``include_parts`` (see tuner.runs.listing)."""
+    from tuner.runs.listing import list_runs
+
+    rows = list_runs(store, model=model, suite=suite, include_parts=include_parts, limit=limit + 1, offset=offset)
     return RunsPage(runs=rows[:limit], offset=offset, limit=limit, has_more=len(rows) > limit)
 
 
 def category_results(store, run_id: str, category: str) -> dict[str, list[dict]]:
-    """{eval id: [{sample, outcome, failed_step, error, key}, ...]} for one category of one run."""
-    r = ResultRow.__table__
-    q = (select(r.c.eval_id, r.c.sample_index, r.c.outcome, r.c.failed_step, r.c.error, r.c.response_key,
+    """{eval id: [{sample, outcome, failed_step, error, error_line, key}, ...]} for one category of one run.
+
+    ``error_line`` is what `tuner runs show` prints: the first line of the failed step's detail, else
+    of the result's own error. A grading failure leaves ``results.error`` empty (the reason is on
+    the step), so reading that column alone showed nothing for most failures.
+    """
+    r, st = ResultRow.__table__, StepRow.__table__
+    q = (select(r.c.id, r.c.eval_id, r.c.sample_index, r.c.outcome, r.c.failed_step, r.c.error, r.c.response_key,
                 r.c.tests_passed, r.c.tests_total)
          .where(r.c.run_id == run_id, r.c.category == category).order_by(r.c.eval_id, r.c.sample_index))
     out: dict[str, list[dict]] = {}
     with store.reading() as s:
-        for row in s.execute(q):
-            m = dict(row._mapping)
-            out.setdefault(m.pop("eval_id"), []).append(m)
+        rows = [dict(row._mapping) for row in s.execute(q)]
+        failing = [m["id"] for m in rows if m["outcome"] != "pass"]
+        details: dict[int, str] = {}
+        for chunk in (failing[i:i + 500] for i in range(0, len(failing), 500)):
+            steps = s.execute(select(st.c.result_id, st.c.detail).where(
+                st.c.result_id.in_(chunk), st.c.status.in_(("fail", "error")), st.c.detail.isnot(None))
+                .order_by(st.c.result_id, st.c.position))
+            for rid, detail in steps:
+                details.setdefault(rid, detail)
+    for m in rows:
+        m["error_line"] = _first_line(details.get(m.pop("id")) or m["error"])
+        out.setdefault(m.pop("eval_id"), []).append(m)
     return out
+
+
+def _first_line(text: str | None, limit: int = 200) -> str:
+    return next((line.strip()[:limit] for line in (text or "").splitlines() if line.strip()), "")
 
 
 def eval_results(store, run_id: str, eval_id: str) -> list[ResultRecord]:
@@ -74,6 +92,39 @@ def labels_for(store, keys: list[str]) -> dict[str, dict]:
                     eval_tags=list(row.eval_tags or []), expected_output=row.expected_output,
                     reviewed_at=row.reviewed_at).model_dump()
     return out
+
+
+def resolve_run_prefixes(store, prefixes) -> dict[str, str]:
+    """{prefix: full run id} for the prefixes that name exactly one stored run (one query each,
+    on the primary key's index; a report names a handful)."""
+    out: dict[str, str] = {}
+    with store.reading() as s:
+        for p in sorted(set(prefixes))[:200]:
+            full = p if p.startswith("sha256:") else "sha256:" + p
+            hits = s.execute(select(RunRow.id).where(RunRow.id >= full, RunRow.id < full + "g").limit(2)).scalars().all()
+            if len(hits) == 1:
+                out[p] = hits[0]
+    return out
+
+
+def report_twin(md: Path) -> dict | None:
+    """The JSON written beside a Markdown report, if any (what the report says, as data)."""
+    import json
+
+    twin = md.with_suffix(".json")
+    try:
+        body = json.loads(twin.read_text(encoding="utf-8")) if twin.is_file() else None
+    except (OSError, ValueError):
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def report_run(md: Path) -> str | None:
+    """The run an analysis report is about (from its JSON twin), if it is one."""
+    body = report_twin(md)
+    if body and body.get("kind") == "analysis" and isinstance(body.get("run_id"), str):
+        return body["run_id"]
+    return None
 
 
 def prompt(store, prompt_hash: str) -> dict:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from tuner.errors import NotFoundError
 from tuner.web.auth import COOKIE, viewer_session
@@ -39,23 +39,103 @@ def login(request: Request, token: str = "") -> Response:
     session = request.app.state.login.redeem(token)
     if session is None:
         return _render(request, "login.html.j2", spent=True, status_code=401)
-    response = RedirectResponse("/runs", status_code=303)
+    return _logged_in(session, "/")
+
+
+def _logged_in(session: str, to: str = "/") -> Response:
+    response = RedirectResponse(to, status_code=303)
     response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/")
     return response
 
 
+@router.post("/login/key")
+async def login_with_key(request: Request) -> Response:
+    """Log this browser in with an API key (`tuner keys create`): no restart, no printed link."""
+    from tuner.apikeys import verify_key
+
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    secret = body.get("key") if isinstance(body, dict) else None
+    if not isinstance(secret, str) or not secret.strip() or verify_key(request.app.state.store, secret.strip()) is None:
+        return JSONResponse({"error": "not a valid, unrevoked API key (create one with `tuner keys create NAME`)"}, status_code=401)
+    response = JSONResponse({"ok": True})
+    response.set_cookie(COOKIE, request.app.state.login.open_session(), httponly=True, samesite="strict", path="/")
+    return response
+
+
+@router.post("/login/another", dependencies=[Viewer])
+def login_another(request: Request) -> HTMLResponse:
+    """A new one-time login link, shown to a browser that is already logged in (POST: a link is
+    minted only by a deliberate click; the SameSite=Strict cookie keeps other sites from asking)."""
+    url = str(request.base_url).rstrip("/") + "/login?token=" + request.app.state.login.new_token()
+    return _render(request, "login_link.html.j2", url=url, tab="")
+
+
 @router.get("/", dependencies=[Viewer])
-def home() -> Response:
-    return RedirectResponse("/runs", status_code=303)
+def home(request: Request, kind: str = "", suite: str = "", model: str = "", set_name: Annotated[str, Query(alias="set")] = "",
+         status: str = "", since: str = "") -> HTMLResponse:
+    """Experiments first: what a person started (compare, tune, ablate, analyze, plain runs)."""
+    from tuner.web.data import known_models
+    from tuner.web.experiments import ExperimentFilter, known_values, list_experiments
+
+    store = request.app.state.store
+    filt = ExperimentFilter(kind=kind, suite=suite, model=model, set=set_name, status=status, since=since)
+    return _render(request, "home.html.j2", items=list_experiments(store, filt), chosen=filt,
+                   known=known_values(store), models=known_models(store), tab="home")
+
+
+@router.get("/experiments/{exp_id}", dependencies=[Viewer])
+def experiment_page(request: Request, exp_id: str) -> HTMLResponse:
+    from tuner.web.experiments import experiment_detail
+
+    detail = experiment_detail(request.app.state.store, exp_id)
+    return _render(request, "experiment.html.j2", **detail, charts=_experiment_charts(request, detail),
+                   pairs=_pairs(detail), tab="home")
+
+
+def _experiments_of(store, run_id: str) -> list[dict]:
+    """The experiments that made or read this run (its way back up), with the run's role in each."""
+    from sqlalchemy import select
+
+    from tuner.store.schema import ExperimentRow, ExperimentRunRow
+
+    with store.reading() as s:
+        rows = s.execute(select(ExperimentRow.id, ExperimentRow.kind, ExperimentRow.name, ExperimentRunRow.role)
+                         .join(ExperimentRunRow, ExperimentRunRow.experiment_id == ExperimentRow.id)
+                         .where(ExperimentRunRow.run_id == run_id)).all()
+    return [dict(r._mapping) for r in rows]
+
+
+def _pairs(detail: dict) -> list[dict]:
+    """Before/after runs of the same model (a compare), for the side-by-side page."""
+    before = {x["run"].model_key: x["run"] for x in detail["by_role"].get("before", [])}
+    out = []
+    for x in detail["by_role"].get("after", []):
+        b = before.get(x["run"].model_key)
+        if b is not None:
+            out.append({"before": b.id, "after": x["run"].id,
+                        "label": f"{x['run'].model}: {b.set_name} -> {x['run'].set_name}"})
+    return out
+
+
+def _experiment_charts(request: Request, detail: dict) -> list:
+    from tuner.web.views import experiment_charts
+
+    return experiment_charts(request.app.state.store, detail)
 
 
 @router.get("/runs", dependencies=[Viewer])
-def runs(request: Request, offset: Annotated[int, Query(ge=0)] = 0, model: str | None = None) -> HTMLResponse:
+def runs(request: Request, offset: Annotated[int, Query(ge=0)] = 0, model: str | None = None, suite: str = "",
+         every: Annotated[str, Query(alias="all")] = "") -> HTMLResponse:
     from tuner.web.data import known_models, runs_page
+    from tuner.web.experiments import known_values
 
     store = request.app.state.store
-    page = runs_page(store, offset=offset, limit=PAGE, model=model or None)
-    return _render(request, "runs.html.j2", page=page, model=model or "", models=known_models(store), tab="runs")
+    page = runs_page(store, offset=offset, limit=PAGE, model=model or None, suite=suite or None, include_parts=every == "1")
+    return _render(request, "runs.html.j2", page=page, model=model or "", suite=suite, every=every == "1",
+                   suites=known_values(store)["suites"], models=known_models(store), tab="runs")
 
 
 @router.get("/runs/{run_id}", dependencies=[Viewer])
@@ -66,7 +146,15 @@ def run(request: Request, run_id: str) -> HTMLResponse:
     order = suite.categories if suite else []
     cats = (record.summary or {}).get("categories", {})
     ordered = [c for c in order if c in cats] + sorted(set(cats) - set(order))
-    return _render(request, "run.html.j2", run=record, categories=[(c, cats[c]) for c in ordered],
+    from tuner.runs.usage import run_usage
+    from tuner.web.views import run_chart
+
+    categories = [(c, cats[c]) for c in ordered]
+    overall = (record.summary or {}).get("overall")
+    return _render(request, "run.html.j2", run=record, categories=categories,
+                   chart=run_chart(categories, overall, record.id) if categories else None,
+                   experiments=_experiments_of(store, record.id),
+                   usage=run_usage(store, [record.id])[record.id],
                    overall=(record.summary or {}).get("overall"), calls=(record.summary or {}).get("calls"),
                    suite=suite, tab="runs")
 
@@ -101,6 +189,24 @@ def eval_page(request: Request, run_id: str, eval_id: str) -> HTMLResponse:
     return _render(request, "eval.html.j2", run=record, eval_id=eval_id, category=results[0].category, ev=ev,
                    suite=suite, stale=bool(suite and suite.hash != record.suite_hash), samples=samples,
                    labels=labels_for(store, [r.response_key for r in results]), tab="runs")
+
+
+@router.get("/compare/{before}/{after}", dependencies=[Viewer])
+def side_by_side_page(request: Request, before: str, after: str, every: Annotated[str, Query(alias="all")] = "") -> HTMLResponse:
+    from tuner.web.sidebyside import side_by_side
+
+    data = side_by_side(request.app.state.store, before, after, only_changed=every != "1")
+    return _render(request, "sidebyside.html.j2", **data, tab="runs")
+
+
+@router.get("/rule/{rule_id}", dependencies=[Viewer])
+def rule_view(request: Request, rule_id: str) -> HTMLResponse:
+    from tuner.web.rules import rule_page
+    from tuner.web.views import effects_forest
+
+    data = rule_page(request.app.state.store, request.app.state.project, request.app.state.suites.all(), rule_id)
+    return _render(request, "rule.html.j2", **data, forest=effects_forest(data["effects"]) if data["effects"] else None,
+                   tab="rules")
 
 
 @router.get("/prompts/{prompt_hash}", dependencies=[Viewer])
@@ -139,22 +245,54 @@ def report(request: Request, path: str) -> Response:
     from markdown_it import MarkdownIt
 
     # html=False: a report may quote model output; it is shown as text, never as markup.
-    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(file.read_text(encoding="utf-8"))
-    return _render(request, "report.html.j2", path=path, body=body, tab="reports")
+    markdown = file.read_text(encoding="utf-8")
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown)
+    from tuner.web.data import report_run, resolve_run_prefixes
+    from tuner.web.links import compare_pairs, link_flips, link_report
+
+    store = request.app.state.store
+    pairs = compare_pairs(markdown)
+    if pairs:
+        full = resolve_run_prefixes(store, {p for pair in pairs.values() for p in pair})
+        body = link_flips(body, {label: (full[b], full[a]) for label, (b, a) in pairs.items() if b in full and a in full})
+    body = link_report(body, resolve_runs=lambda ids: resolve_run_prefixes(store, ids),
+                       eval_ids=[e.id for suite in request.app.state.suites.all() for e in suite.evals],
+                       run_of_report=report_run(file), rule_ids=_rule_ids(request))
+    from tuner.web.data import report_twin
+    from tuner.web.views import effects_heatmaps
+
+    twin = report_twin(file)
+    charts = effects_heatmaps(twin["effects"]) if twin and isinstance(twin.get("effects"), list) else []
+    return _render(request, "report.html.j2", path=path, body=body, charts=charts, tab="reports")
+
+
+def _rule_ids(request: Request) -> list[str]:
+    from tuner.web.rules import all_rules
+
+    return [r.id for r in all_rules(request.app.state.project, request.app.state.suites.all())]
+
+
+@router.get("/rules", dependencies=[Viewer])
+def rules_index(request: Request) -> HTMLResponse:
+    from tuner.web.rules import all_rules
+
+    return _render(request, "rules.html.j2", rules=all_rules(request.app.state.project, request.app.state.suites.all()),
+                   tab="rules")
 
 
 @router.get("/evals", dependencies=[Viewer])
 def evals_tab(request: Request, status: str = "", tag: str = "", model: str = "", category: str = "",
               outcome: str = "", run: str = "", ready: str = "yes",
+              eval_id: Annotated[str, Query(alias="eval")] = "",
               offset: Annotated[int, Query(ge=0)] = 0) -> HTMLResponse:
     from tuner.sessions import STATUSES, list_sessions, session_filter
     from tuner.web.data import known_categories, known_models
 
     store = request.app.state.store
     chosen = {"status": status, "tag": tag, "model": model, "category": category, "outcome": outcome, "run": run,
-              "ready": ready}
+              "ready": ready, "eval": eval_id}
     filt = session_filter(status=status or None, tag=tag or None, model=model or None, category=category or None,
-                          outcome=outcome or None, run=run or None,
+                          outcome=outcome or None, run=run or None, eval=eval_id or None,
                           ready={"yes": True, "no": False}.get(ready))
     page = list_sessions(store, filt, limit=PAGE, offset=offset)
     from urllib.parse import urlencode

@@ -1,16 +1,24 @@
-// A vitest reporter that appends one JSON line per finished test file to a results file, so a
-// batch that is killed part-way still leaves the results it had. The file's path and a nonce
-// come on stdin ({"out", "nonce"}), not in the environment: the code under test runs in this
-// process too, and a record without the nonce is ignored. A watchdog ends the run when
-// nothing has finished for $TUNER_STALL_MS (a synchronous infinite loop cannot be interrupted
-// inside its worker); the files still running are then listed as {file, running: true}.
-import { appendFileSync, readFileSync } from "node:fs";
+// A vitest reporter that prints one JSON line per finished test file on vitest's own stdout,
+// which the host reads through its pipe, so a batch that is killed part-way still leaves the
+// results it had. No file is involved: the answer can write files in the jail, and a results
+// file it replaced by a folder, a FIFO or a huge file crashed or hung the host.
+//
+// This reporter runs in vitest's main process; the code under test runs in forked workers
+// (pool "forks"), one per grader file. A worker's output is piped through this process's
+// stdout too, so a record carries a nonce that comes on stdin ({"nonce"}), not in the
+// environment, and starts on a fresh line (a worker's unfinished line cannot swallow it).
+// A watchdog ends the run when nothing has finished for $TUNER_STALL_MS (a synchronous
+// infinite loop cannot be interrupted inside its worker); the files still running are then
+// listed as {file, running: true}.
+import { readFileSync } from "node:fs";
 
-const { out, nonce } = JSON.parse(readFileSync(0, "utf8"));
+const { nonce } = JSON.parse(readFileSync(0, "utf8"));
 const stallMs = Number(process.env.TUNER_STALL_MS || 0);
 
 function write(record) {
-  appendFileSync(out, JSON.stringify({ ...record, nonce }) + "\n");
+  // One write (a worker's piped output comes in other writes); synchronous for pipes on Linux,
+  // so it is out before a process.exit() that follows it.
+  process.stdout.write("\n" + JSON.stringify({ ...record, nonce }) + "\n");
 }
 
 function errorText(error) {
@@ -20,6 +28,7 @@ function errorText(error) {
 
 export default class LineReporter {
   running = new Set();
+  ended = new Set();
   lastProgress = Date.now();
 
   onInit() {
@@ -39,6 +48,7 @@ export default class LineReporter {
 
   onTestModuleEnd(mod) {
     this.running.delete(mod.moduleId);
+    this.ended.add(mod.moduleId);
     this.progress();
     const tests = [...mod.children.allTests()];
     const failures = [];
@@ -56,6 +66,17 @@ export default class LineReporter {
       failures,
       errors: moduleErrors,
     });
+  }
+
+  // A worker that died (killed, out of memory, process.exit) ends no module: the run ends with
+  // unattributed "unhandled errors" instead. The files that never ended are listed with them;
+  // the host attributes them only when one file was running alone.
+  onTestRunEnd(modules, unhandledErrors) {
+    if (!unhandledErrors || !unhandledErrors.length) return;
+    const errors = unhandledErrors.map(errorText);
+    for (const mod of modules || []) {
+      if (!this.ended.has(mod.moduleId)) write({ file: mod.moduleId, died: true, errors });
+    }
   }
 
   watch() {

@@ -1,0 +1,42 @@
+"""The pytest kind's verdict comes from the host's pipe, never from a file or an exit code the
+answer controls (tests/fixtures/hostile/python)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tuner.evals import load_suite
+from tuner.grading import GradeRequest, read_output_dir
+from tuner.paths import Project
+from tuner.suites import grade
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT / "tests" / "fixtures" / "hostile" / "python"
+
+pytestmark = [pytest.mark.slow]
+
+
+def test_a_forged_report_and_a_clean_exit_do_not_pass(tmp_path, monkeypatch):
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
+    project = Project(ROOT, ROOT / "suites" / "python")
+    suite = load_suite(project)
+    cases = sorted(CASES.glob("*/hostile.toml"))
+    requests, specs = [], []
+    for case in cases:
+        spec = tomllib.loads(case.read_text())
+        ev = suite.get(spec["eval"])
+        changed, symlinks = read_output_dir(case.parent, suite.kind.answer_roots)
+        requests.append(GradeRequest(eval=ev, files={**ev.answer_files(), **changed}, symlinks=symlinks))
+        specs.append(spec)
+    reference = suite.get("001-text/001-slugify")
+    results = grade(project, [*requests, GradeRequest(eval=reference, files=reference.answer_files())], suite=suite)
+    for case, spec, result in zip(cases, specs, results):
+        step = result.step(spec["expected_step"])
+        assert not result.passed and result.infra_error is None, (case, result.steps)
+        assert step.status == "fail" and spec["reason"] in step.detail, (case, step)
+        assert result.tests_passed == 0
+    control = results[-1]
+    assert control.passed and control.tests_passed == control.tests_total > 0, control.steps

@@ -1,0 +1,141 @@
+"""The reviewer's pages in a real browser (Debian's Chromium, headless, Playwright with the system
+executable), on a store holding a compare, an ablation and an analysis: experiments home ->
+ablation experiment -> rule page (from the heatmap) -> compare experiment -> side by side, then
+every other page. On each page no character is drawn as a missing glyph, and a screenshot is taken
+into $TUNER_SCREENSHOTS (default: the test's temporary folder, printed at the end)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sessionkit import GLYPHS_JS, invoke, link_compare
+
+CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.path.exists(p)), None)
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
+                       reason="no system Chromium (apt-get install chromium; .ci/run and ./dev install it)"),
+]
+
+
+@pytest.fixture
+def stocked(env, store):
+    """The recorded compare linked as an experiment, plus an ablation and a failure analysis."""
+    suite = str(env.root / "suites" / "python")
+    exp = link_compare(store, env.runs)
+    r = invoke("ablate", "--suite", suite, "--design", "loo", "--category", "text", "-k", "1", "-m", "sim/careful", "--json")
+    assert r.exit_code == 0, r.output
+    ablation = json.loads(r.stdout)
+    run = next(x for x in env.runs if x.model == "sim/overeager" and x.set_name == "none")
+    r = invoke("analyze", run.id, "--suite", suite, "--json")
+    assert r.exit_code == 0, r.output
+    analysis = Path(json.loads(r.stdout)["report"])
+    yield {"compare": exp, "ablation": ablation, "analysis": analysis, "run": run}
+    for path in (Path(ablation["report"]), analysis):  # the recorded project is shared by the session's tests
+        for suffix in (".md", ".json", ".png"):
+            path.with_suffix(suffix).unlink(missing_ok=True)
+
+
+@pytest.fixture
+def served(env, stocked):
+    proc = subprocess.Popen([sys.executable, "-m", "tuner.cli.main", "serve", "--port", "0"], cwd=env.root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    try:
+        login = None
+        deadline = time.monotonic() + 60
+        while login is None and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            m = re.search(r"(http://127\.0\.0\.1:\d+)/login\?token=\S+", line)
+            login = m and (m.group(0), m.group(1))
+        assert login, proc.stderr.read() if proc.poll() is not None else "no login URL printed"
+        yield login
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_experiment_to_rule_to_side_by_side_with_no_missing_glyph(env, stocked, served, tmp_path, monkeypatch):
+    from playwright.sync_api import expect, sync_playwright
+
+    assert CHROMIUM, "no system Chromium: .ci/run installs it with apt"
+    login, base = served
+    shots = Path(os.environ.get("TUNER_SCREENSHOTS") or tmp_path / "screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # Chromium writes its profile under $HOME
+    seen: dict[str, list[str]] = {}
+
+    def check(page, name: str) -> None:
+        page.wait_for_load_state("load")
+        seen[name] = page.evaluate(GLYPHS_JS)
+        page.screenshot(path=str(shots / f"{len(seen):02d}-{name}.png"), full_page=True)
+
+    ablation, compare = stocked["ablation"], stocked["compare"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 900})
+            page.goto(login)
+            expect(page.locator("h1")).to_have_text("Experiments")
+            rows = page.locator("#experiments tr[data-kind]")
+            expect(page.locator("#experiments tr[data-kind='compare']")).to_have_count(1)
+            expect(page.locator("#experiments tr[data-kind='ablate']")).to_have_count(1)
+            expect(page.locator("#experiments tr[data-kind='analyze']")).to_have_count(1)
+            assert rows.count() >= 3
+            check(page, "home")
+
+            # experiment -> rule page, through the heatmap's rule labels
+            page.click(f"a[href='/experiments/{ablation['id']}']")
+            expect(page.locator("svg#heatmap-0")).to_be_visible()
+            check(page, "ablation")
+            rule = sorted({e["rule"] for e in ablation["effects"]})[0]
+            page.click(f"svg#heatmap-0 a[href='/rule/{rule}']")
+            expect(page.locator("h1")).to_contain_text(rule)
+            expect(page.locator("svg#forest circle")).to_have_count(
+                sum(1 for e in ablation["effects"] if e["rule"] == rule and e["delta"] is not None))
+            check(page, "rule")
+
+            # compare experiment -> side by side
+            page.click("header a[href='/']")
+            page.click(f"a[href='/experiments/{compare}']")
+            expect(page.locator("table[data-role='before'] tr")).to_have_count(3)
+            check(page, "compare")
+            page.click("#pairs a >> nth=0")
+            expect(page.locator("h1")).to_have_text("Side by side")
+            expect(page.locator("#prompt-diff")).to_be_visible()
+            assert page.locator("section.flip").count() >= 1
+            expect(page.locator("section.flip .changed-step").first).to_contain_text("Step that changed")
+            check(page, "side-by-side")
+
+            # every other page a reviewer opens
+            run = stocked["run"]
+            cat = "text"
+            for name, url in [
+                ("runs", "/runs"), ("run", f"/runs/{run.id}"), ("category", f"/runs/{run.id}/categories/{cat}"),
+                ("rules", "/rules"), ("evals", "/evals?ready=all"), ("reports", "/reports"),
+                ("ablation-report", "/reports/" + Path(ablation["report"]).relative_to(env.root / "reports").as_posix()),
+                ("analysis-report", "/reports/" + stocked["analysis"].relative_to(env.root / "reports").as_posix()),
+                ("leaderboard", "/leaderboard"),
+            ]:
+                page.goto(base + url)
+                expect(page.locator("h1").first).to_be_visible()
+                check(page, name)
+            page.goto(base + f"/runs/{run.id}/categories/{cat}")
+            page.click("#evals td a >> nth=0")
+            expect(page.locator("section.card").first).to_be_visible()
+            check(page, "eval")
+        finally:
+            browser.close()
+    print(f"\nscreenshots: {shots}")
+    assert {name: chars for name, chars in seen.items() if chars} == {}
+    assert len(list(shots.glob("*.png"))) == len(seen) >= 14

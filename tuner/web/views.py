@@ -1,0 +1,111 @@
+"""Charts of stored experiments and runs, built from what the store recorded.
+
+- a run: pass rate per category with its 95% interval (the run's summary);
+- a tune: the optimisation history (Optuna's trials, read from its tables in the same database when
+  the study was stored there), parameter importance, and the winner's rule effects as a forest plot;
+- an ablation: the rule x category effect matrix as a heatmap per model (rules link to their pages);
+- a compare: the per-category change with its interval and verdict, per model.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+from sqlalchemy import inspect, text
+
+from tuner.web.charts import Interval, heatmap, history_chart, interval_chart, symmetric_range, verdict_colour
+
+__all__ = ["run_chart", "experiment_charts", "effects_heatmaps", "tune_history", "effects_forest"]
+
+
+def run_chart(categories: list[tuple[str, dict]], overall: dict | None, run_id: str) -> Markup:
+    rows = [Interval(label=name, value=c.get("pass_rate"), lo=c.get("lo"), hi=c.get("hi"),
+                     note=f"{c.get('pass', 0)}/{c.get('pass', 0) + c.get('fail', 0)}",
+                     href=f"/runs/{run_id}/categories/{name}") for name, c in categories]
+    if overall:
+        rows.append(Interval(label="overall", value=overall.get("pass_rate"), lo=overall.get("lo"), hi=overall.get("hi"),
+                             note=f"{overall.get('pass', 0)}/{overall.get('pass', 0) + overall.get('fail', 0)}", colour="#111827"))
+    return interval_chart(rows, title="Pass rate per category (95% interval)", chart_id="pass-rates")
+
+
+def effects_heatmaps(effects: list[dict]) -> list[tuple[str, Markup]]:
+    """One heatmap per model of rule x category effects."""
+    out = []
+    for model in sorted({e["model"] for e in effects}):
+        mine = [e for e in effects if e["model"] == model]
+        rules = sorted({e["rule"] for e in mine})
+        cats = sorted({e["category"] for e in mine})
+        cells = {(e["rule"], e["category"]): e for e in mine}
+        out.append((f"Effect of each rule, {model}",
+                    heatmap(rules, cats, cells, row_href=lambda r: f"/rule/{r}", chart_id=f"heatmap-{len(out)}")))
+    return out
+
+
+def _forest(effects: list[dict], title: str, chart_id: str) -> Markup:
+    rows = [Interval(label=f"{e.get('rule', '')} · {e['category']} · {e['model']}".strip(" ·"), value=e.get("delta"),
+                     lo=e.get("lo"), hi=e.get("hi"), note=e.get("verdict") or "", colour=verdict_colour(e.get("verdict")),
+                     href=f"/rule/{e['rule']}" if e.get("rule") else None) for e in effects]
+    r = symmetric_range([v for e in effects for v in (e.get("delta"), e.get("lo"), e.get("hi"))])
+    return interval_chart(rows, lo=-r, hi=r, zero=0.0, title=title, chart_id=chart_id)
+
+
+def effects_forest(effects: list[dict]) -> Markup:
+    """A rule's measured effects, one row per category x model x source (the rule's page)."""
+    rows = [Interval(label=f"{e['category']} · {e['model']} · {e['source']}", value=e.get("delta"), lo=e.get("lo"),
+                     hi=e.get("hi"), note=e.get("verdict") or "", colour=verdict_colour(e.get("verdict")), href=e.get("href"))
+            for e in effects]
+    r = symmetric_range([v for e in effects for v in (e.get("delta"), e.get("lo"), e.get("hi"))])
+    return interval_chart(rows, lo=-r, hi=r, zero=0.0, title="Effect of including the rule on the pass rate",
+                          chart_id="forest")
+
+
+def tune_history(store, study_name: str) -> list[tuple[int, float | None]]:
+    """(trial number, value) of a study whose Optuna tables live in the store's database."""
+    with store.engine.connect() as conn:
+        if "trials" not in inspect(conn).get_table_names():
+            return []
+        rows = conn.execute(text(
+            "SELECT t.number, v.value FROM trials t JOIN studies s ON s.study_id = t.study_id "
+            "LEFT JOIN trial_values v ON v.trial_id = t.trial_id AND v.objective = 0 "
+            "WHERE s.study_name = :name AND t.state = 'COMPLETE' ORDER BY t.number"), {"name": study_name}).all()
+    return [(int(n), None if v is None else float(v)) for n, v in rows]
+
+
+def _best_so_far(points: list[tuple[int, float | None]]) -> list[tuple[int, float]]:
+    best, out = None, []
+    for i, v in points:
+        if v is not None and (best is None or v > best):
+            best = v
+            out.append((i, v))
+    return out
+
+
+def experiment_charts(store, detail: dict) -> list[tuple[str, Markup]]:
+    exp = detail["experiment"]
+    result = exp.get("result") or {}
+    kind = exp["kind"]
+    charts: list[tuple[str, Markup]] = []
+    if kind == "tune":
+        points = tune_history(store, exp["name"])
+        if points:
+            charts.append(("Optimisation history", history_chart(points, best=_best_so_far(points),
+                                                                 title=f"Trials of {exp['name']}", y_label="objective",
+                                                                 chart_id="tune-history")))
+        importance = result.get("importance") or {}
+        if importance:
+            top = max(importance.values()) or 1.0
+            rows = [Interval(label=k, value=v, lo=None, hi=None, note=f"{v:.2f}", href=f"/rule/{k}")
+                    for k, v in sorted(importance.items(), key=lambda kv: -kv[1])]
+            charts.append(("Parameter importance", interval_chart(rows, lo=0.0, hi=max(top, 1e-9), percent=False,
+                                                                  title="Rule importance (Optuna)", chart_id="importance")))
+        if result.get("rule_effects"):
+            charts.append(("Rule effects of the winner", _forest(result["rule_effects"], "Effect of each rule of the winner",
+                                                                 "tune-effects")))
+    elif kind == "ablate" and result.get("effects"):
+        charts += effects_heatmaps(result["effects"])
+    elif kind == "compare":
+        cells = [c for c in result.get("cells") or [] if isinstance(c, dict) and "category" in c]
+        if cells:
+            rows = [{"category": c["category"], "model": c.get("model_label") or c.get("model", ""), "delta": c.get("delta"),
+                     "lo": c.get("lo"), "hi": c.get("hi"), "verdict": c.get("verdict")} for c in cells]
+            charts.append(("Change per category", _forest(rows, "Change in pass rate, after minus before", "compare-forest")))
+    return charts
