@@ -118,7 +118,7 @@ def _failure(store, result_id: int) -> str | None:
 
     from tuner.store.schema import ResultRow, StepRow
 
-    with store.session() as db:
+    with store.reading() as db:
         error = db.execute(select(ResultRow.error).where(ResultRow.id == result_id)).scalar_one_or_none()
         detail = db.execute(select(StepRow.detail).where(StepRow.result_id == result_id, StepRow.status.in_(("fail", "error")))
                             .order_by(StepRow.position).limit(1)).scalar_one_or_none()
