@@ -71,7 +71,7 @@ def run_usage(store, run_ids: Iterable[str]) -> dict[str, Usage]:
                func.coalesce(func.sum(r.c.prompt_tokens), 0), func.coalesce(func.sum(r.c.completion_tokens), 0),
                func.sum(case((r.c.cost_usd.isnot(None), 1), else_=0)), func.sum(case((answered, 1), else_=0)),
                func.sum(r.c.cost_usd))
-    with store.session() as s:
+    with store.reading() as s:
         for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
             for rid, n, calls, pt, ct, priced, ans, cost in s.execute(q.where(r.c.run_id.in_(chunk)).group_by(r.c.run_id)):
                 out[rid] = Usage(results=n, calls=int(calls), prompt_tokens=int(pt), completion_tokens=int(ct),
