@@ -111,3 +111,12 @@ def test_a_read_session_that_changes_a_record_is_refused_and_changes_nothing(fil
         with store.reading() as s:
             s.get(RunRow, run.id).status = "broken"
     assert store.run(run.id).status == "running"
+
+
+def test_rows_read_stay_usable_after_the_read_session(filled):
+    from tuner.store.schema import RunRow
+
+    store, _, run = filled
+    with store.reading() as s:
+        row = s.get(RunRow, run.id)
+    assert row.status == "running" and row.id == run.id  # not expired, as after a write session
