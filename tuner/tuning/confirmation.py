@@ -12,7 +12,7 @@ over the looks so that looking often does not inflate false alarms. The next rou
 categories with a cell still open; the whole stops when every cell is decided or the budget
 (default: twice the fixed design's calls) is spent, and what is open then is "undecided".
 
-The tables keep the rates and the task-bootstrap intervals of ``paired_table`` on all the samples
+The tables keep the rates and the intervals over evals of ``paired_table`` on all the samples
 drawn; the verdict and q of each row are the sequential test's.
 """
 
