@@ -239,7 +239,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="3 evals x 1-3 samples only")
     args = parser.parse_args()
     t0 = time.time()
-    sizes_grid = [(3, 1), (3, 2), (3, 3)] + ([] if args.quick else [(12, 3), (24, 3)])
+    sizes_grid = [(3, 1), (3, 2), (3, 3)] + ([] if args.quick else [(12, 3), (24, 3), (12, 12)])
     _print_coverage(coverage(args.sims, sizes_grid))
     _print("Size (false 'pass' or false flag; worst over the worlds tried; <= 0.05 required, 0.025 for tune)", sizes(args.sims), "rate")
     _print("Power (chance of the useful answer)", power(args.sims), "power")

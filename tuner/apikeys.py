@@ -68,7 +68,7 @@ def create_key(store, name: str) -> NewKey:
 
 
 def list_keys(store) -> list[ApiKey]:
-    with store.session() as s:
+    with store.reading() as s:
         return [_record(r) for r in s.execute(select(ApiKeyRow).order_by(ApiKeyRow.created_at)).scalars()]
 
 
@@ -93,7 +93,7 @@ def verify_key(store, presented: str | None) -> ApiKey | None:
     m = _FORMAT.match(presented or "")
     if not m:
         return None
-    with store.session() as s:
+    with store.reading() as s:
         row = s.get(ApiKeyRow, m.group(1))
         # Compare even when the id is unknown, so that case takes the same time as a wrong secret.
         stored = row.key_hash if row is not None else "0" * 64

@@ -69,7 +69,7 @@ def test_a_planted_helpful_rule_deleted_from_the_set_is_found(cli, py_project):
     assert set(effects) == ACTIVE - {"py.raise-valueerror", "py.inclusive-limits"} | {"py.planted-raise"}
     # Deleting the planted rule brings its mistakes back (about 0.3 + 0.4 / 3 of the text samples): found.
     planted = effects["py.planted-raise"]
-    assert planted["verdict"] == "helps" and planted["delta"] >= 0.25 and planted["lo"] > 0, planted
+    assert planted["verdict"] == "helps" and planted["delta"] >= 0.25, planted
     assert planted["q_value"] < 0.01, planted  # not a borderline call
     assert effects["py.no-mutable-defaults"]["delta"] == 0 and effects["py.no-mutable-defaults"]["verdict"] != "helps"
     # The rule that found nothing to cure is not called harmful, nor anything else here.
@@ -80,7 +80,7 @@ def test_loo_verdicts_match_the_planted_truth_and_files_are_written(cli, py_proj
     r = cli("ablate", "--design", "loo", "--category", "text", "--samples", "10", "--model", "sim/careful", "--json")
     data, effects = _effects(r)
     assert set(effects) == ACTIVE and all(e["tokens"] > 0 for e in effects.values())
-    assert effects["py.raise-valueerror"]["verdict"] == "helps" and effects["py.raise-valueerror"]["lo"] > 0
+    assert effects["py.raise-valueerror"]["verdict"] == "helps", effects["py.raise-valueerror"]
     assert effects["py.casefold"]["delta"] >= 0.15
     assert effects["py.no-mutable-defaults"]["delta"] == 0
     assert effects["py.no-mutable-defaults"]["verdict"] == "no detectable effect"

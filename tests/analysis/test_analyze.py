@@ -61,13 +61,12 @@ def test_simulated_analyst_report_sections_path_and_store(cli, py_project, sim_r
     assert recorded.path == f"reports/sim/careful/{run_id[7:15]}_{_today()}.md" and recorded.author_model == "sim/analyst"
     assert recorded.body["verdicts"] == body["verdicts"]
     assert not (py_project.parent / "home" / ".dspy_cache").exists()
-    # A viewer URL names the same run; a second analysis the same day is written beside the first
-    # (``_2``), which the store and later reports still refer to, never over it.
+    # A viewer URL names the same run; a second analysis the same day is kept beside the first (_2).
     again = cli("analyze", f"http://127.0.0.1:8000/run/{run_id}/evals?x=1")
     assert again.exit_code == 0, again.output
     second = path.with_name(f"{path.stem}_2.md")
     assert sorted(p.name for p in path.parent.iterdir()) == sorted(
-        [path.name, path.with_suffix(".json").name, second.name, second.with_suffix(".json").name])
+        [path.with_suffix(".json").name, path.name, second.name, second.with_suffix(".json").name])
 
 
 def test_recurrence_against_an_earlier_report(cli, py_project, sim_run):

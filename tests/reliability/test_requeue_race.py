@@ -84,3 +84,15 @@ def test_two_requeuers_at_once_queue_each_planned_change_once(tmp_path):
     assert not errors
     counts = Counter(_waiting(study))
     assert counts == Counter({0: 1, 1: 1, 2: 1, 3: 1, 4: 1}), counts
+
+
+def test_in_memory_studies_requeue_the_same_way():
+    study = optuna.create_study()
+    for i in range(3):
+        study.enqueue_trial({"x": i}, user_attrs={"move": {"i": i}})
+    failed = _fail_first(study)
+    taken = []
+    _after_listing(study, lambda: taken.append(study.ask()))  # x=1 taken meanwhile
+    liveness.requeue(study, [failed])
+    assert study._storage.get_trial(taken[0]._trial_id).state == TrialState.RUNNING
+    assert _waiting(study) == [0, 2]

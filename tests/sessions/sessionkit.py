@@ -36,8 +36,8 @@ def add_tool_session(store, run_id: str) -> str:
 
 
 def link_compare(store, runs) -> str:
-    """The session store's compare as an experiment linked to its four runs (as `tuner compare`
-    records it; recorded here only if it was not); returns its id."""
+    """The session store's compare as a v4 experiment linking its four runs; returns its id. `tuner
+    compare` records that experiment itself now; a store recorded before it did gets one here."""
     recorded = store.experiments("compare")
     if recorded:
         return recorded[0]["id"]

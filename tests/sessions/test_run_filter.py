@@ -50,9 +50,21 @@ def test_label_and_export_by_run_reach_regraded_generations(env, store):
 
 
 def test_viewer_sessions_of_a_run_lists_regraded_generations(store, env):
-    from tuner.sessions import list_sessions, session_filter
+    import warnings
+
+    from fastapi.testclient import TestClient
+
+    from tuner.paths import find_project
+    from tuner.web import Login, create_app
 
     run = env.runs[0]
     _, keys = _regrade(store, run)
-    page = list_sessions(store, session_filter(run=run.id), limit=100)
-    assert {s.key for s in page.items} == keys and {s.run_id for s in page.items} == {run.id}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(store, find_project(), Login("t"))) as viewer:
+            assert viewer.get("/login?token=t", follow_redirects=False).status_code == 303
+            page = viewer.get(f"/runs/{run.id}")
+            assert f"/evals?run={run.id}" in page.text  # the "Sessions of this run" link
+            listing = viewer.get(f"/evals?run={run.id}&ready=all")
+    assert listing.status_code == 200
+    assert all(f'data-key="{k}"' in listing.text or k[7:19] in listing.text for k in keys), listing.text[:2000]

@@ -51,7 +51,7 @@ def _writer_wait(path, started: threading.Event) -> float:
         conn.close()
 
 
-@pytest.mark.parametrize("read", ["results", "runs", "run", "sessions", "export", "viewer", "check"])
+@pytest.mark.parametrize("read", ["results", "runs", "run", "sessions", "export", "viewer", "check", "usage", "api-key"])
 def test_a_long_read_does_not_block_a_writer(filled, read):
     store, path, run = filled
     started = threading.Event()
@@ -68,6 +68,8 @@ def test_a_long_read_does_not_block_a_writer(filled, read):
     writer = threading.Thread(target=lambda: waits.append(_writer_wait(path, started)))
     writer.start()
     from tuner.sessions import export_sessions, list_sessions, session_filter
+    from tuner.apikeys import verify_key
+    from tuner.runs.usage import run_usage
     from tuner.store.integrity import check_store
     from tuner.web.data import category_results
 
@@ -79,6 +81,8 @@ def test_a_long_read_does_not_block_a_writer(filled, read):
         "export": lambda: export_sessions(store, "text", session_filter(ready=False)),
         "viewer": lambda: category_results(store, run.id, "text"),
         "check": lambda: check_store(store),
+        "usage": lambda: run_usage(store, [run.id]),
+        "api-key": lambda: verify_key(store, "tk_0123456789ab_" + "x" * 30),
     }
     calls[read]()
     event.remove(store.engine, "before_cursor_execute", _slow)
@@ -107,3 +111,12 @@ def test_a_read_session_that_changes_a_record_is_refused_and_changes_nothing(fil
         with store.reading() as s:
             s.get(RunRow, run.id).status = "broken"
     assert store.run(run.id).status == "running"
+
+
+def test_rows_read_stay_usable_after_the_read_session(filled):
+    from tuner.store.schema import RunRow
+
+    store, _, run = filled
+    with store.reading() as s:
+        row = s.get(RunRow, run.id)
+    assert row.status == "running" and row.id == run.id  # not expired, as after a write session

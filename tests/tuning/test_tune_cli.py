@@ -32,7 +32,7 @@ def test_tune_runs_resumes_and_reports(cli, live_project):
     # tuning and held-out eval x 12 samples) and says what it saved; every row carries its verdict.
     conf = data["confirmation"]
     n_held = len(suite.select(held_out=True))
-    assert conf["fixed_calls"] == 2 * (n_tuning + n_held) * 12 and conf["budget_calls"] == conf["fixed_calls"]
+    assert conf["fixed_calls"] == 2 * (n_tuning + n_held) * 12 and conf["budget_calls"] == 2 * conf["fixed_calls"]
     assert 0 < conf["calls"] <= conf["budget_calls"] and conf["saved_calls"] == conf["fixed_calls"] - conf["calls"]
     assert conf["stopped"] in ("decided", "budget") and conf["looks"] == len(conf["samples_per_round"])
     verdicts = {r["paired"]["verdict"] for r in data["fresh"] + data["held_out"]}

@@ -32,7 +32,7 @@ def tune(
     storage: StorageOption = None,
     batch: Annotated[int, typer.Option(help="Trials evaluated together (one grading batch).", min=1, max=64)] = 4,
     evidence_budget: Annotated[Optional[int], typer.Option("--evidence-budget", min=1, help="Calls for the winner's rule effects (default: what a fixed leave-one-out would make; it stops sooner once all is decided).")] = None,
-    confirm_budget: Annotated[Optional[int], typer.Option("--confirm-budget", min=1, help="Calls for confirming the winner (default: what a fixed design at the evidence samples would make; it stops sooner once every category is decided).")] = None,
+    confirm_budget: Annotated[Optional[int], typer.Option("--confirm-budget", min=1, help="Calls for confirming the winner (default: twice what a fixed design at the evidence samples would make; it stops sooner once every category is decided).")] = None,
     seed: Annotated[int, typer.Option(help="Sampler seed.")] = 0,
     report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
     no_cache: NoCacheOption = False,

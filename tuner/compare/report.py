@@ -93,7 +93,7 @@ def render_markdown(comparison: Comparison, chart_name: str | None = None) -> st
         lines += ["", f"![before/after per category]({chart_name})"]
     lines += ["", "## Flips per eval", "", *_flips(c.cells), ""]
     lines += [
-        "Pairs: same eval, same sample position (offsets applied). Rates and Δ intervals: cluster bootstrap over evals. "
+        "Pairs: same eval, same sample position (offsets applied). Rates: Clopper–Pearson with a design-effect correction for samples sharing an eval; Δ: a cluster-robust t interval over evals (the category's tasks are the unit; see the README's statistics section). "
         "p: exact McNemar on the discordant pairs. Infrastructure failures are excluded from scores and counted.",
         "",
         f"Exit code: {c.exit_code} ({_EXIT[c.exit_code]}).",

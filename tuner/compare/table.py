@@ -1,6 +1,6 @@
 """The comparison table: one cell per model × category (and overall), tested together.
 
-Each cell is a paired comparison (``tuner.stats.paired_compare``: bootstrap interval of the delta
+Each cell is a paired comparison (``tuner.stats.paired_compare``: an interval of the delta
 over tasks, exact McNemar p-value). All cells of the table form one family for Benjamini–Hochberg,
 overall rows included, so looking at many categories and models does not manufacture discoveries.
 A significant regression anywhere makes the comparison fail (exit code 1 in the CLI). A cell with

@@ -190,7 +190,7 @@ def _grade(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> 
 
 
 def summarize(results: list[ResultRecord]) -> dict:
-    """Counts and pass rates (with 95% cluster-bootstrap intervals) per category and overall;
+    """Counts and pass rates (with 95% intervals, evals as the unit) per category and overall;
     infra failures are excluded from rates."""
     by_cat: dict[str, Counter] = {}
     for r in results:

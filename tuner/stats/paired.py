@@ -6,10 +6,11 @@ pair with an infrastructure failure (None) on either side is left out, never re-
 - Delta and its 95% interval: ``tuner.stats.difference`` over evals (tasks are the unit, as for
   the rates: cluster-robust t with small-sample reference, never narrower than the interval on
   these evals).
-- p-value: exact McNemar test on the discordant pairs (statsmodels). It conditions on this suite's
-  tasks: "does the change alter outcomes on these tasks beyond sampling noise". With a handful of
-  tasks per category a test that generalises over tasks could never reach significance, so the
-  interval carries the task-level uncertainty and the test the sample-level one.
+- p-value: exact McNemar test on the discordant pairs (the binomial test at 1/2). It conditions
+  on this suite's tasks: "does the change alter outcomes on these tasks beyond sampling noise".
+  With a handful of tasks per category a test that generalises over tasks could never reach
+  significance, so the interval carries the task-level uncertainty and the test the sample-level
+  one.
 - Many cells (category × model, rule × category) are tested together: Benjamini–Hochberg q-values.
 - Verdict: improved / regressed when q < alpha, else no detectable change.
 """

@@ -167,8 +167,12 @@ class Store:
                 yield session
                 if session.new or session.dirty or session.deleted:
                     raise StoreError("internal: a read session changed records; use Store.session() to write")
-            finally:
+                # Ends the read transaction. Not a rollback: that would expire the rows read, and a
+                # caller may still use them after the block (as after a write session).
+                session.commit()
+            except BaseException:
                 session.rollback()
+                raise
 
     def close(self) -> None:
         self.engine.dispose()

@@ -1,7 +1,7 @@
 """Evidence tables shared by tuning, ablation and publishing.
 
 ``paired_table`` turns two sets of runs (same models, evals and sample indices) into per model ×
-category rows: both rates with cluster-bootstrap intervals and the paired difference, with
+category rows: both rates with their intervals (tuner.stats) and the paired difference, with
 Benjamini–Hochberg q-values across the whole table.
 """
 
