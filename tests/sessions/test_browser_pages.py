@@ -1,5 +1,5 @@
 """The reviewer's pages in a real browser (Debian's Chromium, headless, Playwright with the system
-executable), on a store holding a compare, an ablation and an analysis: experiments home ->
+executable), on a store holding a compare, a tune, an ablation and an analysis: experiments home ->
 ablation experiment -> rule page (from the heatmap) -> compare experiment -> side by side, then
 every other page. On each page no character is drawn as a missing glyph, and a screenshot is taken
 into $TUNER_SCREENSHOTS (default: the test's temporary folder, printed at the end)."""
@@ -28,17 +28,21 @@ pytestmark = [
 
 @pytest.fixture
 def stocked(env, store):
-    """The recorded compare linked as an experiment, plus an ablation and a failure analysis."""
+    """The recorded compare linked as an experiment, plus a small tune, an ablation and a failure analysis."""
     suite = str(env.root / "suites" / "python")
     exp = link_compare(store, env.runs)
     r = invoke("ablate", "--suite", suite, "--design", "loo", "--category", "text", "-k", "1", "-m", "sim/careful", "--json")
     assert r.exit_code == 0, r.output
     ablation = json.loads(r.stdout)
+    r = invoke("tune", "--suite", suite, "--category", "text", "--trials", "2", "--samples", "1", "--evidence-budget", "10",
+               "--confirm-budget", "10", "-m", "sim/careful", "--json")
+    assert r.exit_code == 0, r.output
+    tune = json.loads(r.stdout)
     run = next(x for x in env.runs if x.model == "sim/overeager" and x.set_name == "none")
     r = invoke("analyze", run.id, "--suite", suite, "--json")
     assert r.exit_code == 0, r.output
     analysis = Path(json.loads(r.stdout)["report"])
-    yield {"compare": exp, "ablation": ablation, "analysis": analysis, "run": run}
+    yield {"compare": exp, "ablation": ablation, "analysis": analysis, "run": run, "tune": tune}
     for path in (Path(ablation["report"]), analysis):  # the recorded project is shared by the session's tests
         for suffix in (".md", ".json", ".png"):
             path.with_suffix(suffix).unlink(missing_ok=True)
@@ -101,8 +105,9 @@ def test_experiment_to_rule_to_side_by_side_with_no_missing_glyph(env, stocked, 
             rule = sorted({e["rule"] for e in ablation["effects"]})[0]
             page.click(f"svg#heatmap-0 a[href='/rule/{rule}']")
             expect(page.locator("h1")).to_contain_text(rule)
+            measured = [*ablation["effects"], *stocked["tune"]["rule_effects"]]  # the tune measured its winner's rules too
             expect(page.locator("svg#forest circle")).to_have_count(
-                sum(1 for e in ablation["effects"] if e["rule"] == rule and e["delta"] is not None))
+                sum(1 for e in measured if e["rule"] == rule and e["delta"] is not None))
             check(page, "rule")
 
             # compare experiment -> side by side
@@ -116,6 +121,14 @@ def test_experiment_to_rule_to_side_by_side_with_no_missing_glyph(env, stocked, 
             assert page.locator("section.flip").count() >= 1
             expect(page.locator("section.flip .changed-step").first).to_contain_text("Step that changed")
             check(page, "side-by-side")
+
+            # the tune: its history and the runs it made, reached from it
+            page.click("header a[href='/']")
+            page.click("#experiments tr[data-kind='tune'] a")
+            expect(page.locator("h1")).to_contain_text(stocked["tune"]["study"])
+            expect(page.locator("svg#tune-history circle")).to_have_count(2)
+            expect(page.locator("table[data-role='trial']")).to_be_visible()
+            check(page, "tune")
 
             # every other page a reviewer opens
             run = stocked["run"]
@@ -138,4 +151,4 @@ def test_experiment_to_rule_to_side_by_side_with_no_missing_glyph(env, stocked, 
             browser.close()
     print(f"\nscreenshots: {shots}")
     assert {name: chars for name, chars in seen.items() if chars} == {}
-    assert len(list(shots.glob("*.png"))) == len(seen) >= 14
+    assert len(list(shots.glob("*.png"))) == len(seen) >= 15
