@@ -153,3 +153,10 @@ def test_compare_page_orders_sides_and_charts_both(viewer, linked):
     chart = chart[:chart.index("</svg>")]
     for run in linked["runs"].values():
         assert f'href="/runs/{run.id}' in chart
+
+
+def test_home_charts_calls_per_experiment(viewer, linked):
+    page = viewer.get("/").text
+    chart = page[page.index('id="costs"'):]
+    chart = chart[:chart.index("</svg>")]
+    assert f'href="/experiments/{linked["compare"]}"' in chart and "calls, unknown" in chart

@@ -66,7 +66,7 @@ def symmetric_range(values: list[float | None], step: float = 0.25) -> float:
 
 
 def interval_chart(rows: list[Interval], *, lo: float = 0.0, hi: float = 1.0, zero: float | None = None,
-                   percent: bool = True, title: str = "", chart_id: str = "") -> Markup:
+                   percent: bool = True, title: str = "", chart_id: str = "", value_format=None) -> Markup:
     """One row per item: a dot at the estimate and a bar over its interval, on a shared axis.
 
     Used for pass rates per category (0..1) and, with ``zero=0`` and a symmetric range, as a forest
@@ -75,7 +75,7 @@ def interval_chart(rows: list[Interval], *, lo: float = 0.0, hi: float = 1.0, ze
     label_w = _label_width([r.label for r in rows])
     plot_w, note_w, row_h, top = 360, 180, 22, 26 if title else 8
     width, height = label_w + plot_w + note_w + 20, top + row_h * len(rows) + 30
-    fmt = (lambda v: f"{v:+.0%}" if zero is not None else f"{v:.0%}") if percent else (lambda v: f"{v:+.2f}")
+    fmt = value_format or ((lambda v: f"{v:+.0%}" if zero is not None else f"{v:.0%}") if percent else (lambda v: f"{v:+.2f}"))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="{escape(chart_id)}" role="img" '
            f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" {_FONT}>']
     if title:

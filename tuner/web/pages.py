@@ -82,7 +82,10 @@ def home(request: Request, kind: str = "", suite: str = "", model: str = "", set
 
     store = request.app.state.store
     filt = ExperimentFilter(kind=kind, suite=suite, model=model, set=set_name, status=status, since=since)
-    return _render(request, "home.html.j2", items=list_experiments(store, filt, cache=request.app.state.usage), chosen=filt,
+    from tuner.web.views import costs_chart
+
+    items = list_experiments(store, filt, cache=request.app.state.usage)
+    return _render(request, "home.html.j2", items=items, costs=costs_chart(items), chosen=filt,
                    known=known_values(store), models=known_models(store), tab="home")
 
 

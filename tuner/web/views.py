@@ -14,7 +14,7 @@ from sqlalchemy import inspect, text
 
 from tuner.web.charts import Interval, heatmap, history_chart, interval_chart, symmetric_range, verdict_colour
 
-__all__ = ["run_chart", "experiment_charts", "effects_heatmaps", "tune_history", "effects_forest"]
+__all__ = ["run_chart", "experiment_charts", "effects_heatmaps", "tune_history", "effects_forest", "costs_chart"]
 
 
 def run_chart(categories: list[tuple[str, dict]], overall: dict | None, run_id: str) -> Markup:
@@ -46,6 +46,17 @@ def _forest(effects: list[dict], title: str, chart_id: str) -> Markup:
                      href=f"/rule/{e['rule']}" if e.get("rule") else None) for e in effects]
     r = symmetric_range([v for e in effects for v in (e.get("delta"), e.get("lo"), e.get("hi"))])
     return interval_chart(rows, lo=-r, hi=r, zero=0.0, title=title, chart_id=chart_id)
+
+
+def costs_chart(items: list, top: int = 15) -> Markup | None:
+    """Provider calls of the experiments listed (the most expensive first), with their cost."""
+    spent = sorted((it for it in items if it.calls), key=lambda it: -it.calls)[:top]
+    if not spent:
+        return None
+    rows = [Interval(label=f"{it.kind} {it.name}", value=it.calls, lo=0, hi=it.calls, note=f"{it.calls} calls, {it.cost}",
+                     href=it.href) for it in spent]
+    return interval_chart(rows, lo=0, hi=max(it.calls for it in spent), title="Provider calls per experiment (cost at the right)",
+                          chart_id="costs", value_format=lambda v: f"{v:,.0f}")
 
 
 def effects_forest(effects: list[dict]) -> Markup:
