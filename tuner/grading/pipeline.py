@@ -221,8 +221,13 @@ def _host_paths(ws: Workspace) -> list[tuple[str, str]]:
     for path in {ws.root, ws.root.resolve()}:
         pairs.append((str(path) + "/", ""))
         pairs.append((str(path), "."))
-    for path in {ws.root.parent, ws.root.resolve().parent} - {Path("/")}:
-        pairs.append((str(path), "<tmp>"))  # the temp folder the batch was made in
+    # The folder the batch was made in, unless it is the system's temp folder: "/tmp" also begins
+    # paths an answer itself wrote ("/tmp/x.ts: absolute path"), which must read as written.
+    import tempfile
+
+    common = {Path("/"), Path(tempfile.gettempdir()), Path(tempfile.gettempdir()).resolve()}
+    for path in {ws.root.parent, ws.root.resolve().parent} - common:
+        pairs.append((str(path), "<tmp>"))
     return sorted(pairs, key=lambda p: -len(p[0]))  # longest first: a prefix never hides a longer one
 
 
