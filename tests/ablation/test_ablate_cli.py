@@ -122,3 +122,18 @@ def test_adaptive_refuses_samples_and_an_inverted_zone(cli, py_project):
     r = cli("ablate", "--delta0", "0.1", "--delta", "0.05")
     assert r.exit_code == 2 and "--delta0" in r.stderr
     assert not (py_project / "experiments" / "tuner.db").exists()
+
+
+def test_an_ablation_is_an_experiment_linked_to_its_runs(cli, py_project):
+    r = cli("ablate", "--design", "loo", "--category", "text", "--samples", "1", "--model", "sim/careful", "--json")
+    assert r.exit_code == 0, r.output
+    from tuner.store import Store
+
+    store = Store.open(f"sqlite:///{py_project / 'experiments' / 'tuner.db'}", create=False)
+    try:
+        [exp] = store.experiments("ablate")
+        links = store.experiment_runs(exp["id"])
+    finally:
+        store.close()
+    # One run per variant (the reference and one without each active rule) for the one model.
+    assert {role for _, role in links} == {"design"} and len(links) == len(ACTIVE) + 1

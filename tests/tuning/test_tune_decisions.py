@@ -52,7 +52,7 @@ def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, p
         roles = {role for _, role in store.experiment_runs(exp["id"])}
     finally:
         store.close()
-    assert exp["status"] == "finished" and exp["name"] == data["study"] and roles == {"trial", "confirm"}
+    assert exp["status"] == "finished" and exp["name"] == data["study"] and roles == {"trial", "confirm", "evidence"}
 
 
 def test_tune_text_with_defaults_says_nothing_qualifies_and_offers_no_publish(cli, py_suite):

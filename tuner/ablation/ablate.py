@@ -84,10 +84,13 @@ def adaptive_effects(
     plan = Plan(rules=tuple(sorted(selection)), evals={c: tuple(v) for c, v in sorted(evals.items())},
                 models=tuple(s.key for s in specs), budget_calls=budget_calls, zone=zone, seed=seed)
 
+    run_ids: list[str] = []
+
     def observe(points):
         cells = [Variant(name=f"r{pt.replicate:04d}", role="screen", eval_id=pt.eval_id, replicate=sample_offset + pt.replicate,
                          selection={r: v for r, v in selection.items() if r not in pt.dropped}) for pt in points]
         groups = _run_cells(h, cells, specs, prefix, progress)
+        run_ids.extend(o.run.id for g in groups for o in g.values())
         seen = [{key: (None if o.results[0].outcome == "infra" else o.results[0].outcome == "pass") if o.results else None
                  for key, o in g.items()} for g in groups]
         return seen, sum(o.new_calls for g in groups for o in g.values())
@@ -105,7 +108,7 @@ def adaptive_effects(
                       decided_round=c.decided_round) for c in outcome.cells]
     spent = {"delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta, "budget_calls": budget_calls,
              "rounds": outcome.rounds, "stopped": outcome.stopped, "calls": outcome.calls, "new_calls": outcome.new_calls,
-             "history": outcome.history}
+             "history": outcome.history, "run_ids": list(dict.fromkeys(run_ids))}
     return effects, spent
 
 
@@ -154,6 +157,7 @@ def ablate(
         calls=sum(o.new_calls for g in groups for o in g.values()),
     )
     h.store.save_experiment(exp_id, f"ablate-{design}-{set_name}", "ablate", config, result=report.model_dump(mode="json"))
+    h.store.link_runs(exp_id, [o.run.id for g in groups for o in g.values()], "design")
     return report
 
 
@@ -167,10 +171,12 @@ def _ablate_adaptive(h, set_name, selection, specs, eval_ids, seed, budget_calls
     exp_id = sha256_json({"kind": "ablate", **config})
     effects, spent = adaptive_effects(h, selection, specs, eval_ids, budget_calls=budget, zone=zone, seed=seed,
                                       prefix=f"ablate-{short(exp_id, 8)}", progress=progress)
+    run_ids = spent.pop("run_ids")
     report = AblationReport(
         id=exp_id, design="adaptive", set_name=set_name, models=[s.label for s in specs], runs=spent["rounds"], samples=1,
         eval_ids=eval_ids, effects=effects, calls=spent["new_calls"], adaptive=spent,
     )
     h.store.save_experiment(exp_id, f"ablate-adaptive-{set_name}", "ablate", {**config, "budget_calls": budget},
                             result=report.model_dump(mode="json"))
+    h.store.link_runs(exp_id, run_ids, "design")
     return report

@@ -3,7 +3,7 @@ did what (Optuna's parameter importance plus the adaptive design's effects of th
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from tuner.ablation.effects import Effect as RuleEffect
 from tuner.runs import Harness
@@ -41,6 +41,8 @@ class TuneReport(BaseModel):
     tolerance: float = 0.15
     # whether the winner may be offered (tuner.tuning.acceptance): accepted | no change | withheld | not measured
     acceptance: Acceptance | None = None
+    # the evidence design's runs: linked to the experiment, not written into the report
+    evidence_runs: list[str] = Field(default_factory=list, exclude=True)
 
     @property
     def accepted(self) -> bool:
@@ -72,6 +74,7 @@ def rule_evidence(h: Harness, config: TuneConfig, specs: list, best: dict, progr
     budget = budget_calls or fixed
     effects, spent = adaptive_effects(h, best, specs, config.eval_ids, budget_calls=budget, zone=Zone(), seed=config.seed,
                                       sample_offset=FRESH_OFFSET, prefix="winner-adaptive", progress=progress)
+    # spent["run_ids"]: the design's runs, linked to the study's experiment by tune (not kept in the report).
     return effects, {**spent, "fixed_loo_calls": fixed, "saved_calls": max(0, fixed - spent["calls"])}
 
 

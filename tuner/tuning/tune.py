@@ -69,6 +69,7 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
         fresh, held, confirmation = [], [], {"design": "none", "looks": 0, "calls": 0, "new_calls": 0,
                                              "stopped": "no change", "fixed_calls": 0, "saved_calls": 0, "fixed_samples": 0}
     effects, evidence = rule_evidence(h, config, specs, best_sel, progress, budget_calls=evidence_budget)
+    evidence_runs = evidence.pop("run_ids", [])
     target = [e for e in effects if e.category == config.category]
     others = [e for e in effects if e.category != config.category]
     trials = study.get_trials(deepcopy=False)
@@ -95,6 +96,7 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
         confirmation=confirmation,
         tolerance=config.tolerance,
         acceptance=accept(config.category, fresh, held, config.tolerance, changed=changed),
+        evidence_runs=evidence_runs,
     )
 
 
@@ -134,3 +136,4 @@ def _link_runs(h: Harness, exp_id: str, study, report) -> None:
     trial_runs = [rid for t in study.get_trials(deepcopy=False) for rid in (t.user_attrs.get("run_ids") or [])]
     h.store.link_runs(exp_id, trial_runs, "trial")
     h.store.link_runs(exp_id, (report.confirmation or {}).get("run_ids") or [], "confirm")
+    h.store.link_runs(exp_id, report.evidence_runs, "evidence")
