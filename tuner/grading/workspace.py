@@ -9,7 +9,8 @@
   .scratch/home, .scratch/bundles, .scratch/vite   (the tools' only writable folder)
 ```
 In the sandbox the batch folder is read-only: the code under test cannot rewrite a grader, a
-config or another output; only ``.scratch`` (tool output, caches, HOME) can be written.
+config or another output; only ``.scratch`` (tool output, caches, HOME) can be written, and in
+the jail it is a fresh bounded tmpfs per tool run that the host never reads.
 Tools run once over many sub-projects and their output is attributed back by the ``pNNN/``
 prefix of each path.
 """
