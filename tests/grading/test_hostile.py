@@ -254,6 +254,17 @@ def _wrong_answer(ev) -> dict[str, str]:
     return files
 
 
+def _query_in_use_node_file(ev) -> dict[str, str]:
+    """The reference answer with a query in its "use node" file: Convex refuses it on deploy."""
+    files = dict(ev.answer_files())
+    text = files["convex/hashing.ts"]
+    assert 'import { action } from "./_generated/server";' in text
+    files["convex/hashing.ts"] = text.replace('import { action } from "./_generated/server";',
+                                              'import { action, query } from "./_generated/server";') + (
+        '\nexport const ping = query({ args: {}, returns: v.string(), handler: async () => "pong" });\n')
+    return files
+
+
 def test_the_corpus_is_big_enough():
     assert len(hostile_cases()) >= 12
 
@@ -291,6 +302,24 @@ def test_a_hostile_neighbour_changes_no_other_verdict(hostile):
     assert wrong.tests_passed == 3 and "oldest first" in wrong.step("tests").detail
     stub = hostile["results"]["expect-extend"]
     assert not stub.passed and stub.tests_passed == 0, stub.steps
+
+
+def test_a_module_imported_at_the_bundle_step_changes_no_other_verdict(project):
+    """patch-bundle-check replaces Object.entries when its "use node" module is imported; in the
+    same bundle batch (nothing in it stalls, so nobody is re-run alone) a neighbour's query in a
+    "use node" file is still found: each project's modules are imported in a process of their
+    own (in one shared process the neighbour passed every step)."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    control = load_suite(project).get("005-actions/001-hash-text")
+    patcher = hostile_request(project, HOSTILE / "patch-bundle-check", {})[0]
+    requests = [patcher, GradeRequest(eval=control, files=_query_in_use_node_file(control)),
+                GradeRequest(eval=control, files=control.answer_files())]
+    patched, victim, reference = grade(project, requests, use_cache=False, timeout_s=120)
+    assert patched.failed_step == "tests", patched.steps
+    assert victim.failed_step == "bundle" and victim.infra_error is None, victim.steps
+    assert "`ping` is a query" in victim.step("bundle").detail
+    assert reference.passed, reference.steps
 
 
 def test_no_secret_reaches_any_step_detail(hostile):

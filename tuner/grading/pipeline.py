@@ -4,8 +4,10 @@ Requests missing from the cache are graded in batches: each batch is one workspa
 tool runs once over all its sub-projects (tsc, eslint and vitest concurrently). A sub-project a
 batched tool leaves without a result (crash, hang, unattributable output) is re-run alone. Alone,
 a hang (the timeout, or no progress for ``STALL_S``) or an output flood is the model's failure
-(the same tools finish on every reference answer); no result for another reason (the tool
-crashed) is an infrastructure error, never a model failure.
+(the same tools finish on every reference answer). No result for another reason (its process
+killed, out of memory) is the model's failure too when the eval's reference answer, run alone
+through the same tool, passes (``_blame``); otherwise the tool is broken: an infrastructure
+error, never a model failure.
 """
 
 from __future__ import annotations

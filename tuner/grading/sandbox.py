@@ -271,6 +271,7 @@ def run(
     check_available()
     _launches += 1
     jailed = enabled()
+    program = argv[0]
     extra: dict = {}
     if jailed:
         paths = [Path(p).resolve() for p in (*visible, cwd, *_program_prefix(argv[0]))]
@@ -282,7 +283,7 @@ def run(
         extra = _drop_privileges()
     environment = scrubbed_env(home, env)
     if jailed:  # the host's PATH names host folders (a virtualenv, a home) the jail does not have
-        environment["PATH"] = _JAIL_PATH
+        environment["PATH"] = ":".join([*(str(p / "bin") for p in _program_prefix(program)), _JAIL_PATH])
     start = time.monotonic()
     proc = subprocess.Popen(
         argv,

@@ -9,7 +9,8 @@
   .scratch/home, .scratch/bundles, .scratch/vite   (the tools' only writable folder)
 ```
 In the sandbox the batch folder is read-only: the code under test cannot rewrite a grader, a
-config or another output; only ``.scratch`` (tool output, caches, HOME) can be written.
+config or another output; only ``.scratch`` (tool output, caches, HOME) can be written, and in
+the jail it is a fresh bounded tmpfs per tool run that the host never reads.
 Tools run once over many sub-projects and their output is attributed back by the ``pNNN/``
 prefix of each path.
 """
@@ -167,6 +168,9 @@ export default defineConfig({{
     // one answer fail or pass its neighbours).
     pool: "forks",
     isolate: true,
+    // Two at a time even on 2 cores (vitest's default there is one): 36 outputs took a median
+    // 26 s instead of 31 s beside tsc and eslint.
+    maxWorkers: 2,
   }},
 }});
 """

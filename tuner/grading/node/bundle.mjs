@@ -9,6 +9,8 @@
 // Default files are bundled for the browser platform (Convex's isolate: a Node built-in import
 // fails). "use node" files are bundled for node, then imported: Convex evaluates them on deploy
 // and rejects a query or mutation defined there, so any export marked isQuery/isMutation fails.
+// The import runs in a child process per project (import-check.mjs): no answer code runs in
+// this process, so none can change how its neighbours are checked.
 //
 // Bare imports are checked against what the eval provides: `convex` and `convex/*`, the eval's
 // declared dependencies and their subpaths, Node built-ins (the platform decides: they fail in
@@ -16,9 +18,13 @@
 // installed in the graded app, even if the shared toolchain happens to hold it.
 import * as esbuild from "esbuild";
 import { builtinModules } from "node:module";
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+
+const importCheckScript = fileURLToPath(new URL("./import-check.mjs", import.meta.url));
 
 const common = {
   bundle: true,
@@ -71,25 +77,28 @@ function importCheck(job, allowed, violations) {
   };
 }
 
-async function nodeOnlyActions(job) {
-  const errors = [];
-  for (const entry of job.node) {
-    const file = join(job.out, entry.replace(/^convex\//, "").replace(/\.[^./]+$/, ".mjs"));
-    let mod;
+// The "use node" modules are imported in a child process per project (import-check.mjs): their
+// top-level code is the answer's, and must not change how another project is checked.
+function nodeOnlyActions(job) {
+  const entries = job.node.map((entry) => ({
+    entry, file: join(job.out, entry.replace(/^convex\//, "").replace(/\.[^./]+$/, ".mjs")) }));
+  const childNonce = randomBytes(16).toString("hex");
+  // The child's own output goes where this process's goes (the host bounds it); its result
+  // comes on fd 3.
+  const done = spawnSync(process.execPath, [importCheckScript, JSON.stringify(entries)], {
+    input: childNonce, encoding: "utf8", maxBuffer: 16 * 1024 * 1024, cwd: process.cwd(),
+    stdio: ["pipe", "inherit", "inherit", "pipe"],
+  });
+  for (const line of String((done.output && done.output[3]) || "").split("\n").reverse()) {
     try {
-      mod = await import(pathToFileURL(file).href);
-    } catch (e) {
-      errors.push(`${entry}: error: evaluating the "use node" module failed: ${e && e.message}`);
-      continue;
-    }
-    for (const [name, value] of Object.entries(mod)) {
-      const kind = value && (value.isQuery ? "query" : value.isMutation ? "mutation" : null);
-      if (kind) {
-        errors.push(`${entry}: error: \`${name}\` is a ${kind}, but "use node" files may only define actions (Convex rejects this on deploy)`);
-      }
+      const record = JSON.parse(line);
+      if (record && record.nonce === childNonce && Array.isArray(record.errors)) return record.errors.map(String);
+    } catch {
+      // not a record
     }
   }
-  return errors;
+  const how = done.error ? done.error.message : done.signal ? `killed by ${done.signal}` : `exit ${done.status}`;
+  return job.node.map((entry) => `${entry}: error: importing the "use node" modules ended without a result (${how})`);
 }
 
 async function check(job) {
@@ -117,7 +126,7 @@ async function check(job) {
       plugins });
     if (violations.length) return [...new Set(violations)];
     errors.push(...nodeErrors);
-    if (!nodeErrors.length) errors.push(...(await nodeOnlyActions(job)));
+    if (!nodeErrors.length) errors.push(...nodeOnlyActions(job));
   }
   return errors;
 }
