@@ -101,3 +101,13 @@ def test_a_dollar_cap_needs_a_known_price(cli, py_project, server):
     assert r.exit_code == 2
     assert "--budget-usd" in r.output and "openai/steady" in r.output
     assert _calls(server) == 0
+
+
+def test_tune_plan_lists_every_phase_within_the_default_cap_and_calls_nothing(cli, py_project, server):
+    r = cli("tune", "--suite", py_project, "--panel", "local", "--category", "data", "--plan", "--json")
+    assert r.exit_code == 0, r.output
+    plan = json.loads(r.stdout)
+    assert _calls(server) == 0 and _runs(Path.cwd()) == 0
+    names = [p["name"].split(":")[0] for p in plan["phases"]]
+    assert names == ["screen", "race", "regression check", "confirmation", "evidence"]
+    assert plan["cap"]["calls"] == plan["calls_at_most"] == sum(p["calls"] for p in plan["phases"])

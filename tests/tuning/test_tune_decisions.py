@@ -39,6 +39,10 @@ def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, p
     added = sorted(set(data["best_selection"]) - set(data["baseline_selection"]))
     assert added == ["py.copy-inputs"]
     assert data["decision"] == "accepted" and data["accepted"] is True
+    # The default flow screens on the target's evals and keeps to the plan it printed (issue 22).
+    assert data["screening"]["helped"] and "add py.copy-inputs" in data["screening"]["helped"]
+    planned = data["plan"]["calls_at_most"]
+    assert 0.9 * planned <= data["spent"]["calls"] <= planned
     assert data["publish_command"].startswith("tuner publish --from " + data["study"])
     for cell in data["acceptance"]["cells"]:  # nothing the decision read points down
         assert cell["check"] in ("improved", "no gain", "within tolerance"), cell

@@ -30,6 +30,7 @@ def show(h, plan, *, plan_only: bool, as_json: bool) -> None:
 
     if h.budget is not None:
         h.budget.set_plan(plan)
+        h.budget.plan = plan
     if plan_only and as_json:
         print_json(plan.as_dict())
     else:

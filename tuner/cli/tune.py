@@ -77,7 +77,7 @@ def tune(
     if as_json:
         print_json({**result.model_dump(mode="json"), "report": str(path), "accepted": result.accepted,
                     "decision": decision, "publish_command": publish_command(result.study) if result.accepted else None,
-                    "spent": budget.spent})
+                    "spent": budget.spent, "plan": budget.plan.as_dict() if budget.plan else None})
     else:
         _print(result, path)
         console().print(f"[dim]{spent_line(budget)}[/dim]")

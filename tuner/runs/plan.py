@@ -212,6 +212,7 @@ class Budget:
     def __init__(self, calls: int | None = None, usd: float | None = None):
         self.calls, self.usd = calls, usd
         self.usd_per_call: float | None = None  # the plan's estimate, to keep a call from overrunning ``usd``
+        self.plan: Plan | None = None  # the plan shown before the first call
         self.spent_calls = 0
         self.spent_usd = 0.0
         self.unpriced_calls = 0  # calls whose cost the provider's response did not tell

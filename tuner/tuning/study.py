@@ -350,6 +350,11 @@ def best_trial(study):
     ]
     if not feasible:
         return None
+    if study.user_attrs.get(_CONFIG_ATTR) and load_config(study).search == "screen":
+        # The screening flow chose its candidates on the target at the trials' samples (the race);
+        # its trials only check them for regressions, tried in order until one passes.
+        passed = [t for t in feasible if not t.user_attrs.get("baseline")]
+        return min(passed, key=lambda t: t.number) if passed else next((t for t in feasible if t.user_attrs.get("baseline")), None)
     # Last tie-break by content, not trial number: a study resumed after a crash numbers its
     # re-queued trials differently and must still pick the same winner.
     baseline = load_config(study).baseline_selection if study.user_attrs.get(_CONFIG_ATTR) else {}
