@@ -217,6 +217,11 @@ def worker(
 
     with Harness(db=db) as h:
         s = open_study(storage or h.db_url, study)
+        if load_config(s).search != "tpe":
+            from tuner.errors import InputError
+
+            raise InputError(f"study '{study}' uses the screening flow, which one `tuner tune` runs; workers share "
+                             "--search tpe studies")
         target = trials or default_trials(load_config(s))
         with phase_progress(not as_json, description=f"[{study}] ") as progress:
             bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None

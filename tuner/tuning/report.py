@@ -73,8 +73,8 @@ def rule_evidence(h: Harness, config: TuneConfig, specs: list, best: dict, progr
     evals = list(config.eval_ids) if eval_ids is None else list(eval_ids)
     fixed = (len(best) + 1) * len(evals) * evidence_samples(config) * len(specs)
     if budget_calls is not None and budget_calls < 1:
-        return [], {"calls": 0, "new_calls": 0, "fixed_loo_calls": fixed, "saved_calls": fixed, "rounds": 0,
-                    "stopped": "budget"}
+        return [], {"calls": 0, "new_calls": 0, "fixed_loo_calls": 0, "saved_calls": 0, "rounds": 0,
+                    "stopped": "no budget left"}
     budget = budget_calls or fixed
     effects, spent = adaptive_effects(h, best, specs, evals, budget_calls=budget, zone=Zone(), seed=config.seed,
                                       sample_offset=FRESH_OFFSET, prefix="winner-adaptive", progress=progress)

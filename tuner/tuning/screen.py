@@ -97,7 +97,7 @@ def screen(h: Harness, study, config: TuneConfig, progress=None) -> dict:
         sel = apply_moves(config.baseline_selection, moves_in)
         if moves_in and sel not in candidates:
             candidates.append(sel)
-    checked = _check(h, study, config, candidates, progress)
+    checked = _check(h, study, config, candidates, progress, base_rate)
     calls += checked["calls"]
     new_calls = sum(o.new_calls for g in (base, *first, *raced) for o in g.values()) + checked["new_calls"]
     return {"design": "screen", "changes": len(moves), "target_evals": len(target), "baseline_rate": base_rate,
@@ -105,7 +105,7 @@ def screen(h: Harness, study, config: TuneConfig, progress=None) -> dict:
             "candidates": len(candidates), "checked": checked["trials"], "calls": calls, "new_calls": new_calls}
 
 
-def _check(h: Harness, study, config: TuneConfig, candidates: list[dict], progress) -> dict:
+def _check(h: Harness, study, config: TuneConfig, candidates: list[dict], progress, base_rate: float) -> dict:
     """The regression check: the baseline and the candidates, one at a time until one is feasible."""
     from optuna.trial import TrialState
 
@@ -116,6 +116,7 @@ def _check(h: Harness, study, config: TuneConfig, candidates: list[dict], progre
     queued = {json.dumps(dict(sorted((t.params or t.system_attrs.get("fixed_params") or {}).items())), sort_keys=True)
               for t in study.get_trials(deepcopy=False) if t.state in (TrialState.COMPLETE, TrialState.WAITING)}
     if not candidates:
+        _record_baseline(h, study, config, queued, base_rate)
         return {"calls": 0, "trials": 0, "new_calls": 0}
     wanted = [config.baseline_selection] + candidates
     trials = 0
@@ -131,6 +132,37 @@ def _check(h: Harness, study, config: TuneConfig, candidates: list[dict], progre
             break
     new = sum(int(t.user_attrs.get("calls", 0)) for t in study.get_trials(deepcopy=False))
     return {"calls": trials * n_evals, "trials": trials, "new_calls": new}
+
+
+def _record_baseline(h: Harness, study, config: TuneConfig, queued: set[str], value: float) -> None:
+    """Nothing helped: the baseline is the study's one trial (so the study has a winner, and
+    ``publish`` says tune found no change), recorded without measuring it on every eval again."""
+    import json
+
+    from optuna.trial import TrialState
+
+    from tuner.tuning import liveness
+    from tuner.tuning.space import rule_pool, suggest
+
+    params = params_of(config.baseline_selection, config.pool)
+    if any(t.state == TrialState.COMPLETE for t in study.get_trials(deepcopy=False)):
+        return
+    if json.dumps(dict(sorted(params.items())), sort_keys=True) not in queued:
+        study.enqueue_trial(params, user_attrs={"baseline": True})
+    trial = liveness.ask(study)
+    selection = suggest(trial, [r for r in rule_pool(h.guidelines.library) if r.id in set(config.pool)])
+    trial.set_user_attr("selection", json.dumps(selection, sort_keys=True))
+    for key, attr in {"constraint": 0.0, "calls": 0, "tokens": h.guidelines.compose(_set(selection)).tokens,
+                      "run_ids": [], "deltas": {}, "not_measured": []}.items():
+        trial.set_user_attr(key, attr)
+    trial.set_constraint("no_regression", 0.0)
+    study.tell(trial, value)  # its rate on the target's evals, as screened
+
+
+def _set(selection: dict[str, str]):
+    from tuner.guidelines import RuleSet
+
+    return RuleSet.from_selection("baseline", selection)
 
 
 def _describe(move: dict) -> str:

@@ -108,8 +108,17 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
         evidence=evidence,
         confirmation=confirmation,
         tolerance=config.tolerance,
-        acceptance=accept(config.category, fresh, held, config.tolerance, changed=changed),
+        acceptance=_refused(accept(config.category, fresh, held, config.tolerance, changed=changed), screening, changed),
     )
+
+
+def _refused(acceptance, screening: dict | None, changed: bool):
+    """Say so when the screening found changes that helped the target but the regression check refused them."""
+    if changed or not screening or not screening.get("helped"):
+        return acceptance
+    reason = (f"the changes that raised the target on its evals ({', '.join(screening['helped'])}) were refused by the "
+              "regression check: another category's paired drop went beyond the tolerance, or was significant")
+    return acceptance.model_copy(update={"reasons": [reason]})
 
 
 def tune(
@@ -132,6 +141,11 @@ def tune(
     # Recorded as running from the start: `publish` takes the latest *finished* study, and an
     # interrupted one shows as such in the viewer.
     h.store.start_experiment(config.hash, study.study_name, "tune", config.model_dump())
+    if h.budget is None:  # no cap: still count what is spent
+        from tuner.runs.plan import Budget
+
+        h.budget = Budget()
+    spent_before = h.budget.spent_calls
     try:
         if config.search == "screen":
             cap = budget_calls or default_budget(config, len(config.models))
@@ -146,6 +160,8 @@ def tune(
         resumable = isinstance(exc, (KeyboardInterrupt, BudgetSpentError))
         h.store.finish_experiment(config.hash, "interrupted" if resumable else "failed")
         raise
+    # Every provider call of this invocation, whichever phase made it (the baseline's included).
+    report = report.model_copy(update={"calls": h.budget.spent_calls - spent_before})
     _link_runs(h, config.hash, study, report)
     h.store.finish_experiment(config.hash, "finished", report.model_dump(mode="json"))
     return report
