@@ -17,7 +17,8 @@ category, so each is run once per profile and scored for each category:
 - ablate loo K=1: the same calls with paired intervals, exact McNemar and BH;
 - adaptive: `ablate --design adaptive` with half the anchor's calls as its budget, over the whole
   suite (every category at once) and on the target category's evals alone (`--category C`);
-- tune (with --with-tune): `tuner tune --category C` defaults, rules found by its evidence step.
+- tune (with --with-tune): `tuner tune --category C` defaults (the screening flow within its
+  default cap), rules found by its evidence step and the rules its accepted winner adds.
 
 Run: .venv/bin/python benchmarks/bench_tuning.py [--profiles careful,overeager,expert]
      [--categories actions,queries] [--only adaptive] [--with-tune]
@@ -100,13 +101,22 @@ def ablate_verdicts(h, spec, categories, design, samples=1, budget=None, only=No
     return {cat: {e.rule: e.verdict for e in report.effects if e.category == cat} for cat in ([only] if only else categories)}
 
 
-def tune_verdicts(h, spec, category) -> dict[str, str]:
-    """As `tuner tune --category C` runs by default; rules the winner leaves out get no verdict."""
+def tune_verdicts(h, spec, category, search: str = "screen") -> dict[str, str]:
+    """As `tuner tune --category C` runs by default (the screening flow, its default cap): the
+    evidence step's verdicts, and "helps" for a rule the accepted winner adds (its reason to exist);
+    rules the winner leaves out get no other verdict."""
     from tuner.tuning import build_config, tune
 
-    config = build_config(h, category, [spec], samples=4, tolerance=0.15, baseline=None)
+    config = build_config(h, category, [spec], samples=4, tolerance=0.15, baseline=None, search=search)
     report = tune(h, config)
-    return {e.rule: e.verdict for e in report.rule_effects if e.category == category}
+    found = {e.rule: e.verdict for e in report.rule_effects if e.category == category}
+    if report.accepted:
+        found.update({rid: "helps" for rid in set(report.best_selection) - set(report.baseline_selection)})
+    print(json.dumps({"tune": category, "decision": report.acceptance.decision if report.acceptance else None,
+                      "added": sorted(set(report.best_selection) - set(report.baseline_selection)),
+                      "removed": sorted(set(report.baseline_selection) - set(report.best_selection)),
+                      "screening": report.screening}), flush=True)
+    return found
 
 
 def curve(args) -> None:
@@ -154,7 +164,7 @@ def main() -> None:
     parser.add_argument("--profiles", default="careful,overeager,expert")
     parser.add_argument("--categories", default="actions,queries")
     parser.add_argument("--only", default="", help="run only the methods whose name contains this text")
-    parser.add_argument("--with-tune", action="store_true", help="also run `tune` per category (slow: tens of minutes)")
+    parser.add_argument("--with-tune", action="store_true", help="also run `tune` per category (minutes each)")
     parser.add_argument("--curve", type=int, default=0, metavar="N",
                         help="instead: adaptive on each category's evals at budgets anchor/2 x 1, 2, 4 ... (N budgets), "
                              "one store per profile and category, so each budget continues the last")

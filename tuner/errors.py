@@ -16,6 +16,7 @@ __all__ = [
     "JailAccessError",
     "StoreError",
     "IncompleteError",
+    "BudgetSpentError",
     "EXIT_CODES",
 ]
 
@@ -25,7 +26,7 @@ EXIT_CODES = {
     1: "a check failed: a significant regression (compare), a failing reference answer (evals validate), a failed grade",
     2: "bad input: a malformed file, an unknown name, a bad option value, a model that cannot be used (credentials, provider)",
     3: "the grader toolchain or the store cannot be used",
-    4: "the work ended incomplete: some results are infrastructure failures; run the same command again to retry them",
+    4: "the work ended incomplete: some results are infrastructure failures, or the budget (--budget-calls/--budget-usd) was spent; run the same command again (with a larger budget) to go on",
     130: "interrupted; everything recorded so far is kept",
 }
 
@@ -76,3 +77,15 @@ class IncompleteError(TunerError):
     """Work ended with infrastructure failures left (recorded; the same command retries them)."""
 
     exit_code = 4
+
+
+class BudgetSpentError(IncompleteError):
+    """The command's cap (``--budget-calls`` / ``--budget-usd``) refused a call: what was done is
+    recorded, and the same command with a larger cap goes on from there."""
+
+    def __init__(self, budget) -> None:
+        self.spent = budget.spent
+        cap = ", ".join(x for x in (f"{budget.calls} calls" if budget.calls is not None else "",
+                                    f"${budget.usd:.2f}" if budget.usd is not None else "") if x)
+        super().__init__(f"budget spent: {budget.spent_calls} provider calls made (cap {cap}); what was done is kept: "
+                         "run the same command with a larger --budget-calls/--budget-usd to go on")

@@ -39,6 +39,13 @@ def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, p
     added = sorted(set(data["best_selection"]) - set(data["baseline_selection"]))
     assert added == ["py.copy-inputs"]
     assert data["decision"] == "accepted" and data["accepted"] is True
+    # The default flow screens on the target's evals and keeps to the plan it printed (issue 22).
+    assert data["screening"]["helped"] and "add py.copy-inputs" in data["screening"]["helped"]
+    planned = data["plan"]["calls_at_most"]
+    # the calls the design made (replays from the shared cache included, which cost nothing)
+    made = data["screening"]["calls"] + data["confirmation"]["calls"] + data["evidence"]["calls"]
+    assert 0.9 * planned <= made <= planned
+    assert data["calls"] == data["spent"]["calls"] <= made  # the report counts every paid call, the baseline's too
     assert data["publish_command"].startswith("tuner publish --from " + data["study"])
     for cell in data["acceptance"]["cells"]:  # nothing the decision read points down
         assert cell["check"] in ("improved", "no gain", "within tolerance"), cell

@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, print_json, resolve_models
+from tuner.cli._plan import BudgetUsdOption, PlanOption, install, show, spent_line
 from tuner.cli._progress import phase_progress
 
 __all__ = ["register"]
@@ -16,7 +17,9 @@ __all__ = ["register"]
 def ablate(
     rule_set: Annotated[str, typer.Option("--set", help="The set to ablate (its rules are the pool for add/screening).")] = "all-active",
     design: Annotated[str, typer.Option(help="adaptive | loo | add | screening")] = "adaptive",
-    budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Adaptive: most calls to spend (default: half of single-sample leave-one-out on the same evals). A rerun with a larger budget continues.")] = None,
+    budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Most calls to spend, a cap over the whole command (adaptive default: half of single-sample leave-one-out on the same evals). A rerun with a larger budget continues.")] = None,
+    budget_usd: BudgetUsdOption = None,
+    plan: PlanOption = False,
     delta: Annotated[float, typer.Option(help="Adaptive: effects this large (pass-rate points, 0-1) must be found.", min=0.0, max=1.0)] = 0.08,
     delta0: Annotated[float, typer.Option("--delta0", help="Adaptive: effects this small do not matter (flagging one is a false alarm).", min=0.0, max=1.0)] = 0.02,
     runs: Annotated[Optional[int], typer.Option(help="Screening: random selections per eval (default: about 2/3 of the rules).", min=2)] = None,
@@ -44,8 +47,13 @@ def ablate(
         raise InputError("--samples does not apply to --design adaptive: it chooses samples per round; set --budget-calls")
     zone = _zone(delta0, delta) if design == "adaptive" else None
     with Harness(db=db, use_cache=not no_cache) as h:
+        budget = install(h, "ablate", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         specs = resolve_models(h.project, model, panel)
         k = samples or (1 if design == "screening" else 2)
+        if design == "adaptive":  # rounds of its own choosing: the plan is its budget, shown before the first round
+            h.plan_hook = None
+            show(h, _adaptive_plan(h, rule_set, specs, category=category, budget_calls=budget_calls),
+                 plan_only=plan, as_json=as_json)
         with phase_progress(not as_json) as progress:
             report = run_ablate(h, design=design, set_name=rule_set, specs=specs, samples=k, runs=runs, seed=seed,
                                 category=category, budget_calls=budget_calls, zone=zone, progress=progress)
@@ -54,9 +62,25 @@ def ablate(
         write_atomic(md.with_suffix(".json"), report.model_dump_json(indent=2))
         write_heatmap(report, md.with_suffix(".png"))
     if as_json:
-        print_json({**report.model_dump(mode="json"), "report": str(md)})
+        print_json({**report.model_dump(mode="json"), "report": str(md), "spent": budget.spent})
         return
     _print(report, md)
+    console().print(f"[dim]{spent_line(budget)}[/dim]")
+
+
+def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None):
+    """What the adaptive design spends at most: its budget, at the full set's prompt size."""
+    from tuner.ablation.ablate import default_budget
+    from tuner.runs.plan import PlanBuilder
+
+    rule_set = h.guidelines.load_set(set_name)
+    selection = rule_set.select(h.guidelines.library)
+    eval_ids = [e.id for e in h.suite.select(category=category, held_out=False)]
+    budget = budget_calls or default_budget(len(selection), len(eval_ids)) * len(specs)
+    builder = PlanBuilder(h, specs, "ablate")
+    builder.add_calls("adaptive rounds", budget, h.guidelines.compose(rule_set).tokens, eval_ids,
+                      note="stops sooner once every rule x category is decided")
+    return builder.build(cap_calls=h.budget.calls, cap_usd=h.budget.usd)
 
 
 def _set_label(rule_set: str) -> str:

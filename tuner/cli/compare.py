@@ -10,6 +10,7 @@ import typer
 from tuner.cli._common import (
     SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, print_json, resolve_models,
 )
+from tuner.cli._plan import BudgetCallsOption, BudgetUsdOption, PlanOption, install, spent_line
 from tuner.cli._progress import phase_progress
 
 __all__ = ["register"]
@@ -28,6 +29,9 @@ def compare_cmd(
     after_offset: Annotated[int, typer.Option("--after-offset", min=0, help="First sample index of the after side.")] = 0,
     report: Annotated[Optional[Path], typer.Option("--report", help="Markdown report path (default reports/compare/...).")] = None,
     chart: Annotated[Optional[Path], typer.Option("--chart", help="PNG chart path (default: next to the report).")] = None,
+    plan: PlanOption = False,
+    budget_calls: BudgetCallsOption = None,
+    budget_usd: BudgetUsdOption = None,
     no_cache: NoCacheOption = False,
     db: DbOption = None,
     suite: SuiteOption = None,
@@ -38,6 +42,7 @@ def compare_cmd(
     from tuner.runs import Harness
 
     with Harness(db=db, use_cache=not no_cache) as h:
+        budget = install(h, "compare", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         specs = resolve_models(h.project, model, panel)
         with phase_progress(not as_json) as progress:
             result = compare(
@@ -52,9 +57,10 @@ def compare_cmd(
     chart_link = _relative(chart_path, report_path.parent)
     write_atomic(report_path, lambda tmp: tmp.write_text(render_markdown(result, chart_link), encoding="utf-8"))
     if as_json:
-        print_json({**result.to_json(), "report": str(report_path), "chart": str(chart_path)})
+        print_json({**result.to_json(), "report": str(report_path), "chart": str(chart_path), "spent": budget.spent})
     else:
         _print(result, report_path, chart_path)
+        console().print(f"[dim]{spent_line(budget)}[/dim]")
     if result.exit_code:
         raise typer.Exit(result.exit_code)
 

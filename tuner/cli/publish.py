@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import SuiteOption, DbOption, JsonOption, ModelOption, PanelOption, console, print_json, resolve_models
+from tuner.cli._plan import BudgetCallsOption, BudgetUsdOption, PlanOption, install, spent_line
 from tuner.cli._progress import phase_progress
 
 __all__ = ["register"]
@@ -23,6 +24,9 @@ def publish(
     force: Annotated[bool, typer.Option("--force", help="Publish even if a held-out category regresses or tune withheld the winner (recorded).")] = False,
     version: Annotated[Optional[str], typer.Option(help="Explicit version instead of the semver bump.")] = None,
     storage: Annotated[Optional[str], typer.Option(help="Optuna storage of the study (default: the tuner store).")] = None,
+    plan: PlanOption = False,
+    budget_calls: BudgetCallsOption = None,
+    budget_usd: BudgetUsdOption = None,
     db: DbOption = None,
     suite: SuiteOption = None,
     as_json: JsonOption = False,
@@ -33,6 +37,7 @@ def publish(
     from tuner.runs import Harness
 
     with Harness(db=db) as h:
+        budget = install(h, "publish", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         name = name or h.suite.published_name
         if source is None:
             source = latest_study(h)
@@ -50,9 +55,10 @@ def publish(
             result = run_publish(h, source=source, name=name, specs=specs, samples=samples, force=force, storage=storage,
                                  version=version, tolerance=tolerance, progress=progress)
     if as_json:
-        print_json(result.model_dump(mode="json"))
+        print_json({**result.model_dump(mode="json"), "spent": budget.spent})
         return
     out = console()
+    out.print(f"[dim]{spent_line(budget)}[/dim]")
     m = result.manifest
     if result.unchanged:
         out.print(f"{name} {m.version} already publishes exactly this text; nothing written")

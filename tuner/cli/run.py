@@ -10,6 +10,7 @@ from tuner.cli._common import (
     SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
     console, print_json, resolve_models,
 )
+from tuner.cli._plan import BudgetCallsOption, BudgetUsdOption, PlanOption, install, spent_line
 from tuner.cli._progress import phase_progress
 
 __all__ = ["register"]
@@ -21,6 +22,9 @@ def run(
     panel: PanelOption = None,
     category: Annotated[Optional[str], typer.Option("--category", "-c", help="Only this category.")] = None,
     samples: SamplesOption = 1,
+    plan: PlanOption = False,
+    budget_calls: BudgetCallsOption = None,
+    budget_usd: BudgetUsdOption = None,
     no_cache: NoCacheOption = False,
     db: DbOption = None,
     suite: SuiteOption = None,
@@ -30,6 +34,7 @@ def run(
     from tuner.runs import Harness, RunConfig, execute_runs
 
     with Harness(db=db, use_cache=not no_cache) as h:
+        budget = install(h, "run", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         rule_set = h.guidelines.load_set(guidelines)
         specs = resolve_models(h.project, model, panel)
         evals = h.suite.select(category=category)
@@ -39,10 +44,12 @@ def run(
     causes = infra_causes([r for o in outcomes for r in o.results])
     if as_json:
         print_json([{"run": o.run.id, "model": o.run.model, "model_key": o.run.model_key, "prompt": o.prompt.hash,
-                     "status": o.run.status, **o.summary, "infra_causes": infra_causes(o.results)} for o in outcomes])
+                     "status": o.run.status, **o.summary, "infra_causes": infra_causes(o.results),
+                     "command_spent": budget.spent} for o in outcomes])
     else:
         _print(outcomes)
         _print_causes(causes)
+        console().print(f"[dim]{spent_line(budget)}[/dim]")
     if causes:
         from tuner.errors import IncompleteError
 

@@ -11,6 +11,7 @@ from tuner.cli._common import (
     SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
     console, print_json, resolve_models,
 )
+from tuner.cli._plan import BudgetUsdOption, PlanOption, install, show, spent_line
 from tuner.cli._progress import phase_progress
 
 __all__ = ["register"]
@@ -23,8 +24,11 @@ def tune(
     category: Annotated[str, typer.Option("--category", "-c", help="Target category to improve.")],
     model: ModelOption = None,
     panel: PanelOption = None,
-    trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Complete trials the study should reach.")] = None,
-    budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Stop once trials made this many provider calls.")] = None,
+    trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Complete trials the study should reach (implies --search tpe).")] = None,
+    search: Annotated[Optional[str], typer.Option("--search", help="screen (default: single changes screened on the target's evals, the winner checked for regressions) | tpe (every single change on all tuning evals, then Optuna's TPE).")] = None,
+    budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Cap on provider calls over the whole command, shared by every phase (screen default: half of single-sample leave-one-out of the pool over the tuning evals).")] = None,
+    budget_usd: BudgetUsdOption = None,
+    plan: PlanOption = False,
     samples: SamplesOption = 4,
     tolerance: Annotated[float, typer.Option(help="Allowed drop in other categories (paired point estimate; a significant drop of any size is refused).", min=0, max=1)] = 0.15,
     baseline: Annotated[Optional[str], typer.Option(help="Baseline: published name, NAME@VERSION or set (default: published, else all-active).")] = None,
@@ -45,9 +49,24 @@ def tune(
     from tuner.tuning import build_config
     from tuner.tuning import tune as run_tune
 
+    from tuner.errors import InputError
+
+    search = search or ("tpe" if trials else "screen")
+    if search not in ("screen", "tpe"):
+        raise InputError(f"--search {search!r}: use screen or tpe")
+    if trials and search != "tpe":
+        raise InputError("--trials applies to --search tpe")
     with Harness(db=db, use_cache=not no_cache) as h:
         specs = resolve_models(h.project, model, panel)
-        config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed)
+        config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed,
+                              search=search)
+        if search == "screen" and budget_calls is None:
+            from tuner.tuning.screen import default_budget
+
+            budget_calls = default_budget(config, len(specs))
+        budget = install(h, "tune", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
+        h.plan_hook = None
+        show(h, _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budget), plan_only=plan, as_json=as_json)
         n_trials = trials  # None: every single-rule change, their combination, then 8 TPE trials
         with phase_progress(not as_json) as progress:
             trial_bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
@@ -57,11 +76,54 @@ def tune(
     decision = result.acceptance.decision if result.acceptance else None
     if as_json:
         print_json({**result.model_dump(mode="json"), "report": str(path), "accepted": result.accepted,
-                    "decision": decision, "publish_command": publish_command(result.study) if result.accepted else None})
+                    "decision": decision, "publish_command": publish_command(result.study) if result.accepted else None,
+                    "spent": budget.spent, "plan": budget.plan.as_dict() if budget.plan else None})
     else:
         _print(result, path)
+        console().print(f"[dim]{spent_line(budget)}[/dim]")
     if decision == "not measured":
         raise typer.Exit(4)
+
+
+def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budget):
+    """The phases tune will run and what each spends at most (the screening flow's confirmation and
+    evidence share what the cap leaves; the tpe flow's default to their fixed designs)."""
+    from tuner.runs.plan import PlanBuilder
+    from tuner.tuning.confirmation import fixed_confirm_calls
+    from tuner.tuning.report import fixed_loo_calls
+    from tuner.tuning.screen import screen_phases, target_evals
+    from tuner.tuning.tune import default_trials
+
+    tokens = h.guidelines.compose(_baseline_set(config)).tokens
+    held = [e.id for e in h.suite.select(held_out=True)]
+    builder = PlanBuilder(h, specs, "tune")
+    n = len(specs)
+    if config.search == "screen":
+        focus = target_evals(h, config)
+        used = 0
+        for name, calls, evals in screen_phases(h, config, n):
+            builder.add_calls(name, calls, tokens, evals)
+            used += calls
+        left = max(0, budget_calls - used)
+        conf = confirm_budget or min(fixed_confirm_calls(config, len(held), n, len(focus)), left * 3 // 5)
+        builder.add_calls("confirmation: fresh samples of the target's evals + held-out evals, sequential", conf, tokens,
+                          focus + held, note="only if a change won")
+        builder.add_calls("evidence: the adaptive design on the winner's rules, target's evals",
+                          evidence_budget or max(0, left - conf), tokens, focus, note="what the cap leaves")
+    else:
+        k = trials or default_trials(config)
+        builder.add("trials", tokens, config.eval_ids, config.samples, arms=k)
+        builder.add_calls("confirmation", confirm_budget or fixed_confirm_calls(config, len(held), n), tokens,
+                          list(config.eval_ids) + held)
+        builder.add_calls("evidence", evidence_budget or fixed_loo_calls(config, len(config.baseline_selection), n), tokens,
+                          config.eval_ids)
+    return builder.build(cap_calls=budget_calls, cap_usd=h.budget.usd)
+
+
+def _baseline_set(config):
+    from tuner.guidelines import RuleSet
+
+    return RuleSet.from_selection("baseline", config.baseline_selection)
 
 
 def _write_report(project, result, path: Path | None) -> Path:
@@ -106,6 +168,10 @@ def _print(result, path: Path) -> None:
         out.print(f"[dim]rule effects: adaptive design, {decided}/{len(result.rule_effects)} rule × category cells decided in "
                   f"{ev['rounds']} rounds, {ev['calls']} calls ({ev['stopped']}); a fixed leave-one-out at the same samples "
                   f"would make {ev['fixed_loo_calls']}: {ev['saved_calls']} saved[/dim]")
+    if result.screening:
+        sc = result.screening
+        out.print(f"screened {sc['changes']} single changes on {sc['target_evals']} {result.category} evals; raced "
+                  f"{len(sc['raced'])}; helped: {', '.join(sc['helped']) or 'none'}; regression-checked {sc['checked']} trial(s)")
     out.print(f"[dim]{result.trials} trials, {result.calls} provider calls; study {result.study}; report {path}[/dim]")
     a = result.acceptance
     if result.accepted:
@@ -151,6 +217,11 @@ def worker(
 
     with Harness(db=db) as h:
         s = open_study(storage or h.db_url, study)
+        if load_config(s).search != "tpe":
+            from tuner.errors import InputError
+
+            raise InputError(f"study '{study}' uses the screening flow, which one `tuner tune` runs; workers share "
+                             "--search tpe studies")
         target = trials or default_trials(load_config(s))
         with phase_progress(not as_json, description=f"[{study}] ") as progress:
             bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None

@@ -55,7 +55,7 @@ class CompletionRequest(BaseModel):
 
 class Completion(BaseModel):
     text: str = ""
-    status: Literal["ok", "infra_error"]
+    status: Literal["ok", "infra_error", "skipped"]  # skipped: the command's budget refused the call
     error: str | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
@@ -352,9 +352,11 @@ async def complete_many(
     *,
     cache: ResponseCache | None,
     progress: Callable[[Completion], None] | None = None,
+    budget=None,
 ) -> list[Completion]:
     """Completions in request order. Raises ProviderError (before any call) for an unusable model
-    string; every other failure is an ``infra_error`` Completion."""
+    string; every other failure is an ``infra_error`` Completion. ``budget`` (``tuner.runs.plan.Budget``)
+    is asked before each uncached call; a call it refuses is not made and comes back ``skipped``."""
     specs = list({r.spec.key: r.spec for r in requests}.values())
     _check_cheap(requests)
     memo: dict[tuple, str] = {}
@@ -369,6 +371,13 @@ async def complete_many(
         results[i] = Completion(**record, cached=True, cache_key=key, sample_index=request.sample_index)
         if progress:
             progress(results[i])
+    if budget is not None:
+        # Reserved in request order before any call starts: which calls a cap allows is deterministic.
+        allowed = [i for i in todo if budget.take()]
+        for i in sorted(set(todo) - set(allowed)):
+            results[i] = Completion(status="skipped", error="budget spent", cache_key=keys[i],
+                                    model=requests[i].spec.model, sample_index=requests[i].sample_index)
+        todo = allowed
     if todo:
         from tuner.models.runtime import litellm_module
 
@@ -378,6 +387,8 @@ async def complete_many(
 
         async def one(i: int) -> None:
             done = await _generate(requests[i], keys[i], limiters[requests[i].spec.key], litellm)
+            if budget is not None:
+                budget.record(done)
             if cache is not None:
                 cache.put(keys[i], done)
             results[i] = done
@@ -393,6 +404,7 @@ def complete_all(
     *,
     cache: ResponseCache | None,
     progress: Callable[[Completion], None] | None = None,
+    budget=None,
 ) -> list[Completion]:
     """Synchronous ``complete_many`` (runs its own event loop)."""
-    return asyncio.run(complete_many(requests, cache=cache, progress=progress))
+    return asyncio.run(complete_many(requests, cache=cache, progress=progress, budget=budget))

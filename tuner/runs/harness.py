@@ -20,6 +20,10 @@ class Harness:
         self.use_cache = use_cache
         # Read-only commands pass create=False: a store that does not exist is an error, not a new file.
         self.create = create
+        # One cap over the whole command (tuner.runs.plan.Budget), asked before every provider call.
+        self.budget = None
+        # Called once with the first batch of run configurations, before any call (prints the plan).
+        self.plan_hook = None
 
     @cached_property
     def guidelines(self):

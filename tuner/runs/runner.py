@@ -138,8 +138,10 @@ def _generate(h: Harness, prepared: list[_Prepared], progress: Progress | None) 
         if progress:
             progress("generate", counter["n"], len(requests))
 
-    for job, completion in zip(jobs, complete_all(requests, cache=h.response_cache, progress=tick)):
+    for job, completion in zip(jobs, complete_all(requests, cache=h.response_cache, progress=tick, budget=h.budget)):
         job.completion = completion
+    for p in prepared:  # calls the budget refused are not results: the same command makes them later
+        p.jobs = [job for job in p.jobs if job.completion.status != "skipped"]
 
 
 def _grade(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> None:
@@ -221,6 +223,9 @@ def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None
     """Outcomes in the order of ``configs``. Configurations that are the same run (same hash) are
     generated and graded once and share the outcome."""
     _check_models(h, configs)
+    if h.plan_hook is not None:  # the command's plan, shown (or only shown: --plan) before the first call
+        hook, h.plan_hook = h.plan_hook, None
+        hook(configs)
     prepared: list[_Prepared] = []
     run_ids: list[str] = []
     for config in configs:
@@ -238,12 +243,28 @@ def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None
         results = h.store.results(p.run.id)
         summary = summarize(results)
         calls = sum(getattr(job.completion, "attempts", 0) for job in p.jobs)
+        paid = [j.completion for j in p.jobs if j.completion.attempts]
         summary["calls"] = {"new_results": len(new), "kept": len(p.kept), "provider_calls": calls,
-                            "response_cache_hits": sum(1 for j in p.jobs if j.completion.cached)}
-        status = "partial" if summary["overall"]["infra"] else "complete"
+                            "response_cache_hits": sum(1 for j in p.jobs if j.completion.cached),
+                            "tokens_in": sum(c.prompt_tokens or 0 for c in paid),
+                            "tokens_out": sum(c.completion_tokens or 0 for c in paid),
+                            "cost_usd": _cost(paid)}
+        missing = len(results) < len(p.config.eval_ids) * p.config.samples
+        status = "partial" if summary["overall"]["infra"] or missing else "complete"
         h.store.finish_run(p.run.id, status, summary)
         finished[p.run.id] = RunOutcome(h.store.run(p.run.id), p.prompt, results, summary, new_calls=calls)
+    if h.budget is not None and h.budget.refused:
+        from tuner.errors import BudgetSpentError
+
+        raise BudgetSpentError(h.budget)
     return [finished[run_id] for run_id in run_ids]
+
+
+def _cost(paid: list) -> float | None:
+    """USD of these calls; None when one of them (not simulated) has no price in litellm's map."""
+    if any(c.cost_usd is None and not c.model.startswith("sim/") for c in paid):
+        return None
+    return round(sum(c.cost_usd or 0.0 for c in paid), 6)
 
 
 def _check_models(h: Harness, configs: list[RunConfig]) -> None:

@@ -25,10 +25,16 @@ class TuneConfig(BaseModel):
     variants: dict[str, list[str]] = Field(default_factory=dict, description="Phrasings available per pool rule.")
     eval_ids: list[str] = Field(description="Tuning evals (held-out ones excluded), all categories.")
     seed: int = 0
+    # "screen": single changes screened on the target's evals, the winner checked for regressions
+    # (tuning/screen.py); "tpe": every single change on all tuning evals, then Optuna's TPE.
+    search: str = "tpe"
 
     @property
     def hash(self) -> str:
-        return sha256_json(self.model_dump())
+        dump = self.model_dump()
+        if dump["search"] == "tpe":  # the flow studies had before there was a choice: their names stay
+            del dump["search"]
+        return sha256_json(dump)
 
     @property
     def default_study_name(self) -> str:

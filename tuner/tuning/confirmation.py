@@ -40,9 +40,10 @@ def evidence_samples(config: TuneConfig) -> int:
     return max(3 * config.samples, 12)
 
 
-def fixed_confirm_calls(config: TuneConfig, n_held: int, n_models: int) -> int:
+def fixed_confirm_calls(config: TuneConfig, n_held: int, n_models: int, n_tuning: int | None = None) -> int:
     """What the fixed design costs: two prompts x (tuning + held-out evals) x K x models."""
-    return 2 * (len(config.eval_ids) + n_held) * evidence_samples(config) * n_models
+    tuning = len(config.eval_ids) if n_tuning is None else n_tuning
+    return 2 * (tuning + n_held) * evidence_samples(config) * n_models
 
 
 def _round_samples(k: int, look: int) -> int:
@@ -52,12 +53,16 @@ def _round_samples(k: int, look: int) -> int:
 
 
 def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: dict, progress=None, *,
-            budget_calls: int | None = None, zone: Zone = Zone()) -> tuple[list[CategoryRow], list[CategoryRow], dict]:
-    """(rows on fresh samples of the tuning evals, rows on the held-out evals, what it spent)."""
-    splits = {"tuning": list(config.eval_ids), "held-out": [e.id for e in h.suite.select(held_out=True)]}
+            budget_calls: int | None = None, zone: Zone = Zone(),
+            tuning_evals: list[str] | None = None) -> tuple[list[CategoryRow], list[CategoryRow], dict]:
+    """(rows on fresh samples of the tuning evals, rows on the held-out evals, what it spent).
+    ``tuning_evals``: the tuning evals to confirm on (default all; the screening flow: the target's,
+    the others having had their regression check)."""
+    tuning = list(config.eval_ids) if tuning_evals is None else list(tuning_evals)
+    splits = {"tuning": tuning, "held-out": [e.id for e in h.suite.select(held_out=True)]}
     category = {e.id: e.category for e in h.suite.evals}
     k = evidence_samples(config)
-    fixed = fixed_confirm_calls(config, len(splits["held-out"]), len(specs))
+    fixed = fixed_confirm_calls(config, len(splits["held-out"]), len(specs), len(tuning))
     # Twice the fixed design: with 3 evals a category and the error spent over the looks, a +44-point
     # gain on the Python suite was still open after the fixed design's calls (q 0.005 > 0.0034 at look 3).
     budget = budget_calls or 2 * fixed

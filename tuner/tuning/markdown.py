@@ -42,6 +42,8 @@ def _q(e) -> str:
 
 def _evidence_intro(report: TuneReport) -> list[str]:
     ev = report.evidence
+    if ev and ev.get("stopped") == "no budget left":
+        return ["(the cap left no calls for this step: a larger --budget-calls, or --evidence-budget, measures it)"]
     if not ev or not ev.get("fixed_loo_calls"):
         return ["(no rules in the winner)"] if not report.rule_effects else []
     return [
@@ -69,6 +71,18 @@ def _confirmation_intro(report: TuneReport) -> list[str]:
         f"{c['fixed_calls']}: {c['saved_calls']} calls saved.",
         "",
     ]
+
+
+def _screening_lines(report: TuneReport) -> list[str]:
+    sc = report.screening
+    if not sc:
+        return []
+    return ["## Screening", "",
+            f"{sc['changes']} single changes, each on the {sc['target_evals']} tuning evals of `{report.category}` (one "
+            f"sample; the baseline {sc['baseline_rate']:.0%} on the trials' samples). Raced to the trials' samples: "
+            f"{', '.join(sc['raced']) or 'none'}. Still above the baseline: {', '.join(sc['helped']) or 'none'}. "
+            f"{sc['checked']} trial(s) of the regression check on every tuning eval (the baseline included); "
+            f"{sc['calls']} calls in these steps ({sc['new_calls']} paid now).", ""]
 
 
 def decision_lines(report: TuneReport) -> list[str]:
@@ -99,6 +113,7 @@ def render_markdown(report: TuneReport) -> str:
         f"Added: {', '.join(added) or 'none'}. Removed: {', '.join(removed) or 'none'}.",
         "",
         *decision_lines(report),
+        *_screening_lines(report),
         "Intervals treat evals as the unit (they speak for tasks like these). Verdicts come from a sequential test on "
         "the paired samples of these evals, with the same indifference zone as the rule effects below; q is its "
         "Benjamini–Hochberg q-value at the look that decided the row, so a change can be decided on this suite while "

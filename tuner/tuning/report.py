@@ -43,6 +43,8 @@ class TuneReport(BaseModel):
     acceptance: Acceptance | None = None
     # the evidence design's runs: linked to the experiment, not written into the report
     evidence_runs: list[str] = Field(default_factory=list, exclude=True)
+    # the screening flow's record (tuning/screen.py): changes screened, raced, that helped; its calls
+    screening: dict | None = None
 
     @property
     def accepted(self) -> bool:
@@ -55,7 +57,7 @@ def fixed_loo_calls(config: TuneConfig, n_rules: int, n_models: int) -> int:
 
 
 def rule_evidence(h: Harness, config: TuneConfig, specs: list, best: dict, progress=None, *,
-                  budget_calls: int | None = None) -> tuple[list[RuleEffect], dict]:
+                  budget_calls: int | None = None, eval_ids: list[str] | None = None) -> tuple[list[RuleEffect], dict]:
     """Each of the winner's rules, per model x category, by the adaptive design
     (``tuner.ablation.adaptive``) on fresh samples of the tuning evals.
 
@@ -70,9 +72,13 @@ def rule_evidence(h: Harness, config: TuneConfig, specs: list, best: dict, progr
     from tuner.ablation import adaptive_effects
     from tuner.stats.zones import Zone
 
-    fixed = fixed_loo_calls(config, len(best), len(specs))
+    evals = list(config.eval_ids) if eval_ids is None else list(eval_ids)
+    fixed = (len(best) + 1) * len(evals) * evidence_samples(config) * len(specs)
+    if budget_calls is not None and budget_calls < 1:
+        return [], {"calls": 0, "new_calls": 0, "fixed_loo_calls": 0, "saved_calls": 0, "rounds": 0,
+                    "stopped": "no budget left"}
     budget = budget_calls or fixed
-    effects, spent = adaptive_effects(h, best, specs, config.eval_ids, budget_calls=budget, zone=Zone(), seed=config.seed,
+    effects, spent = adaptive_effects(h, best, specs, evals, budget_calls=budget, zone=Zone(), seed=config.seed,
                                       sample_offset=FRESH_OFFSET, prefix="winner-adaptive", progress=progress)
     # spent["run_ids"]: the design's runs, linked to the study's experiment by tune (not kept in the report).
     return effects, {**spent, "fixed_loo_calls": fixed, "saved_calls": max(0, fixed - spent["calls"])}

@@ -93,7 +93,8 @@ def open_study(storage_url: str, name: str, config: TuneConfig | None = None, st
     stored = study.user_attrs.get(_CONFIG_ATTR)
     if stored is None:
         study.set_user_attr(_CONFIG_ATTR, config.model_dump_json())
-        for move in local_moves(config):
+        # The screening flow enqueues its own trials (the baseline and the candidates it found).
+        for move in local_moves(config) if config.search == "tpe" else []:
             study.enqueue_trial(params_of(apply_moves(config.baseline_selection, [move]), config.pool),
                                 user_attrs={"baseline": move["kind"] == "baseline", "move": move})
     elif TuneConfig.model_validate_json(stored).hash != config.hash:
@@ -196,24 +197,24 @@ def _violation(delta: float, p_value: float, tolerance: float) -> float:
     return violation
 
 
-def _not_measured(config: TuneConfig, runs: dict) -> list[str]:
+def _not_measured(config: TuneConfig, runs: dict, samples: int | None = None) -> list[str]:
     """``model · category`` cells of ``runs`` ({model key: RunOutcome}) missing an answer or holding an
     infrastructure failure (``"model · all"`` when results are missing outright)."""
     cells = []
     for outcome in runs.values():
         label = model_label(outcome.run.model, outcome.run.params)
         cells += sorted({f"{label} · {r.category}" for r in outcome.results if r.outcome == "infra"})
-        if len(outcome.results) < len(config.eval_ids) * config.samples:
+        if len(outcome.results) < len(config.eval_ids) * (samples or config.samples):
             cells.append(f"{label} · all")
     return sorted(set(cells))
 
 
-def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict) -> TrialScore:
+def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict, samples: int | None = None) -> TrialScore:
     passes = total = 0
     worst = float("-inf")
     deltas: dict[str, dict[str, float | None]] = {}
     categories = sorted({r.category for o in base_runs.values() for r in o.results})
-    missing = _not_measured(config, trial_runs)
+    missing = _not_measured(config, trial_runs, samples)
     for key, outcome in trial_runs.items():
         table = outcomes_by_task(outcome.results, config.category)
         passes += sum(sum(v) for v in table.values())
@@ -251,11 +252,11 @@ def trial_counts(study) -> tuple[int, int]:
     return complete, calls
 
 
-def _tell_batch(study, config, trials, selections, outcomes, base_runs) -> None:
+def _tell_batch(study, config, trials, selections, outcomes, base_runs, samples: int | None = None) -> None:
     from optuna.trial import TrialState
 
     for trial, (_, selection), by_model in zip(trials, selections, outcomes):
-        score = score_trial(config, by_model, base_runs)
+        score = score_trial(config, by_model, base_runs, samples)
         for key, value in score.model_dump().items():
             if key != "target":
                 trial.set_user_attr(key, value)
@@ -276,14 +277,17 @@ def run_trials(
     batch: int = 4,
     progress: TrialProgress | None = None,
     run_progress=None,
+    samples: int | None = None,
 ) -> None:
-    """Ask, run and tell trials until the study has ``n_trials`` complete or the call budget is spent."""
+    """Ask, run and tell trials until the study has ``n_trials`` complete or the call budget is spent
+    (``samples`` per eval: the configuration's unless given, as the screening's regression check does)."""
     config = load_config(study)
     specs = specs_of(config)
+    k = samples or config.samples
     pool = [r for r in rule_pool(h.guidelines.library) if r.id in set(config.pool)]
     base_runs = run_selections(h, [("baseline", config.baseline_selection)], specs, config.eval_ids,
-                               samples=config.samples, experiment_id=None, progress=run_progress)[0]
-    missing = _not_measured(config, base_runs)
+                               samples=k, experiment_id=None, progress=run_progress)[0]
+    missing = _not_measured(config, base_runs, k)
     if missing:
         raise IncompleteError(f"the baseline was not measured ({', '.join(missing)}: answers lost to provider or "
                               "grader failures); no trial can be judged against it: run the same command again to retry them")
@@ -304,9 +308,9 @@ def run_trials(
                 trials.append(liveness.ask(study))
             selections = [(f"{study.study_name}#{t.number}", suggest(t, pool)) for t in trials]
             with liveness.heartbeats(trials):
-                outcomes = run_selections(h, selections, specs, config.eval_ids, samples=config.samples,
+                outcomes = run_selections(h, selections, specs, config.eval_ids, samples=k,
                                           experiment_id=None, progress=run_progress)
-            _tell_batch(study, config, trials, selections, outcomes, base_runs)
+            _tell_batch(study, config, trials, selections, outcomes, base_runs, k)
         except BaseException:
             _abandon(study, trials)
             raise
@@ -346,6 +350,11 @@ def best_trial(study):
     ]
     if not feasible:
         return None
+    if study.user_attrs.get(_CONFIG_ATTR) and load_config(study).search == "screen":
+        # The screening flow chose its candidates on the target at the trials' samples (the race);
+        # its trials only check them for regressions, tried in order until one passes.
+        passed = [t for t in feasible if not t.user_attrs.get("baseline")]
+        return min(passed, key=lambda t: t.number) if passed else next((t for t in feasible if t.user_attrs.get("baseline")), None)
     # Last tie-break by content, not trial number: a study resumed after a crash numbers its
     # re-queued trials differently and must still pick the same winner.
     baseline = load_config(study).baseline_selection if study.user_attrs.get(_CONFIG_ATTR) else {}

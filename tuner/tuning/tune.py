@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from tuner.errors import InputError
+from tuner.errors import BudgetSpentError, InputError
 from tuner.runs import Harness
 from tuner.tuning.acceptance import accept
 from tuner.tuning.config import TuneConfig
+from tuner.tuning.confirmation import fixed_confirm_calls
+from tuner.tuning.screen import default_budget, screen, target_evals
 from tuner.tuning.report import TuneReport, confirm, importance, rule_evidence
 from tuner.tuning.space import rule_pool, selection_of
 from tuner.tuning.study import best_trial, load_config, local_moves, open_study, run_trials, specs_of
@@ -28,7 +30,8 @@ def baseline_selection(h: Harness, ref: str | None) -> tuple[str, dict[str, str]
 
 
 def build_config(
-    h: Harness, category: str, specs: list, *, samples: int, tolerance: float, baseline: str | None, seed: int = 0
+    h: Harness, category: str, specs: list, *, samples: int, tolerance: float, baseline: str | None, seed: int = 0,
+    search: str = "tpe",
 ) -> TuneConfig:
     h.suite.select(category=category)  # unknown category -> NotFoundError naming the valid ones
     if not h.suite.select(category=category, held_out=False):
@@ -46,6 +49,7 @@ def build_config(
         variants={rid: h.guidelines.library.get(rid).variant_names for rid in pool},
         eval_ids=[e.id for e in h.suite.select(held_out=False)],
         seed=seed,
+        search=search,
     )
 
 
@@ -55,20 +59,28 @@ def default_trials(config: TuneConfig) -> int:
 
 
 def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = None,
-           confirm_budget: int | None = None) -> TuneReport:
-    """Confirm the best trial and measure which of its rules do what."""
+           confirm_budget: int | None = None, left: int | None = None, screening: dict | None = None) -> TuneReport:
+    """Confirm the best trial and measure which of its rules do what. ``left``: the calls the whole
+    command may still make (the screening flow shares them: confirmation, then evidence)."""
     config = load_config(study)
     specs = specs_of(config)
     best = best_trial(study)
     best_sel = selection_of({k: v for k, v in best.params.items()}) if best else dict(config.baseline_selection)
     changed = best_sel != dict(config.baseline_selection)
+    focus = target_evals(h, config) if config.search == "screen" else None
+    if left is not None and confirm_budget is None and changed:
+        n_held = len(h.suite.select(held_out=True))
+        confirm_budget = max(1, min(fixed_confirm_calls(config, n_held, len(specs), len(focus or config.eval_ids)),
+                                    left * 3 // 5))
     if changed:
         fresh, held, confirmation = confirm(h, config, specs, config.baseline_selection, best_sel, progress,
-                                            budget_calls=confirm_budget)
+                                            budget_calls=confirm_budget, tuning_evals=focus)
     else:  # the baseline won: there is nothing to confirm, and nothing to publish
         fresh, held, confirmation = [], [], {"design": "none", "looks": 0, "calls": 0, "new_calls": 0,
                                              "stopped": "no change", "fixed_calls": 0, "saved_calls": 0, "fixed_samples": 0}
-    effects, evidence = rule_evidence(h, config, specs, best_sel, progress, budget_calls=evidence_budget)
+    if left is not None and evidence_budget is None:
+        evidence_budget = max(0, left - confirmation["calls"])
+    effects, evidence = rule_evidence(h, config, specs, best_sel, progress, budget_calls=evidence_budget, eval_ids=focus)
     evidence_runs = evidence.pop("run_ids", [])
     target = [e for e in effects if e.category == config.category]
     others = [e for e in effects if e.category != config.category]
@@ -91,13 +103,24 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
         importance=importance(study),
         found_helpful=sorted({e.rule for e in target if e.verdict == "helps"}),
         found_harmful=sorted({e.rule for e in others if e.verdict == "hurts"}),
-        calls=sum(int(t.user_attrs.get("calls", 0)) for t in trials) + confirmation["new_calls"] + evidence["new_calls"],
+        calls=(screening or {}).get("new_calls", sum(int(t.user_attrs.get("calls", 0)) for t in trials))
+        + confirmation["new_calls"] + evidence["new_calls"],
+        screening=screening,
         evidence=evidence,
         confirmation=confirmation,
         tolerance=config.tolerance,
-        acceptance=accept(config.category, fresh, held, config.tolerance, changed=changed),
+        acceptance=_refused(accept(config.category, fresh, held, config.tolerance, changed=changed), screening, changed),
         evidence_runs=evidence_runs,
     )
+
+
+def _refused(acceptance, screening: dict | None, changed: bool):
+    """Say so when the screening found changes that helped the target but the regression check refused them."""
+    if changed or not screening or not screening.get("helped"):
+        return acceptance
+    reason = (f"the changes that raised the target on its evals ({', '.join(screening['helped'])}) were refused by the "
+              "regression check: another category's paired drop went beyond the tolerance, or was significant")
+    return acceptance.model_copy(update={"reasons": [reason]})
 
 
 def tune(
@@ -115,17 +138,32 @@ def tune(
     run_progress=None,
 ) -> TuneReport:
     study = open_study(storage or h.db_url, study_name or config.default_study_name, config)
-    if n_trials is None and budget_calls is None:
+    if n_trials is None and budget_calls is None and config.search == "tpe":
         n_trials = default_trials(config)
     # Recorded as running from the start: `publish` takes the latest *finished* study, and an
     # interrupted one shows as such in the viewer.
     h.store.start_experiment(config.hash, study.study_name, "tune", config.model_dump())
+    if h.budget is None:  # no cap: still count what is spent
+        from tuner.runs.plan import Budget
+
+        h.budget = Budget()
+    spent_before = h.budget.spent_calls
     try:
-        run_trials(h, study, n_trials=n_trials, budget_calls=budget_calls, batch=batch, progress=progress, run_progress=run_progress)
-        report = finish(h, study, run_progress, evidence_budget=evidence_budget, confirm_budget=confirm_budget)
+        if config.search == "screen":
+            cap = budget_calls or default_budget(config, len(config.models))
+            screening = screen(h, study, config, run_progress)
+            report = finish(h, study, run_progress, evidence_budget=evidence_budget, confirm_budget=confirm_budget,
+                            left=max(0, cap - screening["calls"]), screening=screening)
+        else:
+            run_trials(h, study, n_trials=n_trials, budget_calls=budget_calls, batch=batch, progress=progress,
+                       run_progress=run_progress)
+            report = finish(h, study, run_progress, evidence_budget=evidence_budget, confirm_budget=confirm_budget)
     except BaseException as exc:
-        h.store.finish_experiment(config.hash, "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed")
+        resumable = isinstance(exc, (KeyboardInterrupt, BudgetSpentError))
+        h.store.finish_experiment(config.hash, "interrupted" if resumable else "failed")
         raise
+    # Every provider call of this invocation, whichever phase made it (the baseline's included).
+    report = report.model_copy(update={"calls": h.budget.spent_calls - spent_before})
     _link_runs(h, config.hash, study, report)
     h.store.finish_experiment(config.hash, "finished", report.model_dump(mode="json"))
     return report

@@ -1,0 +1,45 @@
+"""The plan and the cap, shared by every command that calls models (run, compare, tune, ablate, publish)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+__all__ = ["PlanOption", "BudgetCallsOption", "BudgetUsdOption", "install", "show", "spent_line"]
+
+PlanOption = Annotated[bool, typer.Option("--plan", "--dry-run", help="Print the plan (calls at most, tokens, price per model) and exit without calling a model.")]
+BudgetCallsOption = Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Cap on provider calls over the whole command; reached, it stops (exit 4) and the same command with a larger cap goes on.")]
+BudgetUsdOption = Annotated[Optional[float], typer.Option("--budget-usd", min=0.0, help="Cap on the cost in USD (litellm's cost map) over the whole command; as --budget-calls.")]
+
+
+def install(h, command: str, *, budget_calls: int | None, budget_usd: float | None, plan_only: bool, as_json: bool):
+    """Give ``h`` the command's cap, and a hook that shows the plan of its first batch of runs
+    (run, compare, publish) before any call; with ``plan_only`` the hook exits 0 after showing it."""
+    from tuner.runs.plan import Budget, configs_plan
+
+    h.budget = Budget(calls=budget_calls, usd=budget_usd)
+    h.plan_hook = lambda configs: show(h, configs_plan(h, configs, command), plan_only=plan_only, as_json=as_json)
+    return h.budget
+
+
+def show(h, plan, *, plan_only: bool, as_json: bool) -> None:
+    """Print ``plan`` (stdout; stderr under --json unless only the plan was asked for) and check the
+    cap can be honoured; with ``plan_only`` stop here, exit 0, nothing called and nothing written."""
+    from tuner.cli._common import console, err_console, print_json
+
+    if h.budget is not None:
+        h.budget.set_plan(plan)
+        h.budget.plan = plan
+    if plan_only and as_json:
+        print_json(plan.as_dict())
+    else:
+        out = err_console() if as_json else console()
+        for line in plan.lines():
+            out.print(line, markup=False, soft_wrap=True)
+    if plan_only:
+        raise typer.Exit(0)
+
+
+def spent_line(budget) -> str:
+    return budget.summary_line() if budget is not None else ""

@@ -1,0 +1,268 @@
+"""What a command will spend before it spends it, and one cap over all of it.
+
+A ``Plan`` lists, per phase, the provider calls a command makes at most and the tokens they carry:
+input from the composed prompt plus each eval's user message (task text and answer format), output
+from the size of each eval's reference answer (a model's answer is about as long). Prices come from
+litellm's local cost map (``sim/*`` costs nothing; a model the map does not know is "unknown", never
+$0). A ``Budget`` is the cap: every provider call takes one call from it before it is made
+(``tuner.models.client``), and a call it refuses is not made; the runner records what was done and
+raises ``BudgetSpentError`` (exit 4), so the same command with a larger cap resumes from there.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import lru_cache
+
+from pydantic import BaseModel
+
+from tuner.errors import InputError
+
+__all__ = ["Budget", "ModelPrice", "Phase", "Plan", "PlanBuilder", "price_of", "configs_plan"]
+
+
+class ModelPrice(BaseModel):
+    model: str
+    input_per_token: float | None  # USD; None: litellm's cost map does not know the model
+    output_per_token: float | None
+
+    @property
+    def known(self) -> bool:
+        return self.input_per_token is not None and self.output_per_token is not None
+
+
+@lru_cache(maxsize=64)
+def _map_price(model: str) -> tuple[float, float] | None:
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the map over the network
+    import litellm
+
+    candidates = [model, model.split("/", 1)[1] if "/" in model else model]
+    for name in candidates:
+        entry = litellm.model_cost.get(name)
+        if entry and entry.get("input_cost_per_token") is not None:
+            return float(entry["input_cost_per_token"]), float(entry.get("output_cost_per_token") or 0.0)
+    return None
+
+
+def price_of(spec) -> ModelPrice:
+    """USD per input and output token of ``spec`` (a ``ModelSpec``); ``sim/*`` is free."""
+    if spec.is_sim:
+        return ModelPrice(model=spec.label, input_per_token=0.0, output_per_token=0.0)
+    found = _map_price(spec.model)
+    return ModelPrice(model=spec.label, input_per_token=found[0] if found else None,
+                      output_per_token=found[1] if found else None)
+
+
+class Phase(BaseModel):
+    name: str
+    calls: int
+    tokens_in: int
+    tokens_out: int
+    note: str = ""
+
+
+class Plan(BaseModel):
+    command: str
+    phases: list[Phase]
+    prices: list[ModelPrice]
+    cap_calls: int | None = None
+    cap_usd: float | None = None
+
+    @property
+    def calls(self) -> int:
+        """Calls at most: the phases' sum, or the cap when it is lower."""
+        total = sum(p.calls for p in self.phases)
+        return min(total, self.cap_calls) if self.cap_calls is not None else total
+
+    @property
+    def tokens_in(self) -> int:
+        return sum(p.tokens_in for p in self.phases)
+
+    @property
+    def tokens_out(self) -> int:
+        return sum(p.tokens_out for p in self.phases)
+
+    @property
+    def cost_usd(self) -> float | None:
+        """The phases' cost, every model taking an equal share of the calls; None when a price is unknown."""
+        if not self.prices or not all(p.known for p in self.prices):
+            return None
+        share = 1 / len(self.prices)
+        return sum(share * (p.input_per_token * self.tokens_in + p.output_per_token * self.tokens_out) for p in self.prices)
+
+    @property
+    def usd_per_call(self) -> float | None:
+        total = sum(p.calls for p in self.phases)
+        cost = self.cost_usd
+        return None if cost is None or not total else cost / total
+
+    def as_dict(self) -> dict:
+        return {"command": self.command, "calls_at_most": self.calls, "tokens_in": self.tokens_in,
+                "tokens_out": self.tokens_out, "cost_usd": self.cost_usd,
+                "cap": {"calls": self.cap_calls, "usd": self.cap_usd},
+                "phases": [p.model_dump() for p in self.phases],
+                "prices": [{"model": p.model, "input_per_mtok": _per_million(p.input_per_token),
+                            "output_per_mtok": _per_million(p.output_per_token)} for p in self.prices]}
+
+    def lines(self) -> list[str]:
+        """The plan as a person reads it."""
+        out = [f"plan: {self.command} makes at most {self.calls:,} provider calls, "
+               f"~{self.tokens_in:,} tokens in, ~{self.tokens_out:,} out; cost {_usd(self.cost_usd)}"]
+        for p in self.phases:
+            note = f" ({p.note})" if p.note else ""
+            out.append(f"  {p.name}: {p.calls:,} calls, ~{p.tokens_in:,} in, ~{p.tokens_out:,} out{note}")
+        for price in self.prices:
+            if price.known:
+                out.append(f"  price {price.model}: ${_per_million(price.input_per_token):.2f} in, "
+                           f"${_per_million(price.output_per_token):.2f} out per million tokens")
+            else:
+                out.append(f"  price {price.model}: unknown (not in litellm's cost map)")
+        caps = [f"{self.cap_calls:,} calls" if self.cap_calls is not None else "",
+                f"${self.cap_usd:.2f}" if self.cap_usd is not None else ""]
+        if any(caps):
+            out.append("  cap: " + ", ".join(c for c in caps if c) + " over the whole command")
+        return out
+
+
+def _per_million(value: float | None) -> float | None:
+    return None if value is None else value * 1_000_000
+
+
+def _usd(value: float | None) -> str:
+    return "unknown (a model's price is not in litellm's cost map)" if value is None else f"${value:,.2f}"
+
+
+class PlanBuilder:
+    """Phases from prompts and evals: ``add`` counts every (prompt, eval, sample, model) call."""
+
+    def __init__(self, h, specs: list, command: str):
+        self.h, self.specs, self.command = h, list(specs), command
+        self.phases: list[Phase] = []
+
+    def _shape(self, eval_ids) -> tuple[int, int]:
+        """(user-message tokens, answer tokens) summed over ``eval_ids``."""
+        shapes = [_eval_shape(self.h, e) for e in eval_ids]
+        return sum(s[0] for s in shapes), sum(s[1] for s in shapes)
+
+    def add(self, name: str, prompt_tokens: int, eval_ids, samples: int, *, arms: int = 1, note: str = "",
+            models: int | None = None) -> Phase:
+        """``arms`` prompts x ``eval_ids`` x ``samples`` on ``models`` models (default: every model)."""
+        eval_ids = list(eval_ids)
+        user, answer = self._shape(eval_ids)
+        n = arms * samples * (len(self.specs) if models is None else models)
+        phase = Phase(name=name, calls=n * len(eval_ids), tokens_in=n * (prompt_tokens * len(eval_ids) + user),
+                      tokens_out=n * answer, note=note)
+        self.phases.append(phase)
+        return phase
+
+    def add_calls(self, name: str, calls: int, prompt_tokens: int, eval_ids, *, note: str = "") -> Phase:
+        """A phase known by its call budget: tokens at the average call over ``eval_ids``."""
+        eval_ids = list(eval_ids)
+        user, answer = self._shape(eval_ids)
+        per_in = prompt_tokens + (user / len(eval_ids) if eval_ids else 0)
+        per_out = answer / len(eval_ids) if eval_ids else 0
+        phase = Phase(name=name, calls=calls, tokens_in=round(calls * per_in), tokens_out=round(calls * per_out), note=note)
+        self.phases.append(phase)
+        return phase
+
+    def build(self, *, cap_calls: int | None = None, cap_usd: float | None = None) -> Plan:
+        return Plan(command=self.command, phases=self.phases, prices=[price_of(s) for s in self.specs],
+                    cap_calls=cap_calls, cap_usd=cap_usd)
+
+
+def _eval_shape(h, eval_id: str) -> tuple[int, int]:
+    """(tokens of the eval's user message, tokens of its reference answer), counted once per harness."""
+    memo = h.__dict__.setdefault("_plan_shapes", {})
+    if eval_id not in memo:
+        from tuner.models import render_files, user_message
+        from tuner.tokens import count_tokens
+
+        ev = h.suite.get(eval_id)
+        memo[eval_id] = (count_tokens(user_message(ev.task, h.suite.kind.output_format())),
+                         count_tokens(render_files(ev.answer_files())))
+    return memo[eval_id]
+
+
+def configs_plan(h, configs: list, command: str) -> Plan:
+    """The plan of one batch of ``RunConfig`` (run, compare, publish): every configured call."""
+    specs = list({c.spec.key: c.spec for c in configs}.values())
+    builder = PlanBuilder(h, specs, command)
+    for c in configs:
+        prompt = c.prompt or h.guidelines.compose(c.rule_set)
+        builder.add(f"{c.rule_set.name} · {c.spec.label}", prompt.tokens, c.eval_ids, c.samples, models=1)
+    if len(configs) > 4:  # many prompts (an ablation): one line per model reads better than one per prompt
+        by_model: dict[str, list[Phase]] = {}
+        for c, phase in zip(configs, builder.phases):
+            by_model.setdefault(c.spec.label, []).append(phase)
+        builder.phases = [Phase(name=f"{len(ps)} prompts · {label}", calls=sum(p.calls for p in ps),
+                                tokens_in=sum(p.tokens_in for p in ps), tokens_out=sum(p.tokens_out for p in ps))
+                          for label, ps in by_model.items()]
+    budget = getattr(h, "budget", None)
+    return builder.build(cap_calls=budget.calls if budget else None, cap_usd=budget.usd if budget else None)
+
+
+class Budget:
+    """One cap over a whole command: calls and/or USD, and what was spent (calls, tokens, cost).
+
+    ``take`` is asked before each provider call and reserves it; ``record`` adds what the call
+    turned out to cost (retries are extra calls, and a call that was never made gives its
+    reservation back)."""
+
+    def __init__(self, calls: int | None = None, usd: float | None = None):
+        self.calls, self.usd = calls, usd
+        self.usd_per_call: float | None = None  # the plan's estimate, to keep a call from overrunning ``usd``
+        self.plan: Plan | None = None  # the plan shown before the first call
+        self.spent_calls = 0
+        self.spent_usd = 0.0
+        self.unpriced_calls = 0  # calls whose cost the provider's response did not tell
+        self.tokens_in = 0
+        self.tokens_out = 0
+        self.refused = 0
+
+    @property
+    def remaining_calls(self) -> int | None:
+        return None if self.calls is None else max(0, self.calls - self.spent_calls)
+
+    def set_plan(self, plan: Plan) -> None:
+        """Check the cap can be honoured for these models, and learn the plan's cost per call."""
+        if self.usd is not None:
+            unknown = [p.model for p in plan.prices if not p.known]
+            if unknown:
+                raise InputError(f"--budget-usd: litellm's cost map has no price for {unknown[0]}, so a dollar cap "
+                                 "cannot be honoured; use --budget-calls")
+        self.usd_per_call = plan.usd_per_call
+
+    def take(self) -> bool:
+        if self.calls is not None and self.spent_calls + 1 > self.calls:
+            self.refused += 1
+            return False
+        if self.usd is not None and self.spent_usd + (self.usd_per_call or 0.0) > self.usd:
+            self.refused += 1
+            return False
+        self.spent_calls += 1
+        return True
+
+    def record(self, completion) -> None:
+        self.spent_calls += completion.attempts - 1
+        self.tokens_in += completion.prompt_tokens or 0
+        self.tokens_out += completion.completion_tokens or 0
+        if completion.cost_usd is not None:
+            self.spent_usd += completion.cost_usd
+        elif completion.attempts and not completion.model.startswith("sim/"):
+            self.unpriced_calls += completion.attempts
+
+    @property
+    def spent(self) -> dict:
+        """Calls, tokens and cost spent (cost None when some call's price was unknown)."""
+        return {"calls": self.spent_calls, "tokens_in": self.tokens_in, "tokens_out": self.tokens_out,
+                "cost_usd": None if self.unpriced_calls else round(self.spent_usd, 6),
+                "cap": {"calls": self.calls, "usd": self.usd}, "refused_calls": self.refused}
+
+    def summary_line(self) -> str:
+        cost = self.spent["cost_usd"]
+        return (f"spent: {self.spent_calls:,} provider calls, {self.tokens_in:,} tokens in, {self.tokens_out:,} out, "
+                f"cost {'unknown' if cost is None else f'${cost:,.4f}'}")
+
+
+PlanHook = Callable[[list], None]
