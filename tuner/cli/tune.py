@@ -105,7 +105,7 @@ def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budge
             builder.add_calls(name, calls, tokens, evals)
             used += calls
         left = max(0, budget_calls - used)
-        conf = confirm_budget or min(fixed_confirm_calls(config, len(held), n, len(focus)), left * 3 // 5)
+        conf = confirm_budget or max(1, min(2 * fixed_confirm_calls(config, len(held), n, len(focus)), left * 4 // 5))
         builder.add_calls("confirmation: fresh samples of the target's evals + held-out evals, sequential", conf, tokens,
                           focus + held, note="only if a change won")
         builder.add_calls("evidence: the adaptive design on the winner's rules, target's evals",
@@ -113,7 +113,7 @@ def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budge
     else:
         k = trials or default_trials(config)
         builder.add("trials", tokens, config.eval_ids, config.samples, arms=k)
-        builder.add_calls("confirmation", confirm_budget or fixed_confirm_calls(config, len(held), n), tokens,
+        builder.add_calls("confirmation", confirm_budget or 2 * fixed_confirm_calls(config, len(held), n), tokens,
                           list(config.eval_ids) + held)
         builder.add_calls("evidence", evidence_budget or fixed_loo_calls(config, len(config.baseline_selection), n), tokens,
                           config.eval_ids)

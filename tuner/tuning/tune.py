@@ -70,8 +70,10 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
     focus = target_evals(h, config) if config.search == "screen" else None
     if left is not None and confirm_budget is None and changed:
         n_held = len(h.suite.select(held_out=True))
-        confirm_budget = max(1, min(fixed_confirm_calls(config, n_held, len(specs), len(focus or config.eval_ids)),
-                                    left * 3 // 5))
+        # Confirmation first (it decides whether the winner is offered): up to twice its fixed design
+        # (see confirmation.confirm), leaving the evidence at least a fifth of what is left.
+        confirm_budget = max(1, min(2 * fixed_confirm_calls(config, n_held, len(specs), len(focus or config.eval_ids)),
+                                    left * 4 // 5))
     if changed:
         fresh, held, confirmation = confirm(h, config, specs, config.baseline_selection, best_sel, progress,
                                             budget_calls=confirm_budget, tuning_evals=focus)
