@@ -223,13 +223,8 @@ def _host_paths(ws: Workspace) -> list[tuple[str, str]]:
     for path in {ws.root, ws.root.resolve()}:
         pairs.append((str(path) + "/", ""))
         pairs.append((str(path), "."))
-    # The folder the batch was made in, unless it is the system's temp folder: "/tmp" also begins
-    # paths an answer itself wrote ("/tmp/x.ts: absolute path"), which must read as written.
-    import tempfile
-
-    common = {Path("/"), Path(tempfile.gettempdir()), Path(tempfile.gettempdir()).resolve()}
-    for path in {ws.root.parent, ws.root.resolve().parent} - common:
-        pairs.append((str(path), "<tmp>"))
+    for path in {ws.root.parent, ws.root.resolve().parent} - {Path("/")}:
+        pairs.append((str(path), "<tmp>"))  # the temp folder the batch was made in
     return sorted(pairs, key=lambda p: -len(p[0]))  # longest first: a prefix never hides a longer one
 
 
@@ -247,8 +242,10 @@ def _assemble(sub: SubProject, host_paths: list[tuple[str, str]]) -> GradeResult
         if stopped or outcome is None:
             steps.append(StepResult(name=name, status="skip"))
             continue
-        steps.append(StepResult(name=name, status=outcome.status, duration_s=outcome.duration_s,
-                                detail=_scrub(outcome.detail, host_paths)))
+        # The filesystem step's details are our own checker naming the answer's paths as the answer
+        # wrote them ("/tmp/x.ts: absolute path"); no tool printed them, so there is no host path to hide.
+        detail = outcome.detail if name == "filesystem" else _scrub(outcome.detail, host_paths)
+        steps.append(StepResult(name=name, status=outcome.status, duration_s=outcome.duration_s, detail=detail))
         stopped = outcome.status != "pass"
     tests = sub.outcomes.get("tests")
     infra = next((_scrub(o.infra_error, host_paths) for o in sub.outcomes.values() if o.infra_error), None)
