@@ -12,19 +12,32 @@ as a failure of the filesystem step, against the model.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
-__all__ = ["ParsedOutput", "parse_files"]
+__all__ = ["DEFAULT_EXTENSIONS", "ParsedOutput", "parse_files"]
 
-# File kinds an answer may hold, across suite kinds (TypeScript/JavaScript, Python, config).
-_EXT = r"(?:ts|tsx|js|jsx|mjs|cjs|mts|cts|json|py|pyi|toml|yaml|yml|sql)"
-_PATH = re.compile(rf"(?<![\w/.\-])((?:\.?/)?(?:[\w.\-@\[\]]+/)*[\w.\-\[\]]+\.{_EXT})(?![\w/])")
+# File kinds an answer may hold when the caller names none (the shipped kinds' files and config).
+# A suite kind passes its own (``SuiteKind.answer_extensions``), so a Go or C kind's files are read.
+DEFAULT_EXTENSIONS = ("ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts", "json", "py", "pyi", "toml", "yaml", "yml", "sql")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})(.*)$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _LIST = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _LABEL = re.compile(r"^(?:file(?:name)?|path)\s*:\s*", re.IGNORECASE)
-_COMMENT = re.compile(rf"^\s*(?://|#|/\*|<!--)\s*(?:file(?:name)?\s*:\s*|path\s*:\s*)?(\S+\.{_EXT})\s*(?:\*/|-->)?\s*$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=16)
+def _patterns(extensions: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
+    """(path, first-line comment) patterns for files with these extensions."""
+    ext = "(?:" + "|".join(re.escape(e.lstrip(".")) for e in sorted(set(extensions), key=len, reverse=True)) + ")"
+    path = re.compile(rf"(?<![\w/.\-])((?:\.?/)?(?:[\w.\-@\[\]]+/)*[\w.\-\[\]]+\.{ext})(?![\w/])")
+    comment = re.compile(
+        rf"^\s*(?://|#|/\*|<!--|--|;)\s*(?:file(?:name)?\s*:\s*|path\s*:\s*)?(\S+\.{ext})\s*(?:\*/|-->)?\s*$",
+        re.IGNORECASE,
+    )
+    return path, comment
 
 
 class ParsedOutput(BaseModel):
@@ -41,7 +54,7 @@ def _clean_path(raw: str) -> str | None:
     return path
 
 
-def _heading_path(line: str) -> tuple[str | None, bool]:
+def _heading_path(line: str, path_re: re.Pattern) -> tuple[str | None, bool]:
     """(path, strong). A line that is just a decorated path, or a heading naming one, is strong: it
     names the next block. A prose line naming a file is weak: only if the block follows at once."""
     text = line.strip()
@@ -50,9 +63,9 @@ def _heading_path(line: str) -> tuple[str | None, bool]:
     heading = _HEADING.match(text)
     body = heading.group(1) if heading else _LIST.sub("", text)
     bare = _LABEL.sub("", body.strip("*_` :")).strip("*_` :")
-    if _PATH.fullmatch(bare):
+    if path_re.fullmatch(bare):
         return _clean_path(bare), True
-    found = _PATH.search(body if heading else text)
+    found = path_re.search(body if heading else text)
     if found is None:
         return None, False
     return _clean_path(found.group(1)), bool(heading)
@@ -68,9 +81,9 @@ def _read_block(lines: list[str], start: int, fence: str) -> tuple[list[str], in
     return body, i + 1  # an unclosed block runs to the end (a truncated answer)
 
 
-def _comment_path(body: list[str]) -> str | None:
+def _comment_path(body: list[str], comment_re: re.Pattern) -> str | None:
     first = next((ln for ln in body if ln.strip()), "")
-    m = _COMMENT.match(first)
+    m = comment_re.match(first)
     return _clean_path(m.group(1)) if m else None
 
 
@@ -80,7 +93,10 @@ def _drop_comment(body: list[str]) -> list[str]:
     return rest[1:] if rest and not rest[0].strip() else rest
 
 
-def parse_files(text: str) -> ParsedOutput:
+def parse_files(text: str, extensions: Iterable[str] | None = None) -> ParsedOutput:
+    """The files an answer names, for files ending in one of ``extensions`` (the suite kind's;
+    ``DEFAULT_EXTENSIONS`` when not given)."""
+    path_re, comment_re = _patterns(tuple(sorted(extensions or DEFAULT_EXTENSIONS)))
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     files: dict[str, str] = {}
     pending: str | None = None
@@ -90,7 +106,7 @@ def parse_files(text: str) -> ParsedOutput:
     while i < len(lines):
         fence = _FENCE.match(lines[i])
         if fence is None:
-            path, strong = _heading_path(lines[i])
+            path, strong = _heading_path(lines[i], path_re)
             if path and (strong or not pending_strong):
                 pending, pending_strong = path, strong
             elif lines[i].strip() and not pending_strong:
@@ -99,8 +115,8 @@ def parse_files(text: str) -> ParsedOutput:
             continue
         body, i = _read_block(lines, i + 1, fence.group(1))
         blocks += 1
-        info_path = _PATH.search(fence.group(2))
-        in_comment = _comment_path(body)
+        info_path = path_re.search(fence.group(2))
+        in_comment = _comment_path(body, comment_re)
         path = pending or (info_path and _clean_path(info_path.group(1))) or in_comment
         if in_comment and in_comment == path:
             body = _drop_comment(body)

@@ -163,10 +163,11 @@ def _grade(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> 
             if c.status != "ok":
                 job.result = ResultRecord(**base, outcome="infra", error=c.error)
                 continue
-            parsed = parse_files(c.text)
+            parsed = parse_files(c.text, h.suite.kind.answer_extensions)
             if parsed.error:
-                step = StepRecord(name="filesystem", status="fail", detail=parsed.error)
-                job.result = ResultRecord(**base, outcome="fail", failed_step="filesystem", error=parsed.error, steps=[step])
+                first = h.suite.kind.steps[0]  # an unreadable answer fails the kind's first step
+                step = StepRecord(name=first, status="fail", detail=parsed.error)
+                job.result = ResultRecord(**base, outcome="fail", failed_step=first, error=parsed.error, steps=[step])
                 continue
             job.result = ResultRecord(**base, outcome="fail", files=parsed.files)
             to_grade.append((job, GradeRequest(eval=h.suite.get(job.eval_id), files=parsed.files)))

@@ -1,15 +1,17 @@
 """Suite kinds: how a kind of suite lays out, asks for and grades answers (``SuiteKind``).
 
-``kind = "convex"`` (the default) and ``kind = "pytest"`` ship with tuner. ``grade`` is the one
-entry point the rest of tuner uses: it grades with whatever kind the project's suite is.
+``kind = "convex"`` (the default) and ``kind = "pytest"`` ship with tuner; any installed package
+can add one through the ``tuner.suite_kinds`` entry-point group. ``grade`` is the one entry point the
+rest of tuner uses: it grades with whatever kind the project's suite is.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
-from tuner.errors import NotFoundError
+from tuner.errors import InputError, NotFoundError
 from tuner.suites.base import Progress, SuiteKind
 
 if TYPE_CHECKING:
@@ -19,12 +21,26 @@ if TYPE_CHECKING:
 __all__ = ["SuiteKind", "get_kind", "kind_names", "grade"]
 
 
+ENTRY_POINT_GROUP = "tuner.suite_kinds"
+
+
 @cache
 def _kinds() -> dict[str, SuiteKind]:
-    from tuner.suites.convex import ConvexKind
-    from tuner.suites.pytest import PytestKind
-
-    return {k.name: k for k in (ConvexKind(), PytestKind())}
+    kinds: dict[str, SuiteKind] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            kind = ep.load()()
+        except Exception as exc:  # a broken plug-in names itself instead of breaking every command
+            raise InputError(f"suite kind '{ep.name}' ({ep.value}) cannot be loaded: {exc}") from exc
+        if not isinstance(kind, SuiteKind):
+            raise InputError(f"suite kind '{ep.name}' ({ep.value}) does not implement tuner.suites.SuiteKind")
+        if kind.name != ep.name:
+            raise InputError(f"suite kind entry point '{ep.name}' ({ep.value}) names itself '{kind.name}'")
+        kinds[kind.name] = kind
+    if not kinds:
+        raise InputError(f"no suite kinds are registered (entry-point group '{ENTRY_POINT_GROUP}'): "
+                         "reinstall tuner (`./dev` does it)")
+    return kinds
 
 
 def kind_names() -> list[str]:

@@ -32,6 +32,8 @@ class SuiteKind(Protocol):
     - ``grader_file``: the file in each eval folder holding its grader (tests).
     - ``answer_roots``: top-level folders an answer's files live under (``convex``, ``src``;
       ``app``). A reference answer is ``answer/<root>/...``; the first root must exist.
+    - ``answer_extensions``: the file extensions (no dot) an answer's files may have; the answer
+      parser reads only fenced blocks naming such a file, so a kind in another language lists its own.
     - ``published_name``: the default name of the published guideline file.
     - ``file_globs``: comma-separated globs of the files the guidelines apply to (Cursor rules).
     - ``output_format()``: the answer-format instructions appended to every task in the user
@@ -42,14 +44,19 @@ class SuiteKind(Protocol):
     - ``grade(suite, requests, ...)``: one ``GradeResult`` per request, in order. Never raises for
       a bad output: a model failure is a failed step; a grader that cannot run is an
       infrastructure error (``infra_error`` set, excluded from scores, not cached). Runs model code
-      only in a scrubbed sandbox with timeouts. Results are cached by (output files, eval grader,
-      ``grader_id``) under ``cache_dir``.
+      only in a scrubbed sandbox with timeouts; ``timeout_s`` (when given) bounds each tool run over
+      one output, else the kind's own default. Results are cached by (output files, eval grader,
+      ``grader_id``) under ``cache_dir``. One output's verdict never depends on another's.
+
+    Kinds are found through the ``tuner.suite_kinds`` entry-point group (``name = "module:Class"``,
+    instantiated without arguments), so a kind can ship as a package of its own.
     """
 
     name: str
     steps: tuple[str, ...]
     grader_file: str
     answer_roots: tuple[str, ...]
+    answer_extensions: tuple[str, ...]
     published_name: str
     file_globs: str
 
@@ -65,4 +72,5 @@ class SuiteKind(Protocol):
         cache_dir: Path,
         use_cache: bool = True,
         progress: Progress | None = None,
+        timeout_s: float | None = None,
     ) -> list[GradeResult]: ...

@@ -18,6 +18,7 @@ class ConvexKind:
     steps = STEP_NAMES
     grader_file = "grader.test.ts"
     answer_roots = ("convex", "src")
+    answer_extensions = ("ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts", "json")
     published_name = "convex_rules"
     file_globs = "convex/**/*.ts,convex/**/*.tsx,src/**/*.ts,src/**/*.tsx"
 

@@ -40,6 +40,7 @@ class PytestKind:
     steps = STEPS
     grader_file = "test_grader.py"
     answer_roots = ("app",)
+    answer_extensions = ("py", "pyi", "json", "toml", "txt", "csv")
     published_name = "python_rules"
     file_globs = "app/**/*.py"
 
