@@ -122,3 +122,22 @@ def live_project(tmp_path: Path, monkeypatch, shared_cache) -> Path:
     monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
     monkeypatch.chdir(root)
     return root
+
+
+@pytest.fixture
+def py_suite(tmp_path: Path, monkeypatch, shared_cache) -> Path:
+    """An editable copy of the Python suite (suites/python) as the project's suite, with its own store.
+
+    Grading and responses share the session cache: everything that decides an answer or a verdict is
+    in their keys, so sharing changes time, not results."""
+    root = tmp_path / "proj"
+    shutil.copytree(REPO / "suites" / "python", root / "suites" / "python")
+    for d in ("guidelines", "evals", "experiments"):
+        (root / d).mkdir()
+    suite = root / "suites" / "python"
+    monkeypatch.setenv("TUNER_HOME", str(root))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_cache))
+    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
+    monkeypatch.setenv("TUNER_SUITE", str(suite))
+    monkeypatch.chdir(root)
+    return suite

@@ -5,30 +5,19 @@ of a `data` gap."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 pytestmark = [pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[2]
 HARMFUL = "py.lower-is-enough"
 
 
 @pytest.fixture
-def py_suite(tmp_path, monkeypatch, tmp_path_factory) -> str:
-    root = tmp_path / "proj"
-    shutil.copytree(ROOT / "suites" / "python", root / "suites" / "python")
-    for d in ("guidelines", "evals", "experiments"):
-        (root / d).mkdir()
-    cache = tmp_path_factory.getbasetemp() / "py-tune-cache"
-    monkeypatch.setenv("TUNER_HOME", str(root))
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(cache))
-    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
-    monkeypatch.delenv("TUNER_SUITE", raising=False)
-    monkeypatch.chdir(root)
-    return str(root / "suites" / "python")
+def py_suite(py_suite) -> str:
+    """The shared Python-suite project (tests/conftest.py), named by path as `--suite` takes it."""
+    return str(py_suite)
 
 
 def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, py_suite):
