@@ -55,7 +55,7 @@ static void tuner_fail_(const char *file, int line, const char *what) {
     char buf[400], clean[360];
     tuner_failed_ = 1;
     tuner_clean_(clean, sizeof clean, what);
-    int n = snprintf(buf, sizeof buf, "%s:%d: %s", file, line, clean);
+    int n = line > 0 ? snprintf(buf, sizeof buf, "%s:%d: %s", file, line, clean) : snprintf(buf, sizeof buf, "%s", clean);
     if (tuner_status_fd_ >= 0 && n > 0) (void)!write(tuner_status_fd_, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
@@ -102,7 +102,7 @@ static int tuner_main_(const struct tuner_case *cases, int count) {
             cases[i].run();
 #if defined(__SANITIZE_ADDRESS__)
             if (!tuner_failed_ && __lsan_do_recoverable_leak_check())
-                tuner_fail_(cases[i].name, 0, "leaks memory (LeakSanitizer report on stderr)");
+                tuner_fail_("", 0, "leaks memory (LeakSanitizer found blocks never freed)");
 #endif
             if (!tuner_failed_) (void)!write(pipefd[1], "ok", 2);
             fflush(NULL);
@@ -128,7 +128,7 @@ static int tuner_main_(const struct tuner_case *cases, int count) {
             tuner_emit_(out, nonce, "fail", cases[i].name, message);
         } else {
             char why[120];
-            snprintf(why, sizeof why, "ended without a verdict (exit %d): the code exits, or a sanitizer stopped it",
+            snprintf(why, sizeof why, "ended without a verdict (exit %d): the code exits, or a sanitizer stopped it (below)",
                      WEXITSTATUS(status));
             tuner_emit_(out, nonce, "fail", cases[i].name, why);
         }

@@ -65,11 +65,11 @@ def grade_one(request, timeout_s: float):
                                    writable=[build], timeout_s=timeout_s)
 
             start = time.monotonic()
-            if record("compile", start, _gcc_problems(gcc(COMPILE_FLAGS, *sources), timeout_s)):
+            if record("compile", start, _gcc_problems(gcc(COMPILE_FLAGS, *sources), timeout_s, project)):
                 start = time.monotonic()
                 binary = build / "tests"
                 done = gcc(BUILD_FLAGS, "-o", str(binary), GRADER_FILE, *sources, "-lm")
-                if record("build", start, _gcc_problems(done, timeout_s)):
+                if record("build", start, _gcc_problems(done, timeout_s, project)):
                     found["tests"], passed, total, infra = _run_tests(sandbox, binary, home, timeout_s)
     ordered = [found.get(n) or StepResult(name=n, status="skip") for n in STEPS]
     return GradeResult(eval_id=request.eval.id, passed=all(s.status == "pass" for s in ordered), steps=ordered,
@@ -90,12 +90,14 @@ def _missing(request) -> list[str]:
     return problems
 
 
-def _gcc_problems(done, timeout_s: float) -> list[str]:
+def _gcc_problems(done, timeout_s: float, project: Path) -> list[str]:
     if done.timed_out:
         return [f"gcc timed out after {timeout_s:g}s"]
     if done.returncode == 0:
         return []
-    lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+    # The linker names files by their full path: the output's temporary folder says nothing.
+    text = (done.stderr or done.stdout).replace(f"{project}/", "")
+    lines = [line for line in text.splitlines() if line.strip()]
     return lines or [f"gcc failed (exit {done.returncode}) without a message"]
 
 
@@ -121,7 +123,9 @@ def _run_tests(sandbox, binary: Path, home: Path, timeout_s: float):
         return result("error", [message], infra=message)
     finished = next((r for r in records if r[1] == "finished"), None)
     failures = [f"{name}: {message}" for _, status, name, message in records if status == "fail"]
-    failures += sorted(set(_SANITIZER.findall(done.stderr)))[:5] if failures else []
+    # What the sanitizers said (stderr, not per test) goes next to the first failure.
+    found = list(dict.fromkeys(_SANITIZER.findall(done.stderr)))[:5]
+    failures = [*failures[:1], *found, *failures[1:]] if failures else []
     passed = sum(1 for r in records if r[1] == "pass")
     if finished is None:
         return result("fail", [f"the test program ended before its tests finished (exit {done.returncode})", *failures], passed)
