@@ -1,0 +1,9 @@
+import { Agent } from "@convex-dev/agent";
+import { openai } from "@ai-sdk/openai";
+import { components } from "./_generated/api";
+
+export const supportAgent = new Agent(components.agent, {
+  name: "Support",
+  languageModel: openai.chat("gpt-4o-mini"),
+  instructions: "You answer customer questions politely and briefly.",
+});
