@@ -16,7 +16,7 @@ function setup() {
 test("create records the creation in the component and returns the document id", async () => {
   const t = setup();
   const id = await t.mutation(api.documents.create, { title: "Plan A", at: 100 });
-  expect(await t.run(async (ctx) => await ctx.db.get("documents", id))).toMatchObject({ title: "Plan A" });
+  expect(await t.run(async (ctx) => await ctx.db.get("documents", id))).toMatchObject({ title: "Plan A", createdAt: 100 });
   expect(await t.query(api.documents.history, { documentId: id })).toEqual([{ action: "created", at: 100 }]);
 });
 
@@ -25,7 +25,7 @@ test("rename updates the title and history lists events newest first", async () 
   const id = await t.mutation(api.documents.create, { title: "Plan A", at: 100 });
   expect(await t.mutation(api.documents.rename, { documentId: id, title: "Plan B", at: 300 })).toBeNull();
   await t.mutation(api.documents.rename, { documentId: id, title: "Plan C", at: 200 });
-  expect(await t.run(async (ctx) => await ctx.db.get("documents", id))).toMatchObject({ title: "Plan C" });
+  expect(await t.run(async (ctx) => await ctx.db.get("documents", id))).toMatchObject({ title: "Plan C", createdAt: 100 });
   expect(await t.query(api.documents.history, { documentId: id })).toEqual([
     { action: "renamed to Plan B", at: 300 },
     { action: "renamed to Plan C", at: 200 },

@@ -6,7 +6,7 @@ export const create = mutation({
   args: { title: v.string(), at: v.number() },
   returns: v.id("documents"),
   handler: async (ctx, { title, at }) => {
-    const documentId = await ctx.db.insert("documents", { title });
+    const documentId = await ctx.db.insert("documents", { title, createdAt: at });
     await ctx.runMutation(components.auditLog.events.record, { subject: documentId, action: "created", at });
     return documentId;
   },
