@@ -109,9 +109,14 @@ def _key(module: str) -> str:
     return path if re.fullmatch(r"[A-Za-z_$][\w$]*", path) else f'"{path}"'
 
 
-def _api_dts(modules: list[str]) -> str:
+def _module_lines(modules: list[str]) -> tuple[str, str]:
+    """The ``import type`` lines of the modules and their entries in ``ApiFromModules<{...}>``."""
     imports = "".join(f'import type * as {_identifier(m)} from "../{_import_path(m)}.js";\n' for m in modules)
-    entries = "".join(f"  {_key(m)}: typeof {_identifier(m)};\n" for m in modules)
+    return imports, "".join(f"  {_key(m)}: typeof {_identifier(m)};\n" for m in modules)
+
+
+def _api_dts(modules: list[str]) -> str:
+    imports, entries = _module_lines(modules)
     return (
         "/* eslint-disable */\n"
         "import type {\n  ApiFromModules,\n  FilterApi,\n  FunctionReference,\n} from \"convex/server\";\n"
@@ -263,8 +268,7 @@ def _children_type(components: list[tuple[str, str]]) -> str:
 
 
 def _component_api_dts(modules: list[str], components: list[tuple[str, str]]) -> str:
-    imports = "".join(f'import type * as {_identifier(m)} from "../{_import_path(m)}.js";\n' for m in modules)
-    entries = "".join(f"  {_key(m)}: typeof {_identifier(m)};\n" for m in modules)
+    imports, entries = _module_lines(modules)
     return (
         "/* eslint-disable */\n"
         f"{imports}\n"
@@ -287,8 +291,7 @@ export const components = componentsGeneric();
 
 def _local_api_ts(modules: list[str], components: list[tuple[str, str]]) -> str:
     """A local component's ``_generated/api.ts`` (the CLI's TypeScript variant)."""
-    imports = "".join(f'import type * as {_identifier(m)} from "../{_import_path(m)}.js";\n' for m in modules)
-    entries = "".join(f"  {_key(m)}: typeof {_identifier(m)};\n" for m in modules)
+    imports, entries = _module_lines(modules)
     return (
         "/* eslint-disable */\n"
         f"{imports}\n"
@@ -327,8 +330,7 @@ export type ComponentApi<Name extends string | undefined = string | undefined> =
 
 
 def _component_ts(modules: list[str]) -> str:
-    imports = "".join(f'import type * as {_identifier(m)} from "../{_import_path(m)}.js";\n' for m in modules)
-    entries = "".join(f"  {_key(m)}: typeof {_identifier(m)};\n" for m in modules)
+    imports, entries = _module_lines(modules)
     return (
         "/* eslint-disable */\n"
         'import type { ApiFromModules, FilterApi, FunctionReference } from "convex/server";\n'
