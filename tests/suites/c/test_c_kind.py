@@ -183,3 +183,39 @@ def test_without_gcc_every_output_is_an_infrastructure_error(c_suite, monkeypatc
     [result] = grade(project, [GradeRequest(eval=ev, files=ev.answer_files())], suite=suite)
     assert result.infra_error and "gcc" in result.infra_error and not result.passed
     assert result.steps[0].status == "error"
+
+
+def test_memory_hogs_and_code_before_main_fail_the_tests_step(c_suite):
+    project, suite = c_suite
+    ev = suite.get("001-strings/001-trim")
+    hog = """#include "trim.h"
+#include <stdlib.h>
+#include <string.h>
+char *str_trim(char *s)
+{
+    for (int i = 0; i < 64; i++) {
+        char *block = malloc(64u << 20);
+        if (block == NULL) {
+            return NULL;
+        }
+        memset(block, 1, 64u << 20);
+    }
+    return s;
+}
+"""
+    early = """#include "trim.h"
+#include <stdlib.h>
+__attribute__((constructor)) static void before_main(void)
+{
+    exit(0);
+}
+char *str_trim(char *s)
+{
+    return s;
+}
+"""
+    hogged, ended = grade(project, [_with(ev, **{"src/trim.c": hog}), _with(ev, **{"src/trim.c": early})], suite=suite)
+    assert hogged.failed_step == "tests" and hogged.infra_error is None
+    assert "AddressSanitizer: out-of-memory" in hogged.step("tests").detail  # RLIMIT_DATA per test
+    assert ended.failed_step == "tests" and ended.infra_error is None
+    assert "before its harness started" in ended.step("tests").detail
