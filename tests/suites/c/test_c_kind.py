@@ -61,6 +61,8 @@ def test_reference_answers_pass_and_broken_variants_fail_at_their_step(c_suite):
     assert {e.category for e in suite.evals} == {"strings", "memory"}
     assert sorted(e.id for e in suite.evals if e.held_out) == ["001-strings/004-reverse-words", "002-memory/004-matrix"]
     references = [GradeRequest(eval=e, files=e.answer_files()) for e in suite.evals]
+    references += [GradeRequest(eval=e, files=files) for e in suite.evals for files in e.alternatives().values()]
+    assert len(references) == 11  # 8 references, 3 alternatives written differently (two files, recursion, pointers)
     broken = _broken(suite)
     assert {spec["expected_step"] for _, spec, _ in broken} == set(suite.kind.steps)
     assert {req.eval.id for _, _, req in broken} == {e.id for e in suite.evals}
