@@ -221,3 +221,20 @@ char *str_trim(char *s)
     assert "AddressSanitizer: out-of-memory" in hogged.step("tests").detail  # RLIMIT_DATA per test
     assert ended.failed_step == "tests" and ended.infra_error is None
     assert "before its harness started" in ended.step("tests").detail
+
+
+def test_without_the_jail_new_outputs_are_infrastructure_errors_and_cached_ones_still_count(c_suite, monkeypatch):
+    from tuner.errors import ToolchainError
+
+    project, suite = c_suite
+    ev = suite.get("002-memory/003-ring")
+    [cached] = grade(project, [GradeRequest(eval=ev, files=ev.answer_files())], suite=suite)
+
+    def no_jail():
+        raise ToolchainError("bubblewrap (bwrap) is not installed")
+
+    monkeypatch.setattr(sandbox, "check_available", no_jail)
+    new = _with(ev, **{"src/ring.c": ev.answer_files()["src/ring.c"] + "\n/* another output */\n"})
+    again, other = grade(project, [GradeRequest(eval=ev, files=ev.answer_files()), new], suite=suite)
+    assert again.cached and again.passed and cached.passed
+    assert other.infra_error and "bwrap" in other.infra_error and other.steps[0].status == "error"
