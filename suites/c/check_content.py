@@ -10,7 +10,7 @@ jail; set TUNER_SANDBOX=none where bubblewrap cannot run). It checks:
 * suite.toml has the expected keys and its categories match the ``NNN-category`` folders;
 * every eval has TASK.txt, test_grader.c and answer files only under ``src/``; every header the
   grader includes is in the answer and named by TASK.txt;
-* every reference answer passes; every broken variant (``broken/<NNN-category>/<name>/``) fails
+* every reference answer and every alternative (``alternatives/<name>/src``) passes; every broken variant (``broken/<NNN-category>/<name>/``) fails
   exactly at its ``expected_step``, every eval has one and every step after ``filesystem`` is hit;
 * every gap of ``sim/gaps.yaml`` matches only answers of its own category, changes each answer it
   matches, and each changed answer fails grading;
@@ -192,6 +192,8 @@ def main() -> int:
 
     jobs: list[tuple[str, str | None, GradeRequest]] = []  # (label, expected failed step or "any", request)
     jobs += [(f"{ev.id}: reference passes", None, GradeRequest(eval=ev, files=ev.answer_files())) for ev in suite.evals]
+    jobs += [(f"{ev.id}: alternative {name} passes", None, GradeRequest(eval=ev, files=files))
+             for ev in suite.evals for name, files in ev.alternatives().items()]
     broken = broken_requests(suite, report)
     jobs += [(f"broken {name}: fails at {spec['expected_step']}", spec["expected_step"], req) for name, spec, req in broken]
     for ev in suite.evals:

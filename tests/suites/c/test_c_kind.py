@@ -61,6 +61,8 @@ def test_reference_answers_pass_and_broken_variants_fail_at_their_step(c_suite):
     assert {e.category for e in suite.evals} == {"strings", "memory"}
     assert sorted(e.id for e in suite.evals if e.held_out) == ["001-strings/004-reverse-words", "002-memory/004-matrix"]
     references = [GradeRequest(eval=e, files=e.answer_files()) for e in suite.evals]
+    references += [GradeRequest(eval=e, files=files) for e in suite.evals for files in e.alternatives().values()]
+    assert len(references) == 11  # 8 references, 3 alternatives written differently (two files, recursion, pointers)
     broken = _broken(suite)
     assert {spec["expected_step"] for _, spec, _ in broken} == set(suite.kind.steps)
     assert {req.eval.id for _, _, req in broken} == {e.id for e in suite.evals}
@@ -183,3 +185,56 @@ def test_without_gcc_every_output_is_an_infrastructure_error(c_suite, monkeypatc
     [result] = grade(project, [GradeRequest(eval=ev, files=ev.answer_files())], suite=suite)
     assert result.infra_error and "gcc" in result.infra_error and not result.passed
     assert result.steps[0].status == "error"
+
+
+def test_memory_hogs_and_code_before_main_fail_the_tests_step(c_suite):
+    project, suite = c_suite
+    ev = suite.get("001-strings/001-trim")
+    hog = """#include "trim.h"
+#include <stdlib.h>
+#include <string.h>
+char *str_trim(char *s)
+{
+    for (int i = 0; i < 64; i++) {
+        char *block = malloc(64u << 20);
+        if (block == NULL) {
+            return NULL;
+        }
+        memset(block, 1, 64u << 20);
+    }
+    return s;
+}
+"""
+    early = """#include "trim.h"
+#include <stdlib.h>
+__attribute__((constructor)) static void before_main(void)
+{
+    exit(0);
+}
+char *str_trim(char *s)
+{
+    return s;
+}
+"""
+    hogged, ended = grade(project, [_with(ev, **{"src/trim.c": hog}), _with(ev, **{"src/trim.c": early})], suite=suite)
+    assert hogged.failed_step == "tests" and hogged.infra_error is None
+    assert "AddressSanitizer: out-of-memory" in hogged.step("tests").detail  # RLIMIT_DATA per test
+    assert ended.failed_step == "tests" and ended.infra_error is None
+    assert "before its harness started" in ended.step("tests").detail
+
+
+def test_without_the_jail_new_outputs_are_infrastructure_errors_and_cached_ones_still_count(c_suite, monkeypatch):
+    from tuner.errors import ToolchainError
+
+    project, suite = c_suite
+    ev = suite.get("002-memory/003-ring")
+    [cached] = grade(project, [GradeRequest(eval=ev, files=ev.answer_files())], suite=suite)
+
+    def no_jail():
+        raise ToolchainError("bubblewrap (bwrap) is not installed")
+
+    monkeypatch.setattr(sandbox, "check_available", no_jail)
+    new = _with(ev, **{"src/ring.c": ev.answer_files()["src/ring.c"] + "\n/* another output */\n"})
+    again, other = grade(project, [GradeRequest(eval=ev, files=ev.answer_files()), new], suite=suite)
+    assert again.cached and again.passed and cached.passed
+    assert other.infra_error and "bwrap" in other.infra_error and other.steps[0].status == "error"

@@ -11,15 +11,20 @@ and its text is part of the grader id. A grader lists its tests::
 Each test runs in a child process (a crash, an abort, a sanitizer report or a hang ends that test
 only, after ``TUNER_TEST_SECONDS``); the parent writes one line per test to a duplicate of the
 stdout it was started with, tagged with the nonce the host sends on stdin, read before any test
-runs. The host trusts those lines only: not the exit code, not other output.
+runs. The host trusts those lines only: not the exit code, not other output. A child forgets the
+nonce (its copy and the stack the parent wrote records from are zeroed) before the test starts, so
+the answer's code has no copy of it to print.
 """
 
 from __future__ import annotations
 
-__all__ = ["HEADER_NAME", "HEADER", "TEST_SECONDS"]
+__all__ = ["HEADER_NAME", "HEADER", "TEST_SECONDS", "TEST_MEMORY_MB"]
 
 HEADER_NAME = "tuner_test.h"
 TEST_SECONDS = 10
+# Memory one test may allocate beyond what the program had mapped when it forked (RLIMIT_DATA;
+# an address-space limit would break AddressSanitizer, whose shadow maps terabytes up front).
+TEST_MEMORY_MB = 512
 
 HEADER = r"""/* tuner C test harness: see tuner/suites/c/harness.py. Generated; do not edit. */
 #ifndef TUNER_TEST_H
@@ -29,6 +34,7 @@ HEADER = r"""/* tuner C test harness: see tuner/suites/c/harness.py. Generated; 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #if defined(__SANITIZE_ADDRESS__)
@@ -37,6 +43,9 @@ HEADER = r"""/* tuner C test harness: see tuner/suites/c/harness.py. Generated; 
 
 #ifndef TUNER_TEST_SECONDS
 #define TUNER_TEST_SECONDS 10
+#endif
+#ifndef TUNER_TEST_MEMORY_MB
+#define TUNER_TEST_MEMORY_MB 512
 #endif
 
 struct tuner_case { const char *name; void (*run)(void); };
@@ -80,10 +89,32 @@ static void tuner_emit_(int fd, const char *nonce, const char *status, const cha
     }
 }
 
+/* Zero the stack below the caller: what earlier calls left there (records with the nonce) is gone. */
+static void tuner_scrub_stack_(void) {
+    volatile char area[65536];
+    for (size_t i = 0; i < sizeof area; i++) area[i] = 0;
+}
+
+static void tuner_limit_memory_(void) {
+    unsigned long long kb = 0;
+    char line[256];
+    FILE *status = fopen("/proc/self/status", "r");
+    if (status == NULL) return;
+    while (fgets(line, sizeof line, status))
+        if (strncmp(line, "VmData:", 7) == 0) kb = strtoull(line + 7, NULL, 10);
+    fclose(status);
+    struct rlimit limit;
+    limit.rlim_cur = limit.rlim_max = (rlim_t)((kb << 10) + ((unsigned long long)TUNER_TEST_MEMORY_MB << 20));
+    if (kb > 0) setrlimit(RLIMIT_DATA, &limit);
+}
+
 static int tuner_main_(const struct tuner_case *cases, int count) {
     char nonce[80] = "";
-    if (!fgets(nonce, sizeof nonce, stdin)) return 2;
-    nonce[strcspn(nonce, "\r\n")] = 0;
+    size_t got_nonce = 0;
+    /* read(2), not stdio: no buffer on the heap keeps a copy. */
+    while (got_nonce + 1 < sizeof nonce && read(0, nonce + got_nonce, 1) == 1 && nonce[got_nonce] != '\n') got_nonce++;
+    nonce[got_nonce] = 0;
+    if (got_nonce == 0) return 2;
     int out = dup(1);
     if (out < 0) return 2;
     tuner_emit_(out, nonce, "started", "-", "");
@@ -97,6 +128,9 @@ static int tuner_main_(const struct tuner_case *cases, int count) {
         if (child == 0) {
             close(pipefd[0]);
             close(out);
+            memset(nonce, 0, sizeof nonce);
+            tuner_scrub_stack_();
+            tuner_limit_memory_();
             tuner_status_fd_ = pipefd[1];
             alarm(TUNER_TEST_SECONDS);
             cases[i].run();

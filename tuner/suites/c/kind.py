@@ -59,18 +59,24 @@ class CKind:
 
     def grade(self, suite, requests, *, cache_dir: Path, use_cache: bool = True, progress=None,
               timeout_s: float | None = None):
-        from tuner.errors import JailAccessError, ToolchainError
-        from tuner.grading import GradeResult
+        from tuner.errors import ToolchainError
+        from tuner.grading import GradeResult, sandbox
         from tuner.grading.cache import graded_with_cache
+
+        def infrastructure(todo, message: str):
+            return [(key, GradeResult.infrastructure(r.eval.id, _steps.STEPS, message)) for key, r in todo.items()]
 
         try:
             grader_id = self.grader_id(suite)
-        except JailAccessError:
-            raise
         except ToolchainError as e:  # no gcc: the grader cannot run, which is never the model's fault
             return [GradeResult.infrastructure(r.eval.id, _steps.STEPS, str(e)) for r in requests]
 
         def grade_missing(todo):
+            try:
+                sandbox.check_available()  # here, not earlier: cached verdicts need no jail
+            except ToolchainError as e:
+                yield from infrastructure(todo, str(e))
+                return
             with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
                 yield from zip(todo, pool.map(lambda r: _steps.grade_one(r, timeout_s or _steps.TIMEOUT_S), todo.values()))
 

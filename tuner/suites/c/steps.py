@@ -13,7 +13,7 @@ import secrets
 import time
 from pathlib import Path
 
-from tuner.suites.c.harness import HEADER, HEADER_NAME, TEST_SECONDS
+from tuner.suites.c.harness import HEADER, HEADER_NAME, TEST_MEMORY_MB, TEST_SECONDS
 
 __all__ = ["STEPS", "ROOTS", "GRADER_FILE", "COMPILE_FLAGS", "BUILD_FLAGS", "TEST_ENV", "TIMEOUT_S", "grade_one"]
 
@@ -29,10 +29,12 @@ COMPILE_FLAGS = ("-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only")
 # use-after-free, leaks, undefined behaviour become test failures).
 BUILD_FLAGS = ("-std=c11", "-O1", "-g", "-pipe", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
                "-fno-sanitize-recover=all", "-Werror=implicit-function-declaration",
-               "-Werror=incompatible-pointer-types", "-Werror=int-conversion", f"-DTUNER_TEST_SECONDS={TEST_SECONDS}")
+               "-Werror=incompatible-pointer-types", "-Werror=int-conversion", f"-DTUNER_TEST_SECONDS={TEST_SECONDS}",
+               f"-DTUNER_TEST_MEMORY_MB={TEST_MEMORY_MB}")
 TEST_ENV = {"ASAN_OPTIONS": "detect_leaks=1:print_summary=1:color=never",
             "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=0:color=never"}
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
+_SANITIZER_START = re.compile(r"ReserveShadowMemoryRange|Shadow memory range|Sanitizer: CHECK failed|failed to mmap")
 _SANITIZER = re.compile(r"^(SUMMARY: \w+Sanitizer: .*|.*runtime error: .*)$", re.MULTILINE)
 
 
@@ -118,9 +120,14 @@ def _run_tests(sandbox, binary: Path, home: Path, timeout_s: float):
     if done.overflowed:
         return result("fail", [f"printed more than {sandbox.MAX_OUTPUT_BYTES // 2**20} MB: output limit exceeded"])
     records = [r for r in (line.split(" ", 3) for line in done.stdout.splitlines()) if len(r) == 4 and r[0] == nonce]
-    if not any(r[1] == "started" for r in records):  # the harness never ran: the program could not start
-        message = f"the test program gave no report (exit {done.returncode}): {done.stderr.strip()[-300:]}"
-        return result("error", [message], infra=message)
+    if not any(r[1] == "started" for r in records):
+        tail = done.stderr.strip()[-300:]
+        if _SANITIZER_START.search(done.stderr) or done.returncode in (126, 127):  # the machine, not the answer
+            message = f"the test program could not start (exit {done.returncode}): {tail}"
+            return result("error", [message], infra=message)
+        # Only code that runs before main (a constructor) can stop the harness before its first line.
+        return result("fail", [f"the test program ended before its harness started (exit {done.returncode}): "
+                               f"code that runs before main? {tail}"])
     finished = next((r for r in records if r[1] == "finished"), None)
     failures = [f"{name}: {message}" for _, status, name, message in records if status == "fail"]
     # What the sanitizers said (stderr, not per test) goes next to the first failure.
