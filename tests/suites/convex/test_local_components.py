@@ -138,3 +138,87 @@ def test_local_component_codegen_matches_the_convex_cli_templates(tmp_path: Path
     for name, text in cli.items():  # "api.d.ts" is the app's, "auditLog/api.ts" the component's
         folder, _, base = name.rpartition("/")
         assert _tokens(ours[f"convex/{folder + '/' if folder else ''}_generated/{base}"]) == _tokens(text), name
+
+
+_TYPES_GRADER = """import { convexTest } from "convex-test";
+import { expect, test } from "vitest";
+import schema from "./convex/store/schema";
+import { api } from "./convex/_generated/api";
+
+test("the app reaches the component's rows by plain string ids", async () => {
+  const t = convexTest(undefined, import.meta.glob(["./convex/**/*.*s", "!./convex/store/**"]));
+  t.registerComponent("store", schema, import.meta.glob("./convex/store/**/*.*s"));
+  const id = await t.mutation(api.app.add, { text: "hello" });
+  expect(await t.query(api.app.read, { id })).toBe("hello");
+});
+"""
+_STORE = {
+    "convex/convex.config.ts": ('import { defineApp } from "convex/server";\nimport store from "./store/convex.config";\n'
+                                "const app = defineApp();\napp.use(store);\nexport default app;\n"),
+    "convex/store/convex.config.ts": 'import { defineComponent } from "convex/server";\nexport default defineComponent("store");\n',
+    "convex/store/schema.ts": ('import { defineSchema, defineTable } from "convex/server";\nimport { v } from "convex/values";\n'
+                               "export default defineSchema({ notes: defineTable({ text: v.string() }) });\n"),
+    "convex/store/notes.ts": """import { v } from "convex/values";
+import { internalMutation, mutation, query } from "./_generated/server";
+
+export const add = mutation({
+  args: { text: v.string() },
+  returns: v.id("notes"),
+  handler: async (ctx, { text }) => await ctx.db.insert("notes", { text }),
+});
+
+export const get = query({
+  args: { id: v.id("notes") },
+  returns: v.union(v.string(), v.null()),
+  handler: async (ctx, { id }) => (await ctx.db.get("notes", id))?.text ?? null,
+});
+
+export const wipe = internalMutation({ args: {}, returns: v.null(), handler: async () => null });
+""",
+    # The ids cross the boundary as strings, as the CLI types a component's v.id() for its parent.
+    "convex/app.ts": """import { v } from "convex/values";
+import { components } from "./_generated/api";
+import { mutation, query } from "./_generated/server";
+
+export const add = mutation({
+  args: { text: v.string() },
+  returns: v.string(),
+  handler: async (ctx, { text }) => {
+    const id: string = await ctx.runMutation(components.store.notes.add, { text });
+    return id;
+  },
+});
+
+export const read = query({
+  args: { id: v.string() },
+  returns: v.union(v.string(), v.null()),
+  handler: async (ctx, { id }) => await ctx.runQuery(components.store.notes.get, { id }),
+});
+""",
+}
+
+
+@pytest.mark.node
+@pytest.mark.slow
+def test_a_components_api_is_its_public_functions_with_string_ids(tmp_path: Path, monkeypatch):
+    """Through the whole pipeline: the app passes plain strings where the component validates
+    ``v.id()`` (tsc and the tests pass), and cannot call the component's internal function (tsc fails)."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    from tuner.grading import GradeRequest
+    from tuner.suites import grade
+
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
+    project = Project(ROOT)
+    suite = load_suite(project)
+    folder = tmp_path / "store-eval"
+    folder.mkdir()
+    (folder / "grader.test.ts").write_text(_TYPES_GRADER)
+    ev = suite.get("008-components/013-local-audit-component").model_copy(
+        update={"path": folder, "id": "008-components/900-store", "dependencies": ()})
+    internal_call = {**_STORE, "convex/app.ts": _STORE["convex/app.ts"].replace(
+        "return id;", "await ctx.runMutation(components.store.notes.wipe, {});\n    return id;")}
+    good, bad = grade(project, [GradeRequest(eval=ev, files=_STORE), GradeRequest(eval=ev, files=internal_call)],
+                      suite=suite)
+    assert good.passed, [(s.name, s.detail) for s in good.steps if s.status != "pass"]
+    assert bad.failed_step == "tsc" and "wipe" in bad.step("tsc").detail
