@@ -17,13 +17,14 @@ import time
 from pathlib import Path
 
 from tuner.evals import load_suite
-from tuner.grading import GradeRequest, grade, sandbox
+from tuner.grading import GradeRequest, sandbox
 from tuner.paths import Project
+from tuner.suites import grade
 
 
 def _timed(project: Project, requests: list[GradeRequest]) -> tuple[float, int]:
     start = time.monotonic()
-    results = grade(project, requests, use_cache=False)
+    results = grade(project, requests, suite=load_suite(project), use_cache=False)
     return time.monotonic() - start, sum(r.passed for r in results)
 
 
@@ -49,10 +50,7 @@ def measure(project: Project, limit: int = 0) -> dict:
     suite = load_suite(project)
     evals = suite.evals[:limit] if limit else suite.evals
     requests = [GradeRequest(eval=e, files=e.answer_files()) for e in evals]
-    if suite.kind.name == "convex":  # a first `npm ci` is installation, not grading
-        from tuner.grading.toolchain import ensure_toolchain
-
-        ensure_toolchain(suite.root / suite.manifest.toolchain)
+    _timed(project, requests[:1])  # a kind's first use may install its toolchain: installation, not grading
     batched, ok_b = _timed(project, requests)
     single, ok_s = 0.0, 0
     for request in requests:

@@ -51,12 +51,16 @@ def test_collation_groups_recommendations_and_net_impact():
     verdicts = [Verdict(failure_id=f.id, eval_id=f.eval_id, category="text", failed_step=f.failed_step, error_line="E",
                         classification=kinds[f.eval_id], root_cause="same cause" if kinds[f.eval_id] == "MODEL_FAULT" else f.eval_id)
                 for f in fs]
-    c = collate(summary, verdicts, [])
+    c = collate(summary, verdicts, [], steps=("filesystem", "codegen", "bundle", "tsc", "eslint", "tests"))
     groups = {r.group: r.evals for r in c.recommendations}
     assert groups == {"lint or config changes": ["a"], "eval improvements": ["b"], "model-specific notes": ["c", "d"],
                       "no action needed": ["e"]}
     assert c.shared_causes == [{"cause": "same cause", "evals": ["c", "d"]}]
     assert (c.actionable, c.model_faults, c.unclassified) == (2, 3, 0) and c.pass_rate_if_fixed == 0.7
+    # Which steps are tool settings is the kind's: a kind without an eslint step sends it to the evals.
+    other = collate(summary, verdicts, [], steps=("filesystem", "syntax", "tests"))
+    assert sorted(e for r in other.recommendations if r.group == "eval improvements" for e in r.evals) == ["a", "b"]
+    assert not any(r.group == "lint or config changes" for r in other.recommendations)
 
 
 def test_near_duplicate_thresholds():

@@ -47,31 +47,6 @@ def test_timeout_kills_the_process_group():
     assert done.timed_out and done.duration_s < 10, done
 
 
-@pytest.mark.node
-def test_grader_process_env_is_scrubbed(monkeypatch, tmp_path):
-    """The same holds for a real grading: a grader test that asserts no secret is visible passes."""
-    from counter_variants import FIXTURE, answer
-    from tuner.evals import load_eval
-    from tuner.grading import GradeRequest, grade
-    from tuner.paths import Project
-
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
-    monkeypatch.setenv("FOO_TOKEN", "t0k3n")
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
-    ev_dir = tmp_path / "001-fundamentals" / "001-env"
-    shutil.copytree(FIXTURE, ev_dir)
-    (ev_dir / "grader.test.ts").write_text(
-        'import { expect, test } from "vitest";\n'
-        'test("no secrets", () => {\n'
-        '  const names = Object.keys(process.env);\n'
-        '  expect(names.filter((n) => /KEY|TOKEN|SECRET|PASSWORD/.test(n))).toEqual([]);\n'
-        '  expect(process.env.HOME).not.toBe(' + json.dumps(str(Path.home())) + ");\n"
-        "});\n"
-    )
-    [result] = grade(Project(Path(__file__).resolve().parents[2]), [GradeRequest(eval=load_eval(ev_dir), files=answer())])
-    assert result.passed, result.steps
-
-
 def _fresh_check(monkeypatch) -> None:
     monkeypatch.setattr(sandbox, "_checked", None)
     monkeypatch.setattr(sandbox, "_warned", False)

@@ -61,12 +61,16 @@ def test_malformed_rule_names_file_and_field(project_dir, text, expected):
 
 def test_targets_are_checked_against_the_suites_categories(project_dir):
     """The suite's manifest is the one list of categories: a rule may target only those."""
-    (project_dir / "evals" / "suite.toml").write_text(f'name = "s"\nversion = "1"\ncategories = {_CATEGORIES!r}\n'.replace("'", '"'))
+    from tuner.evals import suite_categories
+
+    (project_dir / "evals" / "suite.toml").write_text(
+        f'name = "s"\nversion = "1"\nkind = "convex"\ncategories = {_CATEGORIES!r}\n'.replace("'", '"'))
+    project = Project(project_dir)
     write_rule(project_dir, "ok.md", GOOD)
-    assert load_guidelines(Project(project_dir)).library.get("test.sample-rule").targets == ("queries",)
+    assert load_guidelines(project, categories=suite_categories(project)).library.get("test.sample-rule").targets == ("queries",)
     write_rule(project_dir, "ok.md", GOOD.replace("targets: [queries]", "targets: [payments]"))
     with pytest.raises(InputError, match=r"extra/ok\.md: field 'targets': .*unknown category payments"):
-        _ = load_guidelines(Project(project_dir)).library
+        _ = load_guidelines(project, categories=suite_categories(project)).library
 
 
 def test_duplicate_id_names_both_files(project_dir):

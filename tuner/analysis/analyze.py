@@ -81,7 +81,7 @@ def analyze_run(project, store, run_text: str, *, analyst: str, api_base: str | 
     verdicts = analyse_all(dspy, lm, summary.failures, progress)
     date = date or today()
     path = report_path(project.reports, run.model, run.id, date)
-    collation = collate(summary, verdicts, earlier_reports(path.parent, path.with_suffix(".json"), run.id))
+    collation = collate(summary, verdicts, earlier_reports(path.parent, path.with_suffix(".json"), run.id), steps=suite.steps)
     body = mask_tree(build_body(summary, verdicts, collation, analyst=analyst, simulated=simulated, date=date))
     markdown = mask(render_markdown(body))
     _write(project, store, run, analyst, path, body, markdown)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, defaultdict
+from collections.abc import Collection
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -15,7 +16,6 @@ from tuner.analysis.failures import FailureSummary
 __all__ = ["Recommendation", "Repeat", "Collation", "collate", "earlier_reports", "GROUPS"]
 
 GROUPS = ("eval improvements", "lint or config changes", "model-specific notes", "no action needed")
-_CONFIG_STEPS = {"eslint", "tsc", "lint", "codegen", "bundle", "syntax"}
 
 
 class Recommendation(BaseModel):
@@ -78,12 +78,12 @@ def _repeats(verdicts: list[Verdict], earlier: list[dict]) -> list[Repeat]:
     return out
 
 
-def _recommendations(s: FailureSummary, verdicts: list[Verdict]) -> list[Recommendation]:
+def _recommendations(s: FailureSummary, verdicts: list[Verdict], tool_steps: Collection[str]) -> list[Recommendation]:
     recs: list[Recommendation] = []
     faults: dict[tuple[str, str], list[str]] = defaultdict(list)
     for v in verdicts:
         if v.classification == "OVERLY_STRICT":
-            group = "lint or config changes" if v.failed_step in _CONFIG_STEPS else "eval improvements"
+            group = "lint or config changes" if v.failed_step in tool_steps else "eval improvements"
             what = f"the {v.failed_step} setting behind" if group == "lint or config changes" else f"the grader of {v.eval_id} ({v.failed_step}):"
             recs.append(Recommendation(group=group, text=f"Review {what} it rejected an acceptable answer: {v.error_line}", evals=[v.eval_id]))
         elif v.classification == "AMBIGUOUS_TASK":
@@ -112,7 +112,10 @@ def _suite_flag() -> str:
     return f" --suite {shlex.quote(suite)}" if suite else ""
 
 
-def collate(s: FailureSummary, verdicts: list[Verdict], earlier: list[dict]) -> Collation:
+def collate(s: FailureSummary, verdicts: list[Verdict], earlier: list[dict], *, steps: tuple[str, ...]) -> Collation:
+    """``steps``: the suite kind's grading steps. Those between the first (the files' check) and
+    the last (the eval's own tests) run tools with settings of ours (Convex: codegen, bundle, tsc,
+    eslint; pytest: syntax): an answer they wrongly reject points at a setting, not at an eval."""
     counts = Counter(v.classification for v in verdicts)
     causes: dict[str, list[str]] = defaultdict(list)
     for v in verdicts:
@@ -133,7 +136,7 @@ def collate(s: FailureSummary, verdicts: list[Verdict], earlier: list[dict]) -> 
         shared_causes=[{"cause": c, "evals": e} for c, e in sorted(causes.items(), key=lambda kv: -len(kv[1])) if len(e) > 1],
         harder_categories=harder if len(s.categories) > 1 else [],
         repeats=_repeats(verdicts, earlier),
-        recommendations=_recommendations(s, verdicts),
+        recommendations=_recommendations(s, verdicts, set(steps[1:-1])),
         actionable=len(actionable_evals),
         model_faults=counts.get("MODEL_FAULT", 0) + counts.get("KNOWN_GAP", 0),
         unclassified=counts.get(UNCLASSIFIED, 0),

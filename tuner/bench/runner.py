@@ -94,13 +94,12 @@ def _cache(quick: bool, tmp: Path) -> BenchRow:
 
 
 def _grading(quick: bool, tmp: Path) -> BenchRow:
+    from tuner.evals import load_suite
     from tuner.paths import Project
 
     root = Path(__file__).resolve().parents[2]
-    if quick:
-        project, label, limit = Project(root, root / "suites" / "python"), "Python suite", 4
-    else:
-        project, label, limit = Project(root), "Convex suite", 8
+    project, limit = (Project(root, root / "suites" / "python"), 4) if quick else (Project(root), 8)
+    label = f"{load_suite(project).name} suite"
     f = _quiet(_script("bench_grading").measure, project, limit)
     n = f["evals"]
     ratio = f["single_s"] / f["batched_s"] if f["batched_s"] else 0.0

@@ -62,11 +62,12 @@ def validate(
     from tuner.paths import find_project
 
     project = find_project()
-    evals = load_suite(project).select(category=category)
+    loaded = load_suite(project)
+    evals = loaded.select(category=category)
     answers = [(e, "answer", e.answer_files()) for e in evals]
     answers += [(e, f"alternatives/{name}", files) for e in evals for name, files in e.alternatives().items()]
     requests = [GradeRequest(eval=e, files=files) for e, _, files in answers]
-    results = graded_with_progress(project, requests, use_cache=not no_cache, quiet=json_out)
+    results = graded_with_progress(project, requests, suite=loaded, use_cache=not no_cache, quiet=json_out)
     bad = [(which, r) for (_, which, _), r in zip(answers, results) if not r.passed]
     alternatives = len(answers) - len(evals)
     if json_out:

@@ -26,8 +26,8 @@ def register(app: typer.Typer) -> None:
 
 
 def grade_dir(
-    directory: Annotated[Path, typer.Argument(help="Output folder holding the suite kind's answer roots "
-                                                  "(convex/ and maybe src/ for Convex, app/ for pytest).")],
+    directory: Annotated[Path, typer.Argument(help="Output folder holding the answer roots of the suite's kind "
+                                                  "(`tuner evals list` names them).")],
     eval_ref: Annotated[str, typer.Option("--eval", "-e", help="Eval id (005-actions/001-x) or eval folder.")],
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Grade again even if cached.")] = False,
@@ -46,8 +46,11 @@ def grade_dir(
     ev = _resolve_eval(suite, eval_ref)
     # The suite's kind says where an answer's files live and grades them (not Convex's folders).
     files, symlinks = read_output_dir(directory, suite.kind.answer_roots)
+    generated = getattr(suite.kind, "generated_paths", None)  # a tool's output in the folder, not the answer's
+    for path in generated(files) if generated else []:
+        del files[path]
     request = GradeRequest(eval=ev, files=files, symlinks=symlinks)
-    [result] = graded_with_progress(project, [request], use_cache=not no_cache, quiet=True, suite=suite)
+    [result] = graded_with_progress(project, [request], suite=suite, use_cache=not no_cache, quiet=True)
     if json_out:
         typer.echo(json.dumps(result.model_dump(), indent=2))
     else:
@@ -65,18 +68,18 @@ def _resolve_eval(suite: Suite, ref: str) -> Eval:
         for ev in suite.evals:
             if ev.path.resolve() == resolved:
                 return ev
-        return load_eval(resolved, grader_file=suite.kind.grader_file, answer_roots=suite.kind.answer_roots)
+        return load_eval(resolved, kind=suite.kind)
     return suite.get(ref.strip("/"))
 
 
 def graded_with_progress(
-    project: Project, requests: list[GradeRequest], *, use_cache: bool, quiet: bool, suite: Suite | None = None
+    project: Project, requests: list[GradeRequest], *, suite: Suite, use_cache: bool, quiet: bool
 ) -> list[GradeResult]:
     """``grade()`` with a progress bar on stderr when there is more than one request."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from tuner.grading import grade
+    from tuner.suites import grade
 
     if quiet or len(requests) < 2:
         return grade(project, requests, use_cache=use_cache, suite=suite)

@@ -15,9 +15,10 @@ app = typer.Typer(no_args_is_help=True, help="Rule fragments, sets and composed 
 
 
 def _guidelines():
+    from tuner.evals import suite_categories
     from tuner.guidelines import load_guidelines
 
-    return load_guidelines(project())
+    return load_guidelines(project(), categories=suite_categories(project()))
 
 
 @app.command("list")

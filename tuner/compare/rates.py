@@ -6,9 +6,9 @@ left out of the maps (they say nothing about the model) and counted on the side.
 
 from __future__ import annotations
 
-
 from pydantic import BaseModel
 
+from tuner.models.labels import is_simulated, model_label
 from tuner.runs.runner import outcomes_by_task
 from tuner.stats import Estimate, rate_interval
 from tuner.store import ResultRecord
@@ -24,20 +24,6 @@ class RateRow(BaseModel):
     category: str
     estimate: Estimate
     infra: int
-
-
-def is_simulated(model: str) -> bool:
-    from tuner.models.panel import is_sim_model
-
-    return is_sim_model(model)
-
-
-def model_label(model: str, params: dict | None = None) -> str:
-    """A readable name for a model *and its parameters* (one model at two temperatures is two
-    rows); simulated models are always named as such, in every output."""
-    shown = ", ".join(f"{k}={params[k]}" for k in sorted(params or {}) if k != "sim_file")
-    name = f"{model} [{shown}]" if shown else model
-    return f"{name} (simulator)" if is_simulated(model) else name
 
 
 def rate_rows(results: list[ResultRecord], categories: list[str] | None = None) -> list[RateRow]:

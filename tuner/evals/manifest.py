@@ -1,21 +1,23 @@
 """The suite manifest, ``suite.toml``: what the suite is, which kind grades it, how it is split.
 
 Validation errors name the file and the offending field, because a person edits this file. The
-steps a suite runs belong to its kind (``tuner.suites``); the manifest may list them, and then they
-must be the kind's.
+shared keys are ``Manifest``'s; every other key belongs to the suite's kind, which validates it
+with its own model (``SuiteKind.settings_model``; Convex: the toolchain folder and lint levels).
+The steps a suite runs belong to its kind too; the manifest may list them, and then they must be
+the kind's.
 """
 
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from tuner.errors import InputError
+from tuner.errors import InputError, NotFoundError
 
-__all__ = ["Manifest", "Split", "LintOverride", "read_manifest"]
+__all__ = ["Manifest", "Split", "read_manifest", "describe_error"]
 
 
 class Split(BaseModel):
@@ -37,31 +39,21 @@ class Split(BaseModel):
         return number % self.held_out_every == 0
 
 
-class LintOverride(BaseModel):
-    """A lint rule whose level differs from the plugin's recommended configuration, with why."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    rule: str
-    level: Literal["error", "warn", "off"]
-    reason: str = Field(min_length=10)
-
-
 class Manifest(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(description="The suite's name (recorded with every run).")
     version: str = Field(description="The suite's own version label.")
-    kind: str = Field("convex", description="Which suite kind grades it (tuner.suites): convex | pytest.")
+    kind: str = Field(description="Which suite kind grades it (an entry point of tuner.suite_kinds).")
     categories: list[str] = Field(min_length=1, description="Every category, in display order.")
     steps: list[str] | None = Field(None, description="Optional: the grading steps; must be the kind's.")
-    toolchain: str = Field("toolchain", description="Folder of the grader's toolchain (kinds that have one).")
     guidelines: str | None = Field(None, description="Folder of this suite's guidelines, relative to the suite "
                                    "(default: the project's guidelines/).")
     published_name: str | None = Field(None, description="Name of the published guideline file (default: the kind's).")
     held_out: list[str] = Field(default_factory=list, description="Eval ids held out by name (besides the split rule).")
     split: Split | None = Field(None, description="The rule choosing held-out evals.")
-    lint: list[LintOverride] = Field(default_factory=list, description="Lint levels that differ from the recommended set.")
+    # The kind's own keys, validated by its ``settings_model`` (None when it has none).
+    kind_settings: Any = Field(None, exclude=True)
 
     @model_validator(mode="after")
     def _unique_categories(self) -> Manifest:
@@ -80,14 +72,34 @@ def read_manifest(path: Path) -> tuple[Manifest, str]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{path}: invalid TOML: {e}") from None
+    kind = _kind(path, data)
+    shared = Manifest.model_fields.keys() - {"kind_settings"}
+    own = {k: v for k, v in data.items() if k not in shared}
+    model = getattr(kind, "settings_model", None)
+    if own and model is None:
+        raise InputError(f"{path}: unknown field '{sorted(own)[0]}' (kind '{kind.name}' has no settings of its own)")
     try:
-        manifest = Manifest.model_validate(data)
+        settings = model.model_validate(own) if model is not None else None
+        manifest = Manifest.model_validate({k: v for k, v in data.items() if k in shared} | {"kind_settings": settings})
     except ValidationError as e:
-        raise InputError(f"{path}: {_describe(e)}") from None
+        raise InputError(f"{path}: {describe_error(e)}") from None
     return manifest, text
 
 
-def _describe(error: ValidationError) -> str:
+def _kind(path: Path, data: dict):
+    from tuner.suites import get_kind, kind_names
+
+    name = data.get("kind")
+    if not isinstance(name, str):
+        raise InputError(f"{path}: missing field 'kind' (one of: {', '.join(kind_names())})")
+    try:
+        return get_kind(name)
+    except NotFoundError as e:
+        raise InputError(f"{path}: field 'kind': {e}") from None
+
+
+def describe_error(error: ValidationError) -> str:
+    """A pydantic error as the one line a person editing the file needs (fields by name)."""
     parts = []
     for item in error.errors():
         field = ".".join(str(p) for p in item["loc"]) or "(top level)"

@@ -1,34 +1,32 @@
 """An eval suite on disk: ``<suite>/<NNN-category>/<NNN-name>/``.
 
 Each eval folder holds ``TASK.txt`` (what the model is asked), ``answer/`` (a reference answer laid
-out under the kind's answer roots, e.g. ``convex/…`` and ``src/…``), the kind's grader file, and
-optionally ``GAPS.txt`` (what the grader does not check), ``eval.toml`` (the npm packages it
-provides: ``dependencies = [...]``) and ``alternatives/<name>/`` (more correct answers, written in
-other idioms, that must pass too).
+out under the kind's answer roots), the kind's grader file, and optionally ``GAPS.txt`` (what the
+grader does not check), ``eval.toml`` (settings the kind defines, validated by its
+``eval_config_model``; Convex: the npm packages the eval provides) and ``alternatives/<name>/``
+(more correct answers, written in other idioms, that must pass too). What the suite's kind is, and
+so where answers live and which file grades them, the manifest says (``tuner.suites``).
 """
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
-from typing import Annotated
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tuner.errors import InputError, NotFoundError
-from tuner.evals.manifest import Manifest, read_manifest
+from tuner.evals.manifest import Manifest, describe_error, read_manifest
 from tuner.hashing import sha256_json, sha256_text
 from tuner.paths import Project
+from tuner.suites import SuiteKind, get_kind
 
-__all__ = ["Eval", "EvalConfig", "Suite", "load_suite", "load_eval", "read_eval_config", "category_of"]
+__all__ = ["Eval", "Suite", "load_suite", "load_eval", "read_eval_config", "category_of", "suite_categories"]
 
 _NUMBERED = re.compile(r"^\d{3}-[a-z0-9][a-z0-9_-]*$")
-_DEFAULT_ROOTS = ("convex", "src")
-_DEFAULT_GRADER = "grader.test.ts"
 
 
 def category_of(folder_name: str) -> str:
@@ -36,20 +34,11 @@ def category_of(folder_name: str) -> str:
     return folder_name.split("-", 1)[1] if _NUMBERED.match(folder_name) else folder_name
 
 
-class EvalConfig(BaseModel):
-    """``eval.toml``: per-eval settings a person writes (unknown keys are errors)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    dependencies: list[Annotated[str, Field(min_length=1)]] = Field(
-        default_factory=list, description="Packages of the suite's toolchain this eval provides.")
-
-
 def _read_files(root: Path, tops: tuple[str, ...]) -> dict[str, str]:
     files: dict[str, str] = {}
     for top in tops:
         for file in sorted((root / top).rglob("*")):
-            if file.is_file() and "_generated" not in file.parts and "__pycache__" not in file.parts:
+            if file.is_file() and "__pycache__" not in file.parts:
                 files[file.relative_to(root).as_posix()] = file.read_text(encoding="utf-8")
     return files
 
@@ -63,10 +52,10 @@ class Eval(BaseModel):
     category: str
     path: Path
     held_out: bool = False
-    grader_file: str = _DEFAULT_GRADER
-    answer_roots: tuple[str, ...] = _DEFAULT_ROOTS
-    # Packages (from the suite's one toolchain) an answer may import besides the kind's own.
-    dependencies: tuple[str, ...] = ()
+    grader_file: str
+    answer_roots: tuple[str, ...]
+    # The eval's ``eval.toml``, validated by the kind (None without one): part of what it grades against.
+    kind_settings: Any = None
 
     @property
     def task(self) -> str:
@@ -77,11 +66,16 @@ class Eval(BaseModel):
         return (self.path / self.grader_file).read_text(encoding="utf-8")
 
     @property
+    def _settings(self) -> dict:
+        # Hashed beside the eval's own parts (Convex: "dependencies"), as they were before kinds
+        # owned them, so no eval's hash moved; a setting left at its default is not hashed.
+        return self.kind_settings.model_dump(mode="json", exclude_defaults=True) if self.kind_settings is not None else {}
+
+    @property
     def grader_hash(self) -> str:
-        """What in the eval folder can change a verdict: the grader and the provided packages."""
-        if not self.dependencies:
-            return sha256_text(self.grader)
-        return sha256_json({"grader": self.grader, "dependencies": list(self.dependencies)})
+        """What in the eval folder can change a verdict: the grader and the eval's settings."""
+        settings = self._settings
+        return sha256_json({"grader": self.grader, **settings}) if settings else sha256_text(self.grader)
 
     @property
     def gaps(self) -> str | None:
@@ -89,7 +83,7 @@ class Eval(BaseModel):
         return gaps.read_text(encoding="utf-8") if gaps.is_file() else None
 
     def answer_files(self) -> dict[str, str]:
-        """The reference answer as ``{"convex/messages.ts": text, ...}``, sorted by path."""
+        """The reference answer as ``{"<root>/path": text, ...}``, sorted by path."""
         return _read_files(self.path / "answer", self.answer_roots)
 
     def alternatives(self) -> dict[str, dict[str, str]]:
@@ -100,39 +94,30 @@ class Eval(BaseModel):
         return {d.name: _read_files(d, self.answer_roots) for d in sorted(root.iterdir()) if d.is_dir()}
 
     def content_hash(self) -> str:
-        content = {"task": self.task, "grader": self.grader, "answer": self.answer_files()}
-        if self.dependencies:
-            content["dependencies"] = list(self.dependencies)
-        return sha256_json(content)
+        return sha256_json({"task": self.task, "grader": self.grader, "answer": self.answer_files(), **self._settings})
 
 
-def read_eval_config(path: Path) -> EvalConfig:
-    """An eval folder's ``eval.toml`` (empty settings when absent); errors name the file and field."""
+def read_eval_config(path: Path, kind: SuiteKind) -> Any:
+    """An eval folder's ``eval.toml`` validated by the kind's ``eval_config_model`` (None when absent);
+    errors name the file and field."""
     file = path / "eval.toml"
     if not file.is_file():
-        return EvalConfig()
+        return None
+    model = getattr(kind, "eval_config_model", None)
+    if model is None:
+        raise InputError(f"{file}: kind '{kind.name}' takes no eval.toml")
     try:
-        return EvalConfig.model_validate(tomllib.loads(file.read_text(encoding="utf-8")))
+        return model.model_validate(tomllib.loads(file.read_text(encoding="utf-8")))
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{file}: invalid TOML: {e}") from None
     except ValidationError as e:
-        err = e.errors()[0]
-        field = str(err["loc"][0]) if err["loc"] else "?"
-        if err["type"] == "extra_forbidden":
-            raise InputError(f"{file}: unknown field '{field}' (known: {', '.join(EvalConfig.model_fields)})") from None
-        raise InputError(f"{file}: field '{field}' must be a list of npm package names") from None
+        raise InputError(f"{file}: {describe_error(e)}") from None
 
 
-def load_eval(
-    path: Path,
-    eval_id: str | None = None,
-    held_out: bool = False,
-    *,
-    grader_file: str = _DEFAULT_GRADER,
-    answer_roots: tuple[str, ...] = _DEFAULT_ROOTS,
-) -> Eval:
-    """Load one eval folder, checking it is complete; its id defaults to ``category/name``."""
+def load_eval(path: Path, eval_id: str | None = None, held_out: bool = False, *, kind: SuiteKind) -> Eval:
+    """Load one eval folder of a suite of ``kind``, checking it is complete; its id defaults to ``category/name``."""
     path = Path(path)
+    grader_file, answer_roots = kind.grader_file, tuple(kind.answer_roots)
     missing = [name for name in ("TASK.txt", grader_file) if not (path / name).is_file()]
     if not (path / "answer" / answer_roots[0]).is_dir():
         missing.append(f"answer/{answer_roots[0]}/")
@@ -140,8 +125,7 @@ def load_eval(
         raise InputError(f"{path}: malformed eval, missing {', '.join(missing)}")
     eval_id = eval_id or f"{path.parent.name}/{path.name}"
     ev = Eval(id=eval_id, category=category_of(path.parent.name), path=path, held_out=held_out,
-              grader_file=grader_file, answer_roots=answer_roots,
-              dependencies=tuple(read_eval_config(path).dependencies))
+              grader_file=grader_file, answer_roots=answer_roots, kind_settings=read_eval_config(path, kind))
     if not ev.answer_files():
         raise InputError(f"{path}: malformed eval, answer/{answer_roots[0]}/ holds no files")
     return ev
@@ -164,10 +148,8 @@ class Suite(BaseModel):
         return list(self.manifest.categories)
 
     @property
-    def kind(self):
+    def kind(self) -> SuiteKind:
         """The suite kind (``tuner.suites.SuiteKind``) that grades this suite."""
-        from tuner.suites import get_kind
-
         return get_kind(self.manifest.kind)
 
     @property
@@ -177,10 +159,6 @@ class Suite(BaseModel):
     @property
     def published_name(self) -> str:
         return self.manifest.published_name or self.kind.published_name
-
-    @property
-    def toolchain_dir(self) -> Path:
-        return self.root / self.manifest.toolchain
 
     @cached_property
     def hash(self) -> str:
@@ -233,40 +211,28 @@ def load_suite(project: Project | Path) -> Suite:
     """The project's chosen suite (or the suite folder given), validated."""
     root = project.suite_root if isinstance(project, Project) else Path(project)
     manifest_path = root / "suite.toml"
-    manifest, text = read_manifest(manifest_path)
-    from tuner.suites import get_kind
-
-    try:
-        kind = get_kind(manifest.kind)
-    except NotFoundError as e:
-        raise InputError(f"{manifest_path}: field 'kind': {e}") from None
+    manifest, text = read_manifest(manifest_path)  # refuses an unknown kind
+    kind = get_kind(manifest.kind)
     if manifest.steps is not None and tuple(manifest.steps) != tuple(kind.steps):
         raise InputError(f"{manifest_path}: field 'steps' must be {list(kind.steps)} for kind '{kind.name}', got {manifest.steps}")
     folders = _eval_folders(root, manifest, manifest_path)
     held = set(manifest.held_out) | _split_held_out(folders, manifest)
-    evals = [load_eval(path, eval_id, held_out=eval_id in held, grader_file=kind.grader_file, answer_roots=kind.answer_roots)
-             for eval_id, path in folders]
-    _check_dependencies(root / manifest.toolchain / "package.json", evals)
+    evals = [load_eval(path, eval_id, held_out=eval_id in held, kind=kind) for eval_id, path in folders]
     unknown = set(manifest.held_out) - {e.id for e in evals}
     if unknown:
         raise InputError(f"{manifest_path}: field 'held_out' names unknown evals: {', '.join(sorted(unknown))}")
-    return Suite(root=root, manifest=manifest, manifest_text=text, evals=evals)
+    suite = Suite(root=root, manifest=manifest, manifest_text=text, evals=evals)
+    check = getattr(kind, "check_suite", None)  # optional: checks across evals (Convex: packages vs the toolchain)
+    if check is not None:
+        check(suite)
+    return suite
 
 
-def _check_dependencies(package_json: Path, evals: list[Eval]) -> None:
-    """Every package an eval declares must be one the suite's locked toolchain installs."""
-    wanted = {d for e in evals for d in e.dependencies}
-    if not wanted:
-        return
-    try:
-        provided = set(json.loads(package_json.read_text(encoding="utf-8")).get("dependencies", {}))
-    except (OSError, ValueError) as e:
-        raise InputError(f"{package_json}: cannot read the toolchain's dependencies: {e}") from None
-    for ev in evals:
-        missing = [d for d in ev.dependencies if d not in provided]
-        if missing:
-            raise InputError(f"{ev.path / 'eval.toml'}: field 'dependencies' names packages the toolchain "
-                             f"({package_json}) does not install: {', '.join(missing)}")
+def suite_categories(project: Project) -> list[str] | None:
+    """The project's suite's categories (what a rule may target), read from its manifest alone;
+    None when the project has no suite."""
+    manifest = project.suite_root / "suite.toml"
+    return list(read_manifest(manifest)[0].categories) if manifest.is_file() else None
 
 
 def _eval_folders(root: Path, manifest: Manifest, manifest_path: Path) -> list[tuple[str, Path]]:

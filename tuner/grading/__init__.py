@@ -1,31 +1,30 @@
-"""Grading a model's output against a Convex eval: filesystem → codegen → bundle → tsc → eslint → tests.
+"""What every suite kind's grader shares: result models, the cache, the sandbox, the filesystem
+step's path checks and the nonce results channel.
 
-Batched (one tool run over many outputs), cached (diskcache, keyed by content hashes) and
-sandboxed (a bubblewrap jail per tool run: no network, read-only filesystem, unprivileged user,
-own pid namespace; scrubbed environment, timeouts, limits; see ``sandbox``). See
-``pipeline.grade_convex``. ``grade`` is the kind-agnostic entry point (``tuner.suites.grade``),
-re-exported here for convenience.
+Each kind (``tuner.suites``) builds its pipeline from these; nothing here knows a kind. Grade
+through ``tuner.suites.grade``.
 """
 
-from tuner.grading.cache import cache_key
-from tuner.grading.filesystem import read_output_dir
-from tuner.grading.identity import grader_id
-from tuner.grading.models import STEP_NAMES, GradeRequest, GradeResult, StepResult, StepStatus
-from tuner.grading.pipeline import DEFAULT_TIMEOUT_S
-from tuner.grading.toolchain import Toolchain, ensure_toolchain
-from tuner.suites import grade
+from tuner.grading import sandbox
+from tuner.grading.cache import cache_key, graded_with_cache
+from tuner.grading.filesystem import check_files, read_output_dir, write_files
+from tuner.grading.models import GradedEval, GradeRequest, GradeResult, StepOutcome, StepResult, StepStatus
+from tuner.grading.output import DETAIL_LINES, nonce_records, step_detail
 
 __all__ = [
-    "grade",
+    "DETAIL_LINES",
     "GradeRequest",
     "GradeResult",
+    "GradedEval",
+    "StepOutcome",
     "StepResult",
     "StepStatus",
-    "STEP_NAMES",
-    "grader_id",
-    "DEFAULT_TIMEOUT_S",
     "cache_key",
-    "ensure_toolchain",
+    "check_files",
+    "graded_with_cache",
+    "nonce_records",
     "read_output_dir",
-    "Toolchain",
+    "sandbox",
+    "step_detail",
+    "write_files",
 ]

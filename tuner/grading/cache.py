@@ -1,5 +1,5 @@
 """The grading cache: a result is a pure function of the output files, the eval's grader and the
-grader identity (``tuner.grading.identity``: every input outside the eval that can change a
+grader identity (the kind's ``grader_id``: every input outside the eval that can change a
 verdict), so it is stored under the hash of those."""
 
 from __future__ import annotations

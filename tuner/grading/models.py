@@ -1,26 +1,42 @@
-"""What goes in and comes out of grading: plain pydantic models the store can persist."""
+"""What goes in and comes out of grading: plain pydantic models the store can persist.
+
+Every kind's results have the same shape; the step names are the kind's (``SuiteKind.steps``).
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from pathlib import Path
+from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SkipValidation
 
-from tuner.evals import Eval
-
-__all__ = ["GradeRequest", "GradeResult", "StepResult", "StepStatus", "STEP_NAMES"]
+__all__ = ["GradeRequest", "GradeResult", "GradedEval", "StepOutcome", "StepResult", "StepStatus"]
 
 StepStatus = Literal["pass", "fail", "skip", "error"]
-# The Convex kind's steps, in the order they run.
-STEP_NAMES = ("filesystem", "codegen", "bundle", "tsc", "eslint", "tests")
+
+
+class GradedEval(Protocol):
+    """What grading reads of an eval (``tuner.evals.Eval`` is one): grading sits below the suite
+    loader, so it names the attributes it uses instead of importing it."""
+
+    id: str
+    path: Path
+
+    @property
+    def grader(self) -> str: ...
+
+    @property
+    def grader_hash(self) -> str: ...
+
+    def answer_files(self) -> dict[str, str]: ...
 
 
 class GradeRequest(BaseModel):
-    """Grade ``files`` (relative paths such as ``convex/messages.ts``) against ``eval``."""
+    """Grade ``files`` (relative paths under the kind's answer roots) against ``eval``."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
-    eval: Eval
+    eval: SkipValidation[GradedEval]
     files: dict[str, str]
     # Symlinks found when the output was read from a folder: the filesystem step rejects them.
     symlinks: list[str] = []
@@ -65,7 +81,7 @@ class GradeResult(BaseModel):
 
 
 class StepOutcome(BaseModel):
-    """What one step said about one project, before results are assembled (internal)."""
+    """What one step said about one answer, before a kind assembles its ``StepResult`` list."""
 
     model_config = ConfigDict(frozen=True)
 

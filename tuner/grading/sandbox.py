@@ -1,6 +1,6 @@
 """Running grader subprocesses: bubblewrap jail, scrubbed environment, timeout, output cap.
 
-The code under test is written by a model, so it is untrusted. Every Node tool process goes
+The code under test is written by a model, so it is untrusted. Every grader tool process goes
 through ``run()``, which starts it inside bubblewrap (``bwrap``):
 
 * new user, pid, network, ipc and uts namespaces (``--unshare-all``): no network at all, and
@@ -133,7 +133,7 @@ def scrubbed_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, s
     env = {name: os.environ[name] for name in _ALLOWED if name in os.environ}
     env.update(
         HOME=str(home),
-        CI="1",  # Convex CLI: no prompts, no error reports
+        CI="1",  # command-line tools: no prompts, no error reports
         NO_COLOR="1",
         FORCE_COLOR="0",
         # Bound the V8 heap so a runaway allocation fails instead of swapping the machine.

@@ -35,22 +35,18 @@ __all__ = [
 
 
 class Guidelines:
-    """A project's guidelines folder: rules, sets and templates, loaded once and validated."""
+    """A project's guidelines folder: rules, sets and templates, loaded once and validated.
 
-    def __init__(self, project: Project):
+    ``categories``: what a rule may target, the suite's (``tuner.evals.suite_categories``); None
+    checks no target. Guidelines are told them: they sit below the suite that defines them."""
+
+    def __init__(self, project: Project, categories: list[str] | None = None):
         self.project = project
+        self.categories = categories
 
     @cached_property
     def library(self) -> RuleLibrary:
         return load_rules(self.project.rules_dir, self.categories)
-
-    @cached_property
-    def categories(self) -> list[str] | None:
-        """The suite's categories (what a rule may target); None when the project has no suite."""
-        from tuner.evals.manifest import read_manifest
-
-        manifest = self.project.suite_root / "suite.toml"
-        return read_manifest(manifest)[0].categories if manifest.is_file() else None
 
     def load_set(self, name_or_path: str) -> RuleSet:
         return load_set(self.project.sets_dir, name_or_path)
@@ -80,5 +76,5 @@ class Guidelines:
         return diff_refs(self, before, after)
 
 
-def load_guidelines(project: Project | None = None) -> Guidelines:
-    return Guidelines(project or find_project())
+def load_guidelines(project: Project | None = None, *, categories: list[str] | None = None) -> Guidelines:
+    return Guidelines(project or find_project(), categories)

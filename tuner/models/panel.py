@@ -16,17 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from tuner.errors import InputError, NotFoundError, ProviderError
 from tuner.hashing import sha256_json
+from tuner.models.labels import SIM_PREFIX, is_sim_model, model_label
 from tuner.paths import Project
 
 __all__ = ["ModelSpec", "load_panel", "check_models", "is_sim_model", "SIM_PREFIX"]
 
-SIM_PREFIX = "sim/"
 _MODEL = re.compile(r"^[A-Za-z0-9_.\-]+/\S+$")
-
-
-def is_sim_model(model: str) -> bool:
-    """``sim/<profile>``: the offline simulator."""
-    return model.startswith(SIM_PREFIX)
 
 
 class ModelSpec(BaseModel):
@@ -80,8 +75,6 @@ class ModelSpec(BaseModel):
 
     @property
     def label(self) -> str:
-        from tuner.compare.rates import model_label
-
         return model_label(self.model, self.params)
 
     @property

@@ -29,7 +29,7 @@ class Harness:
     def guidelines(self):
         from tuner.guidelines import load_guidelines
 
-        return load_guidelines(self.project)
+        return load_guidelines(self.project, categories=self.suite.categories)
 
     @cached_property
     def suite(self):

@@ -174,7 +174,7 @@ class StepRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     result_id: Mapped[int] = mapped_column(ForeignKey("results.id", ondelete="CASCADE"), index=True)
     position: Mapped[int] = mapped_column(Integer, doc="Order in the pipeline.")
-    name: Mapped[str] = mapped_column(String(32), doc="filesystem | codegen | bundle | tsc | eslint | tests.")
+    name: Mapped[str] = mapped_column(String(32), doc="One of the suite kind's steps (SuiteKind.steps).")
     status: Mapped[str] = mapped_column(String(16), doc="pass | fail | skip | error.")
     duration_s: Mapped[float] = mapped_column(Float, default=0.0, doc="Wall time of the step.")
     detail: Mapped[str | None] = mapped_column(Text, nullable=True, doc="First lines of its error.")

@@ -1,8 +1,10 @@
 """Suite kinds: how a kind of suite lays out, asks for and grades answers (``SuiteKind``).
 
-``kind = "convex"`` (the default) and ``kind = "pytest"`` ship with tuner; any installed package
-can add one through the ``tuner.suite_kinds`` entry-point group. ``grade`` is the one entry point the
-rest of tuner uses: it grades with whatever kind the project's suite is.
+``kind = "convex"`` and ``kind = "pytest"`` ship with tuner, each in a folder of its own
+(``tuner/suites/<kind>/``); any installed package can add one through the ``tuner.suite_kinds``
+entry-point group. ``grade`` is the one entry point the rest of tuner uses: it grades with
+whatever kind the suite is. Kinds build on ``tuner.grading`` (what every kind shares) and never
+import the suite loader (``tuner.evals``), which sits above them and asks them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from tuner.errors import InputError, NotFoundError
 from tuner.suites.base import Progress, SuiteKind
 
 if TYPE_CHECKING:
-    from tuner.grading.models import GradeRequest, GradeResult
+    from tuner.evals import Suite
+    from tuner.grading import GradeRequest, GradeResult
     from tuner.paths import Project
 
 __all__ = ["SuiteKind", "get_kind", "kind_names", "grade"]
@@ -58,15 +61,12 @@ def grade(
     project: Project,
     requests: list[GradeRequest],
     *,
+    suite: Suite,
     use_cache: bool = True,
     progress: Progress | None = None,
     timeout_s: float | None = None,
-    suite=None,
 ) -> list[GradeResult]:
-    """Grade ``requests`` with the project's suite (or ``suite``); results in request order."""
-    if suite is None:
-        from tuner.evals import load_suite
-
-        suite = load_suite(project)
+    """Grade ``requests`` against ``suite`` (``tuner.evals.load_suite(project)``) with its kind,
+    cached under the project's cache folder; results in request order."""
     return suite.kind.grade(suite, requests, cache_dir=project.cache_dir, use_cache=use_cache,
                             progress=progress, timeout_s=timeout_s)

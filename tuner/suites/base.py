@@ -48,6 +48,19 @@ class SuiteKind(Protocol):
       one output, else the kind's own default. Results are cached by (output files, eval grader,
       ``grader_id``) under ``cache_dir``. One output's verdict never depends on another's.
 
+    Optional members (a kind without them gets the default said):
+
+    - ``settings_model``: a pydantic model (``extra="forbid"``) of the kind's own keys in
+      ``suite.toml``, beside the shared ones; the validated value is ``suite.manifest.kind_settings``.
+      Default: the kind takes no keys of its own.
+    - ``eval_config_model``: a pydantic model of an eval folder's ``eval.toml``; the validated value
+      is ``Eval.kind_settings`` and is part of the eval's hashes. Default: no ``eval.toml``.
+    - ``check_suite(suite)``: checks across the loaded suite, raising ``InputError`` naming the
+      file (Convex: every package an eval declares is in the toolchain). Default: none.
+    - ``generated_paths(files)``: the paths of a file set that the kind's own tools write (Convex:
+      ``convex/_generated/``). ``tuner grade DIR`` leaves them out of a project read from disk, as
+      they are not the answer's. Default: none.
+
     Kinds are found through the ``tuner.suite_kinds`` entry-point group (``name = "module:Class"``,
     instantiated without arguments), so a kind can ship as a package of its own.
     """

@@ -23,6 +23,7 @@ def _libraries(project, suites) -> list:
     """The guidelines of the project's chosen suite and of every suite that brings its own."""
     from dataclasses import replace
 
+    from tuner.evals import suite_categories
     from tuner.guidelines import Guidelines
 
     out, seen = [], set()
@@ -33,7 +34,7 @@ def _libraries(project, suites) -> list:
             continue
         if key not in seen and p.rules_dir.is_dir():
             seen.add(key)
-            out.append(Guidelines(p))
+            out.append(Guidelines(p, suite_categories(p)))
     return out
 
 

@@ -13,9 +13,10 @@ import shutil
 import pytest
 
 from tuner.evals import load_suite
-from tuner.grading import GradeRequest, grade
+from tuner.grading import GradeRequest
 from tuner.models.sim.profiles import load_sim_data
 from tuner.paths import Project
+from tuner.suites import grade
 
 pytestmark = [pytest.mark.node, pytest.mark.slow]
 
@@ -42,7 +43,7 @@ def test_every_gap_applies_and_fails_grading(root, tmp_path, monkeypatch):
     data, cases = _planted_outputs(root)
     applied = {key.split(" @ ")[0] for key in cases}
     assert {g.id for g in data.gaps} <= applied, "a gap that applies to no reference answer plants nothing"
-    results = grade(Project(root), list(cases.values()))
+    results = grade(Project(root), list(cases.values()), suite=load_suite(Project(root)))
     passed = [key for key, r in zip(cases, results) if r.passed]
     infra = [(key, r.infra_error) for key, r in zip(cases, results) if r.infra_error]
     assert not infra

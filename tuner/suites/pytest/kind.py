@@ -1,7 +1,7 @@
 """The pytest suite kind: Python answers under ``app/``, graded filesystem → syntax → tests.
 
 Each eval's ``test_grader.py`` imports the answer (``from app.slug import slugify``) and runs under
-pytest in its own temporary folder, through the same sandbox as the Convex tools (scrubbed
+pytest in its own temporary folder, through the same sandbox as every kind's tools (scrubbed
 environment, its own HOME, a timeout that kills the whole process group). A test run that hangs
 past the timeout is the answer's failure (code that never returns), recorded on the tests step.
 """
@@ -9,7 +9,6 @@ past the timeout is the answer's failure (code that never returns), recorded on 
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import secrets
@@ -64,8 +63,7 @@ class PytestKind:
 
     def grade(self, suite, requests, *, cache_dir: Path, use_cache: bool = True, progress=None, timeout_s: float | None = None):
         from tuner.errors import JailAccessError, ToolchainError
-        from tuner.grading.cache import graded_with_cache
-        from tuner.grading.models import GradeResult
+        from tuner.grading import GradeResult, graded_with_cache
 
         try:
             grader_id = self.grader_id(suite)
@@ -82,21 +80,18 @@ class PytestKind:
 
 
 def _grade_one(request, timeout_s: float):
-    from tuner.grading import sandbox
-    from tuner.grading.checks import _detail
-    from tuner.grading.filesystem import check_files, write_files
-    from tuner.grading.models import GradeResult, StepResult
+    from tuner.grading import GradeResult, StepResult, check_files, sandbox, step_detail, write_files
 
     steps: dict[str, StepResult] = {}
     start = time.monotonic()
-    problems = check_files(request.files, request.symlinks, roots=("app",)) or _missing_modules(request)
+    problems = check_files(request.files, request.symlinks, roots=PytestKind.answer_roots) or _missing_modules(request)
     steps["filesystem"] = StepResult(name="filesystem", status="fail" if problems else "pass",
-                                     detail=_detail(problems), duration_s=round(time.monotonic() - start, 3))
+                                     detail=step_detail(problems), duration_s=round(time.monotonic() - start, 3))
     if not problems:
         start = time.monotonic()
         problems = _syntax_problems(request.files)
         steps["syntax"] = StepResult(name="syntax", status="fail" if problems else "pass",
-                                     detail=_detail(problems), duration_s=round(time.monotonic() - start, 3))
+                                     detail=step_detail(problems), duration_s=round(time.monotonic() - start, 3))
     passed = total = 0
     infra = None
     if not problems:
@@ -113,10 +108,10 @@ def _grade_one(request, timeout_s: float):
 
 def grader_code() -> list[Path]:
     """The source files whose text can change a pytest verdict."""
-    from tuner.grading import cache, checks, filesystem, models, sandbox
+    from tuner.grading import cache, filesystem, models, output, sandbox
 
     return [Path(__file__), _PLUGIN_DIR / f"{_PLUGIN}.py",
-            *(Path(m.__file__) for m in (sandbox, filesystem, cache, checks, models))]
+            *(Path(m.__file__) for m in (sandbox, filesystem, cache, output, models))]
 
 
 @functools.lru_cache(maxsize=1)
@@ -185,8 +180,7 @@ def _run_pytest(sandbox, project: Path, home: Path, timeout_s: float):
     """pytest over the grader, in the jail; the verdict comes only from our plugin's records on
     the stdout pipe (with the nonce sent on stdin), never from a file or an exit code the answer
     controls. HOME is a bounded tmpfs: nothing the answer writes reaches the disk."""
-    from tuner.grading.checks import _detail
-    from tuner.grading.models import StepResult
+    from tuner.grading import StepResult, nonce_records, step_detail
 
     nonce = secrets.token_hex(16)
     python = interpreter()[0]
@@ -203,7 +197,7 @@ def _run_pytest(sandbox, project: Path, home: Path, timeout_s: float):
         return result("fail", f"timed out after {timeout_s:g}s: the code never returns (an infinite loop?)")
     if done.overflowed:
         return result("fail", f"printed more than {sandbox.MAX_OUTPUT_BYTES // 2**20} MB: output limit exceeded (a print loop?)")
-    records = _records(done.stdout, nonce)
+    records = nonce_records(done.stdout.splitlines(), nonce)
     if not records:  # the plugin never started: pytest itself could not run
         message = f"pytest gave no report (exit {done.returncode}): {(done.stderr or done.stdout).strip()[-300:]}"
         return result("error", message, infra=message)
@@ -213,22 +207,9 @@ def _run_pytest(sandbox, project: Path, home: Path, timeout_s: float):
     if finished is None:
         why = (f"the test process ended before the tests finished (exit {done.returncode}): "
                "the code exits or kills the interpreter")
-        return result("fail", _detail([why, *failures]))
+        return result("fail", step_detail([why, *failures]))
     passed = sum(1 for r in records if r.get("when") == "call" and r.get("outcome") == "passed")
     total = finished.get("collected") if isinstance(finished.get("collected"), int) else 0
     ok = total > 0 and passed == total and not failures
-    return result("pass" if ok else "fail", _detail(failures or ([] if ok else ["the grader ran no test"])), passed, total)
+    return result("pass" if ok else "fail", step_detail(failures or ([] if ok else ["the grader ran no test"])), passed, total)
 
-
-def _records(stdout: str, nonce: str) -> list[dict]:
-    found = []
-    for line in stdout.splitlines():
-        if nonce not in line:
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict) and record.get("nonce") == nonce:
-            found.append(record)
-    return found

@@ -1,4 +1,4 @@
-"""One batched grading shared by the pipeline tests: the counter variants (tests/grading),
+"""One batched grading shared by the pipeline tests: the counter variants (tests/suites/convex),
 every reference answer of the suite and every broken output (tests/fixtures/broken)."""
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ import pytest
 from counter_variants import counter_eval
 import counter_variants as variants
 from tuner.evals import load_suite
-from tuner.grading import GradeRequest, GradeResult, grade, read_output_dir
+from tuner.grading import GradeRequest, GradeResult, read_output_dir
 from tuner.paths import Project
+from tuner.suites import grade
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BROKEN = ROOT / "tests" / "fixtures" / "broken"
 VARIANTS = ["answer", "node_builtin_without_use_node", "query_in_use_node_file", "use_node_action",
             "type_error", "filter_in_query", "wrong_behaviour", "syntax_error", "use_node_in_crons", "hanging_query"]
@@ -33,7 +34,7 @@ def broken_request(project: Project, case: Path) -> tuple[GradeRequest, dict]:
     ev = load_suite(project).get(spec["eval"])
     if "files" in spec:
         return GradeRequest(eval=ev, files=spec["files"]), spec
-    changed, symlinks = read_output_dir(case.parent)
+    changed, symlinks = read_output_dir(case.parent, ev.answer_roots)
     files = {p: text for p, text in ev.answer_files().items() if p not in set(spec.get("removed", []))}
     return GradeRequest(eval=ev, files={**files, **changed}, symlinks=symlinks), spec
 
@@ -58,7 +59,7 @@ def batch(project: Project) -> dict[str, GradeResult]:
     ``alternative:<eval id>/<name>``, ``broken:<path>``."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
-    import tuner.grading.pipeline as pipeline
+    import tuner.suites.convex.pipeline as pipeline
 
     mp = pytest.MonkeyPatch()
     mp.setattr(pipeline, "STALL_S", 8.0)  # the hanging variant costs about twice this
@@ -82,7 +83,7 @@ def batch(project: Project) -> dict[str, GradeResult]:
         keys.append(f"broken:{case.parent.relative_to(BROKEN)}")
         requests.append(request)
     try:
-        results = grade(project, requests, use_cache=True, timeout_s=300)
+        results = grade(project, requests, suite=load_suite(project), use_cache=True, timeout_s=300)
     finally:
         mp.undo()
     return dict(zip(keys, results))

@@ -7,8 +7,9 @@ import pytest
 import counter_variants as variants
 from conftest import BROKEN, broken_cases, broken_request
 from tuner.evals import load_suite
-from tuner.grading import STEP_NAMES
-from tuner.grading import GradeRequest, grade, sandbox
+from tuner.grading import GradeRequest, sandbox
+from tuner.suites import grade
+from tuner.suites.convex import STEP_NAMES
 
 pytestmark = pytest.mark.node
 
@@ -95,14 +96,14 @@ def test_hanging_output_is_isolated_and_recorded_as_a_model_failure(batch, proje
     detail = result.step("tests").detail
     assert "timed out after" in detail and "hangs" in detail, detail
     assert result.cache_key and not result.cached
-    [again] = grade(project, [GradeRequest(eval=variants.counter_eval(), files=variants.hanging_query())])
+    [again] = grade(project, [GradeRequest(eval=variants.counter_eval(), files=variants.hanging_query())], suite=load_suite(project))
     assert again.cached
 
 
 def test_infrastructure_errors_are_not_cached(batch, project, monkeypatch):
     """A tool that crashes with no result, batched and alone, is an infrastructure error: not
     counted against the model and graded again next time."""
-    import tuner.grading.pipeline as pipeline
+    import tuner.suites.convex.pipeline as pipeline
 
     calls = []
     real = pipeline._grade_batch
@@ -112,7 +113,7 @@ def test_infrastructure_errors_are_not_cached(batch, project, monkeypatch):
     files["convex/counters.ts"] += "\n// not graded before\n"
     request = GradeRequest(eval=variants.counter_eval(), files=files)
     for _ in range(2):
-        [result] = grade(project, [request])
+        [result] = grade(project, [request], suite=load_suite(project))
     assert calls == [1, 1]  # the error was not cached: the second call graded again
     assert result.infra_error and "crashed" in result.infra_error and result.step("tests").status == "error"
 
@@ -135,11 +136,12 @@ def _orphaned_graders() -> list[int]:
 def test_a_hang_leaves_no_process_behind(batch, project, monkeypatch):
     import time
 
-    import tuner.grading.pipeline as pipeline
+    import tuner.suites.convex.pipeline as pipeline
 
     monkeypatch.setattr(pipeline, "STALL_S", 0.5)
     before = set(_orphaned_graders())
-    grade(project, [GradeRequest(eval=variants.counter_eval(), files=variants.hanging_query())], timeout_s=5, use_cache=False)
+    grade(project, [GradeRequest(eval=variants.counter_eval(), files=variants.hanging_query())], suite=load_suite(project),
+          timeout_s=5, use_cache=False)
     time.sleep(0.5)
     assert set(_orphaned_graders()) - before == set()
 

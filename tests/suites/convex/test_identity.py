@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from tuner.evals import load_suite
-from tuner.grading import GradeRequest, cache_key, grader_id, workspace
-from tuner.grading import codegen, identity
+from tuner.grading import GradeRequest, cache_key
+from tuner.suites.convex import codegen, identity, workspace
+from tuner.suites.convex.identity import grader_id
 from tuner.paths import Project
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from tuner.evals import load_suite
-from tuner.grading.models import GradeRequest
-from tuner.grading.workspace import SubProject
+from tuner.grading import GradeRequest
+from tuner.suites.convex.workspace import SubProject
 from tuner.paths import Project
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _job(eval_id: str, files: dict[str, str]) -> dict:

@@ -36,7 +36,10 @@ import pytest
 
 from conftest import ROOT
 from tuner.evals import load_suite
-from tuner.grading import STEP_NAMES, GradeRequest, ensure_toolchain, grade, read_output_dir, sandbox
+from tuner.grading import GradeRequest, read_output_dir, sandbox
+from tuner.suites import grade
+from tuner.suites.convex import STEP_NAMES
+from tuner.suites.convex.toolchain import ensure_toolchain
 
 pytestmark = pytest.mark.node
 
@@ -78,7 +81,7 @@ def _read_case(case: Path, links: dict[str, str]) -> tuple[dict[str, str], list[
         for rel, target in links.items():
             (copy / rel).parent.mkdir(parents=True, exist_ok=True)
             (copy / rel).symlink_to(target)
-        changed, symlinks = read_output_dir(copy)
+        changed, symlinks = read_output_dir(copy, ("convex", "src"))
     assert sorted(links) == sorted(set(symlinks) & set(links)), symlinks
     return changed, symlinks
 
@@ -191,7 +194,7 @@ def hostile(project, tmp_path_factory):
     pass) and a wrong answer of the latter (which must fail whatever its neighbours do)."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
-    import tuner.grading.pipeline as pipeline
+    import tuner.suites.convex.pipeline as pipeline
 
     fake_home = tmp_path_factory.mktemp("fake-home")
     (fake_home / ".ssh").mkdir()
@@ -221,7 +224,7 @@ def hostile(project, tmp_path_factory):
     try:
         before = _snapshot()
         start = time.monotonic()
-        results = grade(project, requests, use_cache=False, timeout_s=120)
+        results = grade(project, requests, suite=load_suite(project), use_cache=False, timeout_s=120)
         seconds = time.monotonic() - start
         time.sleep(1.0)  # a detached child that escaped would still be starting
         # The kernel tears a jail's pid namespace down asynchronously (a fork bomb's hundreds of
@@ -315,7 +318,7 @@ def test_a_module_imported_at_the_bundle_step_changes_no_other_verdict(project):
     patcher = hostile_request(project, HOSTILE / "patch-bundle-check", {})[0]
     requests = [patcher, GradeRequest(eval=control, files=_query_in_use_node_file(control)),
                 GradeRequest(eval=control, files=control.answer_files())]
-    patched, victim, reference = grade(project, requests, use_cache=False, timeout_s=120)
+    patched, victim, reference = grade(project, requests, suite=load_suite(project), use_cache=False, timeout_s=120)
     assert patched.failed_step == "tests", patched.steps
     assert victim.failed_step == "bundle" and victim.infra_error is None, victim.steps
     assert "`ping` is a query" in victim.step("bundle").detail

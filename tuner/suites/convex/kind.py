@@ -1,16 +1,20 @@
-"""The Convex suite kind: answers under ``convex/`` and ``src/``, graded by ``tuner.grading``
+"""The Convex suite kind: answers under ``convex/`` and ``src/``, graded by this package's pipeline
 (filesystem → codegen → bundle → tsc → eslint → tests with vitest + convex-test)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tuner.grading.models import STEP_NAMES
 from tuner.models.messages import answer_format
+from tuner.suites.convex.settings import ConvexEvalConfig, ConvexSettings, check_dependencies
 
-__all__ = ["ConvexKind", "OUTPUT_FORMAT"]
+__all__ = ["ConvexKind", "OUTPUT_FORMAT", "STEP_NAMES", "GENERATED"]
 
 OUTPUT_FORMAT = answer_format("convex/schema.ts")
+# The steps, in the order they run.
+STEP_NAMES = ("filesystem", "codegen", "bundle", "tsc", "eslint", "tests")
+# The grader writes this folder (codegen); an answer may not.
+GENERATED = "convex/_generated"
 
 
 class ConvexKind:
@@ -21,21 +25,32 @@ class ConvexKind:
     answer_extensions = ("ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts", "json")
     published_name = "convex_rules"
     file_globs = "convex/**/*.ts,convex/**/*.tsx,src/**/*.ts,src/**/*.tsx"
+    settings_model = ConvexSettings
+    eval_config_model = ConvexEvalConfig
 
     def output_format(self) -> str:
         return OUTPUT_FORMAT
 
+    def check_suite(self, suite) -> None:
+        check_dependencies(suite)
+
+    def generated_paths(self, files: dict[str, str]) -> list[str]:
+        from tuner.suites.convex.files import generated_paths
+
+        return generated_paths(files)
+
     def grader_id(self, suite) -> str:
-        from tuner.grading.identity import grader_id
         from tuner.grading.sandbox import check_reachable
+        from tuner.suites.convex.identity import grader_id
+        from tuner.suites.convex.settings import toolchain_dir
 
         # Asked before anything is generated or graded: a toolchain the jail cannot reach is
         # refused with the reason, not recorded as every answer's infrastructure error.
-        check_reachable([suite.toolchain_dir], "the grader toolchain")
+        check_reachable([toolchain_dir(suite)], "the grader toolchain")
         return grader_id(suite)
 
     def grade(self, suite, requests, *, cache_dir: Path, use_cache: bool = True, progress=None, timeout_s: float | None = None):
-        from tuner.grading.pipeline import DEFAULT_TIMEOUT_S, grade_convex
+        from tuner.suites.convex.pipeline import DEFAULT_TIMEOUT_S, grade_convex
 
         return grade_convex(suite, requests, cache_dir=cache_dir, use_cache=use_cache, progress=progress,
                             timeout_s=timeout_s or DEFAULT_TIMEOUT_S)

@@ -17,7 +17,7 @@ from tuner.grading import GradeRequest, sandbox
 from tuner.paths import Project
 from tuner.suites import grade
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EVAL = "001-fundamentals/001-hello-query"
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0 or not sandbox.enabled() or shutil.which("bwrap") is None,
@@ -42,7 +42,7 @@ def test_a_toolchain_the_jail_cannot_reach_is_refused_up_front(private_suite, cl
     project = Project(ROOT, suite)
     ev = load_suite(project).get(EVAL)
     with pytest.raises(JailAccessError, match=f"cannot enter {private} .*chmod o\\+x {private}"):
-        grade(project, [GradeRequest(eval=ev, files=ev.answer_files())])
+        grade(project, [GradeRequest(eval=ev, files=ev.answer_files())], suite=load_suite(project))
     output = private / "out"
     shutil.copytree(ev.path / "answer", output)
     r = cli("grade", str(output), "--eval", EVAL, "--suite", str(suite))
@@ -58,5 +58,5 @@ def test_a_private_project_whose_toolchain_the_jail_reaches_still_grades(private
     (suite / "toolchain").symlink_to(ROOT / "evals" / "toolchain")
     project = Project(ROOT, suite)
     ev = load_suite(project).get(EVAL)
-    [result] = grade(project, [GradeRequest(eval=ev, files=ev.answer_files())])
+    [result] = grade(project, [GradeRequest(eval=ev, files=ev.answer_files())], suite=load_suite(project))
     assert result.passed and result.infra_error is None, result.steps

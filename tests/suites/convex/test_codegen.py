@@ -10,17 +10,18 @@ import pytest
 
 from counter_variants import answer
 from tuner.evals import load_suite
-from tuner.grading.codegen import entry_points, generate, installed_components, module_problems
+from tuner.suites.convex.codegen import entry_points, generate, installed_components, module_problems
 from tuner.paths import Project
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _node_modules() -> Path:
     """The locked toolchain's node_modules, installed (npm ci) if this is the first use."""
-    from tuner.grading import ensure_toolchain
+    from tuner.suites.convex.settings import toolchain_dir
+    from tuner.suites.convex.toolchain import ensure_toolchain
 
-    return ensure_toolchain(load_suite(Project(ROOT)).toolchain_dir).node_modules
+    return ensure_toolchain(toolchain_dir(load_suite(Project(ROOT)))).node_modules
 
 
 def test_entry_points_follow_the_cli_rules():

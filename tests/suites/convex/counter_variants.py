@@ -1,16 +1,17 @@
-"""Outputs of the tiny counter eval (tests/grading/fixtures) that fail at a known step."""
+"""Outputs of the tiny counter eval (tests/suites/convex/fixtures) that fail at a known step."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from tuner.evals import Eval, load_eval
+from tuner.suites import get_kind
 
 FIXTURE = Path(__file__).parent / "fixtures" / "evals" / "001-fundamentals" / "001-counter"
 
 
 def counter_eval() -> Eval:
-    return load_eval(FIXTURE)
+    return load_eval(FIXTURE, kind=get_kind("convex"))
 
 
 def answer() -> dict[str, str]:

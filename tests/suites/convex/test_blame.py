@@ -7,14 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from tuner.evals import load_suite
-from tuner.grading import GradeRequest
-from tuner.grading.models import StepOutcome
-from tuner.grading.pipeline import _blame, _no_result
-from tuner.grading.toolchain import Toolchain
-from tuner.grading.workspace import Workspace
+from tuner.grading import GradeRequest, StepOutcome
+from tuner.suites.convex.pipeline import _blame, _no_result
+from tuner.suites.convex.toolchain import Toolchain
+from tuner.suites.convex.workspace import Workspace
 from tuner.paths import Project
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EVAL = "001-fundamentals/001-hello-query"
 
 

@@ -12,20 +12,12 @@ import re
 import secrets
 from pathlib import Path
 
-from tuner.grading import sandbox
-from tuner.grading.models import StepOutcome
-from tuner.grading.workspace import SubProject, Workspace
+from tuner.grading import StepOutcome, nonce_records, sandbox, step_detail
+from tuner.suites.convex.workspace import SubProject, Workspace
 
-__all__ = ["run_bundle", "run_tsc", "run_eslint", "run_tests", "has_syntax_error", "died_alone", "DETAIL_LINES"]
+__all__ = ["run_bundle", "run_tsc", "run_eslint", "run_tests", "has_syntax_error", "died_alone"]
 
-DETAIL_LINES = 20
 _TSC_LINE = re.compile(r"^(p\d{3})/(.+?\(\d+,\d+\): (?:error|warning) TS\d+: .*)$")
-
-
-def _detail(lines: list[str]) -> str:
-    out = "\n".join(lines).splitlines()
-    more = len(out) - DETAIL_LINES
-    return "\n".join(out[:DETAIL_LINES] + ([f"… ({more} more lines)"] if more > 0 else []))
 
 
 def _relative(text: str, sub: SubProject) -> str:
@@ -38,20 +30,6 @@ def _node(ws: Workspace, argv: list[str], timeout_s: float, env: dict[str, str] 
     return sandbox.run([ws.toolchain.node, *argv], cwd=ws.root, home=ws.home, timeout_s=timeout_s, env=env,
                        visible=[ws.root, ws.toolchain.node_modules], scratch=ws.scratch,
                        idle_timeout_s=idle_timeout_s, stdin=stdin)
-
-
-def _records(lines: list[str], nonce: str) -> list[dict]:
-    """The JSON records our own scripts wrote: the code under test shares their process and
-    can print lines too, but does not know the nonce they were given on stdin."""
-    found = []
-    for line in lines:
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict) and record.get("nonce") == nonce:
-            found.append(record)
-    return found
 
 
 def hang_reason(seconds: float) -> str:
@@ -86,12 +64,12 @@ def run_bundle(ws: Workspace, subs: list[SubProject], timeout_s: float, *, stall
     each = _split(done.duration_s, len(subs))
     by_name = {s.name: s for s in subs}
     outcomes: dict[str, StepOutcome] = {}
-    for record in _records(done.stdout.splitlines(), nonce):
+    for record in nonce_records(done.stdout.splitlines(), nonce):
         sub = by_name.get(record.get("id"))
         if sub is None:
             continue
         errors = sub.deploy_problems() + [_relative(e, sub) for e in record["errors"]]
-        outcomes[sub.name] = StepOutcome(status="fail" if errors else "pass", detail=_detail(errors), duration_s=each)
+        outcomes[sub.name] = StepOutcome(status="fail" if errors else "pass", detail=step_detail(errors), duration_s=each)
     if outcomes:
         return outcomes
     if len(subs) == 1 and not (done.timed_out or done.overflowed):
@@ -119,7 +97,7 @@ def run_tsc(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[str
     if unattributed or (done.returncode != 0 and not any(errors.values())):
         return {}  # output we cannot attribute: each sub-project is re-checked alone
     each = _split(done.duration_s, len(subs))
-    return {n: StepOutcome(status="fail" if e else "pass", detail=_detail(e), duration_s=each) for n, e in errors.items()}
+    return {n: StepOutcome(status="fail" if e else "pass", detail=step_detail(e), duration_s=each) for n, e in errors.items()}
 
 
 def has_syntax_error(outcome: StepOutcome) -> bool:
@@ -151,7 +129,7 @@ def run_eslint(ws: Workspace, subs: list[SubProject], timeout_s: float) -> dict[
             # Warnings are recorded with the result but never fail the step.
             (errors if m.get("severity") == 2 else warnings)[name].append(line)
     each = _split(done.duration_s, len(subs))
-    return {n: StepOutcome(status="fail" if e else "pass", detail=_detail(e), duration_s=each, warnings=tuple(warnings[n]))
+    return {n: StepOutcome(status="fail" if e else "pass", detail=step_detail(e), duration_s=each, warnings=tuple(warnings[n]))
             for n, e in errors.items()}
 
 
@@ -175,7 +153,7 @@ def run_tests(
     running: set[str] = set()
     each = _split(done.duration_s, len(subs))
     died: set[str] = set()
-    for record in _records(done.stdout.splitlines(), nonce):
+    for record in nonce_records(done.stdout.splitlines(), nonce):
         sub = by_file.get(str(Path(str(record.get("file", "/"))).resolve()))
         if sub is None:
             continue
@@ -229,5 +207,5 @@ def _test_outcome(record: dict, sub: SubProject, duration_s: float) -> StepOutco
     ok = total > 0 and passed == total and not errors
     if total == 0 and not problems:
         problems = ["the grader ran no test"]
-    return StepOutcome(status="pass" if ok else "fail", detail=_detail(problems), duration_s=duration_s,
+    return StepOutcome(status="pass" if ok else "fail", detail=step_detail(problems), duration_s=duration_s,
                        tests_passed=passed, tests_total=total)

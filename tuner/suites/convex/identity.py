@@ -38,9 +38,10 @@ RECOMMENDED = {
 def eslint_rules(manifest) -> dict[str, str]:
     """The recommended levels with the manifest's overrides applied (unknown rules are errors)."""
     from tuner.errors import InputError
+    from tuner.suites.convex.settings import ConvexSettings
 
     rules = dict(RECOMMENDED)
-    for override in manifest.lint:
+    for override in (manifest.kind_settings or ConvexSettings()).lint:
         name = override.rule if override.rule.startswith("@") else f"@convex-dev/{override.rule}"
         if name not in rules:
             raise InputError(f"suite.toml: lint rule '{override.rule}' is not a rule of @convex-dev/eslint-plugin")
@@ -50,8 +51,10 @@ def eslint_rules(manifest) -> dict[str, str]:
 
 def grader_inputs(suite) -> dict[str, str]:
     """Everything outside the eval folders that can change a verdict, each as a hash."""
-    from tuner.grading import codegen, workspace
-    from tuner.grading.toolchain import lock_hash
+    from tuner.grading import cache, filesystem, models, output, sandbox
+    from tuner.suites.convex import codegen, workspace
+    from tuner.suites.convex.settings import toolchain_dir
+    from tuner.suites.convex.toolchain import lock_hash
 
     # The live values too, not only the source text: what a step is handed is what counts.
     inputs = {
@@ -60,11 +63,14 @@ def grader_inputs(suite) -> dict[str, str]:
         "codegen": sha256_json({k: v for k, v in vars(codegen).items() if k.isupper() and isinstance(v, str)}),
     }
     inputs |= {f"code/{p.name}": sha256_bytes(p.read_bytes()) for p in sorted(_HERE.glob("*.py"))}
+    # The shared grading code this kind runs on (the sandbox, the path checks, the results channel).
+    inputs |= {f"grading/{Path(m.__file__).name}": sha256_bytes(Path(m.__file__).read_bytes())
+               for m in (cache, filesystem, models, output, sandbox)}
     inputs |= {f"node/{p.name}": sha256_bytes(p.read_bytes()) for p in sorted((_HERE / "node").glob("*"))}
     inputs["eslint"] = sha256_json(eslint_rules(suite.manifest))
-    package = suite.toolchain_dir / "package.json"
+    package = toolchain_dir(suite) / "package.json"
     inputs["toolchain/package.json"] = sha256_bytes(package.read_bytes()) if package.is_file() else ""
-    inputs["toolchain/lock"] = lock_hash(suite.toolchain_dir)
+    inputs["toolchain/lock"] = lock_hash(toolchain_dir(suite))
     return inputs
 
 

@@ -13,7 +13,7 @@ from tuner.grading import GradeRequest, read_output_dir
 from tuner.paths import Project
 from tuner.suites import grade
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CASES = ROOT / "tests" / "fixtures" / "hostile" / "python"
 
 pytestmark = [pytest.mark.slow]

@@ -18,14 +18,16 @@ from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 
 from tuner.errors import JailAccessError, ToolchainError
-from tuner.grading import checks, sandbox
-from tuner.grading.cache import graded_with_cache
-from tuner.grading.identity import eslint_rules
-from tuner.grading.codegen import module_problems, write_generated
-from tuner.grading.filesystem import check_files, missing_for_grader, write_files
-from tuner.grading.models import STEP_NAMES, GradeRequest, GradeResult, StepOutcome, StepResult
-from tuner.grading.toolchain import Toolchain, ensure_toolchain
-from tuner.grading.workspace import SubProject, Workspace
+from tuner.grading import (GradeRequest, GradeResult, StepOutcome, StepResult, check_files, graded_with_cache, sandbox,
+                           step_detail, write_files)
+from tuner.suites.convex import checks
+from tuner.suites.convex.codegen import module_problems, write_generated
+from tuner.suites.convex.files import generated_problems, missing_for_grader
+from tuner.suites.convex.identity import eslint_rules
+from tuner.suites.convex.kind import GENERATED, STEP_NAMES
+from tuner.suites.convex.settings import toolchain_dir
+from tuner.suites.convex.toolchain import Toolchain, ensure_toolchain
+from tuner.suites.convex.workspace import SubProject, Workspace
 
 __all__ = ["grade_convex", "DEFAULT_TIMEOUT_S", "BATCH_SIZE"]
 
@@ -64,7 +66,7 @@ def grade_convex(
 
 def _grade_uncached(suite, todo: dict[str, GradeRequest], timeout_s):
     try:
-        toolchain = ensure_toolchain(suite.toolchain_dir)
+        toolchain = ensure_toolchain(toolchain_dir(suite))
         sandbox.check_available()
     except ToolchainError as e:
         for key, request in todo.items():
@@ -109,7 +111,9 @@ def _prepare(sub: SubProject) -> None:
     """Steps 1 and 2, in-process: check and write the files, then the generated code."""
     start = time.monotonic()
     request = sub.request
-    problems = check_files(request.files, request.symlinks) or missing_for_grader(request.eval.grader, request.files)
+    problems = (check_files(request.files, request.symlinks, roots=("convex", "src"), reserved=(GENERATED,))
+                + generated_problems(request.files)
+                or missing_for_grader(request.eval.grader, request.files))
     if not problems:
         try:
             write_files(sub.dir, request.files)
@@ -117,7 +121,7 @@ def _prepare(sub: SubProject) -> None:
         except OSError as e:
             problems = [f"cannot write the files: {e.strerror or e}"]
     status = "fail" if problems else "pass"
-    sub.outcomes["filesystem"] = StepOutcome(status=status, detail=checks._detail(problems),
+    sub.outcomes["filesystem"] = StepOutcome(status=status, detail=step_detail(problems),
                                              duration_s=round(time.monotonic() - start, 3))
     if problems:
         return
@@ -125,7 +129,7 @@ def _prepare(sub: SubProject) -> None:
     problems = module_problems(request.files)
     if not problems:
         write_generated(sub.dir, request.files)
-    sub.outcomes["codegen"] = StepOutcome(status="fail" if problems else "pass", detail=checks._detail(problems),
+    sub.outcomes["codegen"] = StepOutcome(status="fail" if problems else "pass", detail=step_detail(problems),
                                           duration_s=round(time.monotonic() - start, 3))
 
 

@@ -24,10 +24,10 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tuner.grading import sandbox
-from tuner.grading.codegen import entry_points, function_modules, local_components
-from tuner.grading.models import GradeRequest, StepOutcome
-from tuner.grading.toolchain import Toolchain
+from tuner.grading import GradeRequest, StepOutcome, sandbox
+from tuner.suites.convex.codegen import entry_points, function_modules, local_components
+from tuner.suites.convex.settings import dependencies
+from tuner.suites.convex.toolchain import Toolchain
 
 __all__ = ["SubProject", "Workspace"]
 
@@ -71,7 +71,7 @@ class SubProject:
         browser = [e for e in entries if e not in node] + schema + config
         src = sorted(p for p in self.request.files if p.startswith("src/") and re.search(r"(?<!\.d)\.(ts|tsx|js|jsx|mjs)$", p))
         return {"id": self.name, "dir": str(self.dir), "browser": browser, "node": node, "src": src,
-                "allowed": list(self.request.eval.dependencies), "out": str(out)}
+                "allowed": list(dependencies(self.request.eval)), "out": str(out)}
 
     def deploy_problems(self) -> list[str]:
         """What Convex's CLI refuses before bundling: "use node" in a file that must run in the

@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 
 from counter_variants import answer, counter_eval
-from tuner.grading import GradeRequest, grade
+from tuner.evals import load_suite
+from tuner.grading import GradeRequest
 from tuner.paths import Project
+from tuner.suites import grade
 
 pytestmark = [pytest.mark.node, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CRONS = """import { cronJobs } from "convex/server";
 import { api } from "./_generated/api";
 
@@ -31,7 +33,7 @@ def test_a_warning_is_recorded_and_the_step_passes(tmp_path, monkeypatch, cli):
     ev = counter_eval()
     # A cron on the hour: @convex-dev/no-top-of-hour-crons warns (recommended level); not an error.
     files = {**answer(), "convex/crons.ts": CRONS}
-    [result] = grade(project, [GradeRequest(eval=ev, files=files)])
+    [result] = grade(project, [GradeRequest(eval=ev, files=files)], suite=load_suite(project))
     eslint = result.step("eslint")
     assert result.passed and eslint.status == "pass", result.steps
     assert any("no-top-of-hour-crons" in w for w in eslint.warnings), eslint
