@@ -125,9 +125,10 @@ def test_local_component_codegen_matches_the_convex_cli_templates(tmp_path: Path
     (fed the analysis a push returns), formatting aside."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
-    from tuner.grading import ensure_toolchain
+    from tuner.suites.convex.settings import toolchain_dir
+    from tuner.suites.convex.toolchain import ensure_toolchain
 
-    modules = ensure_toolchain(load_suite(Project(ROOT)).toolchain_dir).node_modules
+    modules = ensure_toolchain(toolchain_dir(load_suite(Project(ROOT)))).node_modules
     for rel, text in _AUDIT.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
@@ -217,7 +218,7 @@ def test_a_components_api_is_its_public_functions_with_string_ids(tmp_path: Path
     folder.mkdir()
     (folder / "grader.test.ts").write_text(_TYPES_GRADER)
     ev = suite.get("008-components/013-local-audit-component").model_copy(
-        update={"path": folder, "id": "008-components/900-store", "dependencies": ()})
+        update={"path": folder, "id": "008-components/900-store", "kind_settings": None})
     internal_call = {**_STORE, "convex/app.ts": _STORE["convex/app.ts"].replace(
         "return id;", "await ctx.runMutation(components.store.notes.wipe, {});\n    return id;")}
     good, bad = grade(project, [GradeRequest(eval=ev, files=_STORE), GradeRequest(eval=ev, files=internal_call)],
