@@ -12,6 +12,7 @@ error, never a model failure.
 
 from __future__ import annotations
 
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -224,6 +225,13 @@ def _host_paths(ws: Workspace) -> list[tuple[str, str]]:
     pairs = []
     for path in {ws.toolchain.dir, ws.toolchain.dir.resolve()}:
         pairs.append((str(path), "<toolchain>"))
+        # The jail makes the toolchain's parent folders to mount it, so a checkout under /tmp (a CI
+        # clone) shows in a listing of the jail's /tmp as /tmp/<checkout>/evals: hide those too, up
+        # to (not including) a top-level folder or the system temp folder.
+        for up, parent in enumerate(path.parents, start=1):
+            if len(parent.parts) <= 2 or parent == Path(tempfile.gettempdir()):
+                break
+            pairs.append((str(parent), "<toolchain>" + "/.." * up))
     for path in {ws.root, ws.root.resolve()}:
         pairs.append((str(path) + "/", ""))
         pairs.append((str(path), "."))
