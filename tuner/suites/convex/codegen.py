@@ -31,6 +31,8 @@ import posixpath
 import re
 from pathlib import Path
 
+from tuner.suites.convex import codegen_templates as _t
+
 __all__ = ["entry_points", "generate", "write_generated", "module_problems", "installed_components",
            "local_components", "function_modules"]
 
@@ -127,105 +129,6 @@ def _api_dts(modules: list[str]) -> str:
     )
 
 
-_API_JS = """/* eslint-disable */
-import { anyApi } from "convex/server";
-
-export const api = anyApi;
-export const internal = anyApi;
-"""
-
-_DATA_MODEL_WITH_SCHEMA = """/* eslint-disable */
-import type {
-  DataModelFromSchemaDefinition,
-  DocumentByName,
-  TableNamesInDataModel,
-  SystemTableNames,
-} from "convex/server";
-import type { GenericId } from "convex/values";
-import schema from "../schema.js";
-
-export type TableNames = TableNamesInDataModel<DataModel>;
-
-export type Doc<TableName extends TableNames> = DocumentByName<
-  DataModel,
-  TableName
->;
-
-export type Id<TableName extends TableNames | SystemTableNames> =
-  GenericId<TableName>;
-
-export type DataModel = DataModelFromSchemaDefinition<typeof schema>;
-"""
-
-# Without a schema the CLI writes permissive types (any table, any document).
-_DATA_MODEL_WITHOUT_SCHEMA = """/* eslint-disable */
-import { AnyDataModel } from "convex/server";
-import type { GenericId } from "convex/values";
-
-export type TableNames = string;
-
-export type Doc = any;
-
-export type Id<TableName extends TableNames = TableNames> =
-  GenericId<TableName>;
-
-export type DataModel = AnyDataModel;
-"""
-
-_SERVER_DTS = """/* eslint-disable */
-import {
-  ActionBuilder,
-  HttpActionBuilder,
-  MutationBuilder,
-  QueryBuilder,
-  GenericActionCtx,
-  GenericMutationCtx,
-  GenericQueryCtx,
-  GenericDatabaseReader,
-  GenericDatabaseWriter,
-} from "convex/server";
-import type { DataModel } from "./dataModel.js";
-
-export declare const query: QueryBuilder<DataModel, "public">;
-export declare const internalQuery: QueryBuilder<DataModel, "internal">;
-export declare const mutation: MutationBuilder<DataModel, "public">;
-export declare const internalMutation: MutationBuilder<DataModel, "internal">;
-export declare const action: ActionBuilder<DataModel, "public">;
-export declare const internalAction: ActionBuilder<DataModel, "internal">;
-export declare const httpAction: HttpActionBuilder;
-
-export declare const env: Record<string, string | undefined>;
-
-export type QueryCtx = GenericQueryCtx<DataModel>;
-export type MutationCtx = GenericMutationCtx<DataModel>;
-export type ActionCtx = GenericActionCtx<DataModel>;
-export type DatabaseReader = GenericDatabaseReader<DataModel>;
-export type DatabaseWriter = GenericDatabaseWriter<DataModel>;
-"""
-
-_SERVER_JS = """/* eslint-disable */
-import {
-  actionGeneric,
-  httpActionGeneric,
-  queryGeneric,
-  mutationGeneric,
-  internalActionGeneric,
-  internalMutationGeneric,
-  internalQueryGeneric,
-} from "convex/server";
-
-export const query = queryGeneric;
-export const internalQuery = internalQueryGeneric;
-export const mutation = mutationGeneric;
-export const internalMutation = internalMutationGeneric;
-export const action = actionGeneric;
-export const internalAction = internalActionGeneric;
-export const httpAction = httpActionGeneric;
-
-export const env = process.env;
-"""
-
-
 _CONFIG_FILES = ("convex.config.ts", "convex.config.js")
 _COMPONENT_IMPORT = re.compile(
     r"""import\s+([A-Za-z_$][\w$]*)\s+from\s*["']([^"']+?)/convex\.config(?:\.[cm]?[jt]s)?["']""")
@@ -280,15 +183,6 @@ def _component_api_dts(modules: list[str], components: list[tuple[str, str]]) ->
     )
 
 
-_COMPONENT_API_JS = """/* eslint-disable */
-import { anyApi, componentsGeneric } from "convex/server";
-
-export const api = anyApi;
-export const internal = anyApi;
-export const components = componentsGeneric();
-"""
-
-
 def _local_api_ts(modules: list[str], components: list[tuple[str, str]]) -> str:
     """A local component's ``_generated/api.ts`` (the CLI's TypeScript variant)."""
     imports, entries = _module_lines(modules)
@@ -304,79 +198,14 @@ def _local_api_ts(modules: list[str], components: list[tuple[str, str]]) -> str:
     )
 
 
-# The CLI builds this type from the deployment's analysis (each public function's validators, ids
-# as strings); offline the same shape comes from the modules' types. Handlers without a `returns`
-# validator get their inferred type where the CLI says `any`.
-_COMPONENT_TS_TYPES = """
-type _PublicApi = FilterApi<ApiFromModules<{
-%s}>, FunctionReference<any, "public">>;
-
-type _CrossBoundary<T> = T extends GenericId<string>
-  ? string
-  : T extends ArrayBuffer
-    ? T
-    : T extends (infer U)[]
-      ? _CrossBoundary<U>[]
-      : T extends object
-        ? { [K in keyof T]: _CrossBoundary<T[K]> }
-        : T;
-
-type _AsComponent<T, Name> = T extends FunctionReference<infer Type, "public", infer Args, infer Returns>
-  ? FunctionReference<Type, "internal", _CrossBoundary<Args>, _CrossBoundary<Returns>, Name>
-  : { [K in keyof T]: _AsComponent<T[K], Name> };
-
-export type ComponentApi<Name extends string | undefined = string | undefined> = _AsComponent<_PublicApi, Name>;
-"""
-
-
 def _component_ts(modules: list[str]) -> str:
     imports, entries = _module_lines(modules)
     return (
         "/* eslint-disable */\n"
         'import type { ApiFromModules, FilterApi, FunctionReference } from "convex/server";\n'
         'import type { GenericId } from "convex/values";\n'
-        f"{imports}" + _COMPONENT_TS_TYPES % entries
+        f"{imports}" + _t.COMPONENT_TS_TYPES % entries
     )
-
-
-_LOCAL_SERVER_TS = """/* eslint-disable */
-import type {
-  ActionBuilder,
-  HttpActionBuilder,
-  MutationBuilder,
-  QueryBuilder,
-  GenericActionCtx,
-  GenericMutationCtx,
-  GenericQueryCtx,
-  GenericDatabaseReader,
-  GenericDatabaseWriter,
-} from "convex/server";
-import {
-  actionGeneric,
-  httpActionGeneric,
-  queryGeneric,
-  mutationGeneric,
-  internalActionGeneric,
-  internalMutationGeneric,
-  internalQueryGeneric,
-} from "convex/server";
-import type { DataModel } from "./dataModel.js";
-
-export const query: QueryBuilder<DataModel, "public"> = queryGeneric;
-export const internalQuery: QueryBuilder<DataModel, "internal"> = internalQueryGeneric;
-export const mutation: MutationBuilder<DataModel, "public"> = mutationGeneric;
-export const internalMutation: MutationBuilder<DataModel, "internal"> = internalMutationGeneric;
-export const action: ActionBuilder<DataModel, "public"> = actionGeneric;
-export const internalAction: ActionBuilder<DataModel, "internal"> = internalActionGeneric;
-export const httpAction: HttpActionBuilder = httpActionGeneric;
-export const env: Record<string, string | undefined> = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
-
-export type QueryCtx = GenericQueryCtx<DataModel>;
-export type MutationCtx = GenericMutationCtx<DataModel>;
-export type ActionCtx = GenericActionCtx<DataModel>;
-export type DatabaseReader = GenericDatabaseReader<DataModel>;
-export type DatabaseWriter = GenericDatabaseWriter<DataModel>;
-"""
 
 
 def _config(files: dict[str, str]) -> str | None:
@@ -398,22 +227,22 @@ def generate(files: dict[str, str]) -> dict[str, str]:
         # Local names are relative to the config that installs them.
         children = (installed_components(config, {k.removeprefix(d + "/") if d else k: v for k, v in names.items()})
                     if config is not None else [])
-        data_model = _DATA_MODEL_WITH_SCHEMA if has_schema else _DATA_MODEL_WITHOUT_SCHEMA
+        data_model = _t.DATA_MODEL_WITH_SCHEMA if has_schema else _t.DATA_MODEL_WITHOUT_SCHEMA
         if not d:
             out.update({
                 "convex/_generated/api.d.ts": (_api_dts(modules) if config is None
                                                else _component_api_dts(modules, children)),
-                "convex/_generated/api.js": _API_JS if config is None else _COMPONENT_API_JS,
+                "convex/_generated/api.js": _t.API_JS if config is None else _t.COMPONENT_API_JS,
                 "convex/_generated/dataModel.d.ts": data_model,
-                "convex/_generated/server.d.ts": _SERVER_DTS,
-                "convex/_generated/server.js": _SERVER_JS,
+                "convex/_generated/server.d.ts": _t.SERVER_DTS,
+                "convex/_generated/server.js": _t.SERVER_JS,
             })
             continue
         out.update({
             f"convex/{d}/_generated/api.ts": _local_api_ts(modules, children),
             f"convex/{d}/_generated/component.ts": _component_ts(modules),
             f"convex/{d}/_generated/dataModel.ts": data_model,
-            f"convex/{d}/_generated/server.ts": _LOCAL_SERVER_TS,
+            f"convex/{d}/_generated/server.ts": _t.LOCAL_SERVER_TS,
         })
     return out
 

@@ -52,7 +52,7 @@ def eslint_rules(manifest) -> dict[str, str]:
 def grader_inputs(suite) -> dict[str, str]:
     """Everything outside the eval folders that can change a verdict, each as a hash."""
     from tuner.grading import cache, filesystem, models, output, sandbox
-    from tuner.suites.convex import codegen, workspace
+    from tuner.suites.convex import codegen_templates, workspace
     from tuner.suites.convex.settings import toolchain_dir
     from tuner.suites.convex.toolchain import lock_hash
 
@@ -60,7 +60,7 @@ def grader_inputs(suite) -> dict[str, str]:
     inputs = {
         "tsconfig": sha256_json(workspace._TS_OPTIONS),
         "vitest": sha256_json(workspace._VITEST_CONFIG),
-        "codegen": sha256_json({k: v for k, v in vars(codegen).items() if k.isupper() and isinstance(v, str)}),
+        "codegen": sha256_json({k: v for k, v in vars(codegen_templates).items() if k.isupper() and isinstance(v, str)}),
     }
     inputs |= {f"code/{p.name}": sha256_bytes(p.read_bytes()) for p in sorted(_HERE.glob("*.py"))}
     # The shared grading code this kind runs on (the sandbox, the path checks, the results channel).
