@@ -45,7 +45,7 @@ def grade_dir(
     suite = load_suite(project)
     ev = _resolve_eval(suite, eval_ref)
     # The suite's kind says where an answer's files live and grades them (not Convex's folders).
-    files, symlinks = read_output_dir(directory, suite.kind.answer_roots)
+    files, symlinks = read_output_dir(directory, suite.kind.answer_roots, skip=getattr(suite.kind, "generated_dirs", ()))
     request = GradeRequest(eval=ev, files=files, symlinks=symlinks)
     [result] = graded_with_progress(project, [request], suite=suite, use_cache=not no_cache, quiet=True)
     if json_out:

@@ -25,6 +25,7 @@ class ConvexKind:
     answer_extensions = ("ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts", "json")
     published_name = "convex_rules"
     file_globs = "convex/**/*.ts,convex/**/*.tsx,src/**/*.ts,src/**/*.tsx"
+    generated_dirs = (GENERATED,)
     settings_model = ConvexSettings
     eval_config_model = ConvexEvalConfig
 
