@@ -1,7 +1,9 @@
 """How well do the designs find the rules that truly help or hurt a category, and at what cost?
 
 The simulator's planted truth (tuner.models.sim.truth) says what each rule of the full pool
-(`everything`) does: its leave-one-out effect on each category's expected pass rate. Scoring uses
+(`everything`) does: its leave-one-out effect on each category's expected pass rate, computed on
+the evals the designs run (the tuning evals, held-out excluded) with the prompts they send (the
+set's template via tuner.guidelines.compose), so a method is scored against what it can see. Scoring uses
 the indifference zone of `tuner.stats.zones` (delta0 = 2 points, delta = 8 points):
 
 - a rule whose |effect| >= delta truly helps (hurts) and must be found;
@@ -37,11 +39,17 @@ DELTA0, DELTA = 0.02, 0.08
 
 
 def truth(h, profile: str, pool: dict[str, str], categories: list[str]) -> dict[str, dict[str, str]]:
-    """{category: {rule: helps | hurts | none | between}} from the planted truth."""
+    """{category: {rule: helps | hurts | none | between}} from the planted truth, on exactly what the
+    designs see: the tuning evals (held-out excluded) and the prompts composed by the set's template."""
     from tuner.models.sim.truth import expected_effects
 
     texts = {rid: h.guidelines.library.get(rid).text(v) for rid, v in pool.items()}
-    effects = expected_effects(profile, texts, relative_to="all", root=h.suite.root)
+    template = h.guidelines.load_set("everything").template
+    effects = expected_effects(
+        profile, texts, relative_to="all", root=h.suite.root,
+        eval_ids=[e.id for e in h.suite.select(held_out=False)],
+        compose=lambda ids: h.guidelines.compose_selection({r: pool[r] for r in ids}, template=template).text,
+    )
     out: dict[str, dict[str, str]] = {}
     for cat in categories:
         out[cat] = {}

@@ -1,6 +1,6 @@
 """How fast the viewer's pages and the export API answer on a store with 100,000 results.
 
-Builds a realistic SQLite store (the real suite's 96 evals; each result holds a full answer, its
+Builds a realistic SQLite store (the real suite's evals, 99 now; each result holds a full answer, its
 parsed files, the exact user message and 3-6 grading steps; 5 models; a tenth of the runs are
 re-grades sharing their generations; 3,000 reviewed sessions) with one bulk transaction, serves it
 with `tuner serve --port 0` (a separate process, on 127.0.0.1), and times each page and the export API (median

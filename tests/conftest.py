@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import uuid
@@ -122,3 +123,55 @@ def live_project(tmp_path: Path, monkeypatch, shared_cache) -> Path:
     monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
     monkeypatch.chdir(root)
     return root
+
+
+@pytest.fixture
+def py_suite(tmp_path: Path, monkeypatch, shared_cache) -> Path:
+    """An editable copy of the Python suite (suites/python) as the project's suite, with its own store.
+
+    Grading and responses share the session cache: everything that decides an answer or a verdict is
+    in their keys, so sharing changes time, not results."""
+    root = tmp_path / "proj"
+    shutil.copytree(REPO / "suites" / "python", root / "suites" / "python")
+    for d in ("guidelines", "evals", "experiments"):
+        (root / d).mkdir()
+    suite = root / "suites" / "python"
+    monkeypatch.setenv("TUNER_HOME", str(root))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_cache))
+    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
+    monkeypatch.setenv("TUNER_SUITE", str(suite))
+    monkeypatch.chdir(root)
+    return suite
+
+
+@pytest.fixture
+def py_project(tmp_path: Path, monkeypatch, shared_cache) -> Path:
+    """The repo's guidelines and evals beside a private copy of suites/python (at ``py/``) as the suite,
+    with a fake analyst key: a test may delete a rule (analysis and proposals tests)."""
+    root = tmp_path / "proj"
+    shutil.copytree(REPO / "guidelines", root / "guidelines")
+    (root / "evals").symlink_to(REPO / "evals", target_is_directory=True)
+    (root / "experiments").mkdir()
+    shutil.copytree(REPO / "suites" / "python", root / "py", ignore=shutil.ignore_patterns("__pycache__", "broken"))
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))  # nothing may be written there (DSPy's default cache is ~/.dspy_cache)
+    monkeypatch.setenv("TUNER_HOME", str(root))
+    monkeypatch.setenv("TUNER_SUITE", str(root / "py"))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_cache))
+    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-analyst-key-0000")
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.fixture
+def sim_run(cli):
+    """Run a rule set on sim/careful; returns the run id."""
+
+    def run(*args: str) -> str:
+        r = cli("run", "--model", "sim/careful", *args, "--json")
+        assert r.exit_code == 0, r.output
+        return json.loads(r.stdout)[0]["run"]
+
+    return run

@@ -114,6 +114,17 @@ def test_adaptive_finds_the_strong_rule_and_a_larger_budget_continues(cli, py_pr
     assert effects["py.raise-valueerror"]["verdict"] == "helps", effects["py.raise-valueerror"]
     assert not [e for e in effects.values() if e["verdict"] == "hurts"], effects
     assert effects["py.no-mutable-defaults"]["verdict"] != "helps"
+    # One experiment, not a run per call: every observation is a point of the ablation (schema v5).
+    from tuner.store import Store
+
+    store = Store.open(f"sqlite:///{py_project / 'experiments' / 'tuner.db'}")
+    try:
+        points = store.design_points(b["id"])
+        assert store.runs() == [] and len(points) == b["adaptive"]["calls"]
+        assert all(p.outcome in ("pass", "fail") and p.response_key and p.model == "sim/careful" for p in points.values())
+        assert any(p.dropped for p in points.values())
+    finally:
+        store.close()
 
 
 def test_adaptive_refuses_samples_and_an_inverted_zone(cli, py_project):

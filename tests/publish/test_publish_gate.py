@@ -5,28 +5,12 @@ winner tune withheld, and never overwrites a version (issue 19.1, 19.2, 19.9, 19
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 pytestmark = [pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def py_suite(tmp_path, monkeypatch, tmp_path_factory) -> Path:
-    root = tmp_path / "proj"
-    shutil.copytree(ROOT / "suites" / "python", root / "suites" / "python")
-    for d in ("guidelines", "evals", "experiments"):
-        (root / d).mkdir()
-    monkeypatch.setenv("TUNER_HOME", str(root))
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "py-tune-cache"))
-    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
-    monkeypatch.setenv("TUNER_SUITE", str(root / "suites" / "python"))
-    monkeypatch.chdir(root)
-    return root / "suites" / "python"
 
 
 def _manifest(suite: Path, version: str | None = None) -> dict:
@@ -78,22 +62,13 @@ def test_publish_gates_against_the_study_then_the_published_text(cli, py_suite):
     assert published_text in texts  # the exact 1.0.0 bytes were sent
 
 
-def test_publish_with_a_failing_provider_writes_nothing_and_exits_4(cli, py_suite, monkeypatch):
-    import sys
-
+def test_publish_with_a_failing_provider_writes_nothing_and_exits_4(cli, py_suite, monkeypatch, server):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-local-000000")
-    sys.path.insert(0, str(ROOT / "tests" / "models"))
-    from fake_openai import FakeOpenAI
-
-    server = FakeOpenAI().start()
     server.fault_rate, server.timeout_sleep_s = 1.0, 0.6
-    try:
-        panel = Path.cwd() / "experiments" / "down.toml"
-        panel.write_text(f'[[models]]\nmodel = "openai/faulty"\napi_base = "{server.api_base}"\n'
-                         "max_retries = 0\ntimeout_s = 0.3\n")
-        r = cli("publish", "--from", "all-active", "--panel", "down", "--samples", "1")
-    finally:
-        server.stop()
+    panel = Path.cwd() / "experiments" / "down.toml"
+    panel.write_text(f'[[models]]\nmodel = "openai/faulty"\napi_base = "{server.api_base}"\n'
+                     "max_retries = 0\ntimeout_s = 0.3\n")
+    r = cli("publish", "--from", "all-active", "--panel", "down", "--samples", "1")
     assert r.exit_code == 4, r.output
     assert "not measured" in r.output and "nothing published" in r.output
     assert not (py_suite / "guidelines" / "published").exists()

@@ -111,3 +111,39 @@ def test_tune_plan_lists_every_phase_within_the_default_cap_and_calls_nothing(cl
     names = [p["name"].split(":")[0] for p in plan["phases"]]
     assert names == ["screen", "race", "regression check", "confirmation", "evidence"]
     assert plan["cap"]["calls"] == plan["calls_at_most"] == sum(p["calls"] for p in plan["phases"])
+
+
+def _faulty_panel(server, retries: int = 3) -> None:
+    server.fault_rate, server.timeout_sleep_s = 0.5, 1.5
+    (Path.cwd() / "experiments" / "faulty.toml").write_text(
+        f'[[models]]\nmodel = "openai/faulty"\napi_base = "{server.api_base}"\nmax_retries = {retries}\n'
+        'timeout_s = 1\nbackoff_s = 0.01\n')
+
+
+@pytest.mark.parametrize("command", [
+    ["run", "--samples", "2"],
+    ["ablate", "--category", "text"],  # the adaptive design, rounds of its own choosing
+])
+def test_retries_are_calls_and_never_overrun_the_cap(cli, py_project, server, command):
+    """Half the provider's answers fail (429, 5xx, timeouts, resets, bad bodies): every retry is a
+    call the cap must grant, so the provider never sees more requests than the cap, and the
+    command's summary counts exactly what it saw."""
+    _faulty_panel(server)
+    r = cli(*command, "--suite", py_project, "--panel", "faulty", "--budget-calls", "9", "--json")
+    assert r.exit_code == 4, r.output
+    assert "budget spent" in r.output
+    first = _calls(server)
+    assert 0 < first <= 9 and sum(server.faults.values()) >= 3  # retries happened, within the cap
+    r = cli(*command, "--suite", py_project, "--panel", "faulty", "--budget-calls", "20", "--json")
+    assert r.exit_code in (0, 4), r.output
+    assert 0 < _calls(server) - first <= 20  # a second command has its own cap, retries included
+
+
+def test_spent_reports_calls_tokens_and_cost_with_retries(cli, py_project, server):
+    _faulty_panel(server)
+    r = cli("run", "--suite", py_project, "--panel", "faulty", "--category", "text", "--json")
+    assert r.exit_code in (0, 4), r.output
+    [run] = json.loads(r.stdout)
+    spent = run["command_spent"]
+    assert spent["calls"] == _calls(server) > 4  # 4 requests, their retries counted as calls
+    assert spent["tokens_in"] > 0 and spent["tokens_out"] > 0 and spent["cost_usd"] is None  # unknown price

@@ -5,28 +5,19 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 pytestmark = [pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def py_suite(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "proj"
-    shutil.copytree(ROOT / "suites" / "python", root / "suites" / "python")
-    for d in ("guidelines", "evals", "experiments"):
-        (root / d).mkdir()
-    monkeypatch.setenv("TUNER_HOME", str(root))
+def py_suite(py_suite, tmp_path, monkeypatch) -> Path:
+    """The shared Python-suite project, with caches of its own: these tests count what is called."""
     monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
-    monkeypatch.setenv("TUNER_SUITE", str(root / "suites" / "python"))
-    monkeypatch.chdir(root)
-    return root / "suites" / "python"
+    return py_suite
 
 
 def _run(cli) -> dict:
@@ -61,25 +52,16 @@ def test_the_answer_format_text_is_in_the_run_id(py_suite, monkeypatch):
         assert inputs_hash(h, ModelSpec(model="openai/gpt-x")) != inputs_hash(h, spec)
 
 
-def test_compare_against_a_stored_run_calls_its_model_as_it_was(cli, py_suite, monkeypatch):
-    import sys
-
-    sys.path.insert(0, str(ROOT / "tests" / "models"))
-    from fake_openai import FakeOpenAI
-
+def test_compare_against_a_stored_run_calls_its_model_as_it_was(cli, py_suite, monkeypatch, server):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-local-000000")
-    server = FakeOpenAI().start()
-    try:
-        panel = Path.cwd() / "experiments" / "local.toml"
-        panel.write_text(f'[[models]]\nmodel = "openai/steady"\napi_base = "{server.api_base}"\nmax_retries = 0\n'
-                         "timeout_s = 5\nconcurrency = 3\n")
-        r = cli("run", "--guidelines", "none", "--panel", "local", "--samples", "1", "--json")
-        assert r.exit_code == 0, r.output
-        [run] = json.loads(r.stdout)
-        calls = len(server.calls)
-        r = cli("compare", "--before", run["run"], "--after", "all-active", "--json")
-    finally:
-        server.stop()
+    panel = Path.cwd() / "experiments" / "local.toml"
+    panel.write_text(f'[[models]]\nmodel = "openai/steady"\napi_base = "{server.api_base}"\nmax_retries = 0\n'
+                     "timeout_s = 5\nconcurrency = 3\n")
+    r = cli("run", "--guidelines", "none", "--panel", "local", "--samples", "1", "--json")
+    assert r.exit_code == 0, r.output
+    [run] = json.loads(r.stdout)
+    calls = len(server.calls)
+    r = cli("compare", "--before", run["run"], "--after", "all-active", "--json")
     # Before the fix the after side went to the provider's default endpoint without api_base.
     assert r.exit_code == 0, r.output
     assert len(server.calls) > calls

@@ -70,3 +70,54 @@ GLYPHS_JS = """
   return chars.filter(c => missing.has(draw(c)));
 }
 """
+
+
+# --- the viewer in a real browser (test_browser*.py) -------------------------------------------------
+
+import os as _os  # noqa: E402
+
+CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if _os.path.exists(p)), None)
+
+
+def browser_marks() -> list:
+    """Marks for a browser test module. CI installs Chromium (.ci/run), so there a missing browser
+    fails instead of skipping."""
+    import pytest
+
+    return [
+        pytest.mark.slow,
+        pytest.mark.skipif(CHROMIUM is None and not _os.environ.get("CI"),
+                           reason="no system Chromium (apt-get install chromium; .ci/run and ./dev install it)"),
+    ]
+
+
+def serve(root):
+    """`tuner serve --port 0` in ``root`` as a user starts it; yields (login URL, base URL)."""
+    import re
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "tuner.cli.main", "serve", "--port", "0"], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_os.environ.copy())
+    try:
+        login = None
+        deadline = time.monotonic() + 60
+        while login is None and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            m = re.search(r"(http://127\.0\.0\.1:\d+)/login\?token=\S+", line)
+            login = m and (m.group(0), m.group(1))
+        assert login, proc.stderr.read() if proc.poll() is not None else "no login URL printed"
+        yield login
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def launch(playwright):
+    """Debian's Chromium, headless, as the viewer tests drive it."""
+    assert CHROMIUM, "no system Chromium: .ci/run installs it with apt"
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=[
+        "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])

@@ -5,55 +5,27 @@ label a session golden on its eval page, then download an export of it from the 
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-import time
 
 import pytest
+from sessionkit import browser_marks, launch, serve
 
-CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.path.exists(p)), None)
-
-pytestmark = [
-    pytest.mark.slow,
-    # CI installs Chromium (.ci/run), so there a missing browser fails instead of skipping.
-    pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
-                       reason="no system Chromium (apt-get install chromium; .ci/run and ./dev install it)"),
-]
+pytestmark = browser_marks()
 
 
 @pytest.fixture
-def served(env, tmp_path):
-    """`tuner serve --port 0` as a user starts it; yields (login URL, base URL)."""
-    proc = subprocess.Popen([sys.executable, "-m", "tuner.cli.main", "serve", "--port", "0"], cwd=env.root,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
-    try:
-        login = None
-        deadline = time.monotonic() + 60
-        while login is None and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            m = re.search(r"(http://127\.0\.0\.1:\d+)/login\?token=\S+", line)
-            login = m and (m.group(0), m.group(1))
-        assert login, proc.stderr.read() if proc.poll() is not None else "no login URL printed"
-        yield login
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+def served(env):
+    yield from serve(env.root)
 
 
 def test_label_golden_on_a_run_page_then_download_the_export(env, served, tmp_path, monkeypatch):
     from playwright.sync_api import expect, sync_playwright
 
-    assert CHROMIUM, "no system Chromium: .ci/run installs it with apt"
     login, base = served
     monkeypatch.setenv("HOME", str(tmp_path / "home"))  # Chromium writes its profile under $HOME
     run = next(r for r in env.runs if r.model == "sim/careful" and r.set_name == "all-active")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
+        browser = launch(p)
         try:
             page = browser.new_context(accept_downloads=True).new_page()
             page.goto(login)

@@ -8,22 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
-from sessionkit import GLYPHS_JS, invoke, link_compare
+from sessionkit import GLYPHS_JS, browser_marks, invoke, launch, link_compare, serve
 
-CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.path.exists(p)), None)
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
-                       reason="no system Chromium (apt-get install chromium; .ci/run and ./dev install it)"),
-]
+pytestmark = browser_marks()
 
 
 @pytest.fixture
@@ -50,28 +40,12 @@ def stocked(env, store):
 
 @pytest.fixture
 def served(env, stocked):
-    proc = subprocess.Popen([sys.executable, "-m", "tuner.cli.main", "serve", "--port", "0"], cwd=env.root,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
-    try:
-        login = None
-        deadline = time.monotonic() + 60
-        while login is None and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            m = re.search(r"(http://127\.0\.0\.1:\d+)/login\?token=\S+", line)
-            login = m and (m.group(0), m.group(1))
-        assert login, proc.stderr.read() if proc.poll() is not None else "no login URL printed"
-        yield login
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    yield from serve(env.root)
 
 
 def test_experiment_to_rule_to_side_by_side_with_no_missing_glyph(env, stocked, served, tmp_path, monkeypatch):
     from playwright.sync_api import expect, sync_playwright
 
-    assert CHROMIUM, "no system Chromium: .ci/run installs it with apt"
     login, base = served
     shots = Path(os.environ.get("TUNER_SCREENSHOTS") or tmp_path / "screenshots")
     shots.mkdir(parents=True, exist_ok=True)
@@ -85,8 +59,7 @@ def test_experiment_to_rule_to_side_by_side_with_no_missing_glyph(env, stocked, 
 
     ablation, compare = stocked["ablation"], stocked["compare"]
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
+        browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 1300, "height": 900})
             page.goto(login)

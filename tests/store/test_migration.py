@@ -115,3 +115,53 @@ def test_v1_store_migrates_with_nothing_lost(kind, tmp_path, request):
     fresh = _fresh(kind, tmp_path, request)
     Store.open(fresh).close()
     assert _schema(url) == _schema(fresh)
+
+
+def _as_v4(url: str) -> None:
+    """Turn a fresh store into what v4 wrote: no design_points table, version 4."""
+    engine = sqlalchemy.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE design_points"))
+        conn.execute(text("UPDATE tuner_meta SET value = '4' WHERE key = 'schema_version'"))
+    engine.dispose()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_v4_store_gains_design_points(kind, tmp_path, request):
+    from tuner.store import PointRecord
+
+    url = f"sqlite:///{tmp_path / 'v4.db'}" if kind == "sqlite" else request.getfixturevalue("pg_url")
+    store = Store.open(url)
+    store.save_experiment("exp-1", "ablate-adaptive-x", "ablate", {"k": 1}, status="running")
+    store.close()
+    _as_v4(url)
+    assert "design_points" not in _schema(url)
+
+    store = Store.open(url)  # migrates v4 -> v5
+    try:
+        assert [e["id"] for e in store.experiments("ablate")] == ["exp-1"]  # nothing lost
+
+        class _P:  # a prompt as save_prompt reads it
+            hash, set_name, template, rules, tokens, text = "sha256:p", "", "default", (), 1, "x"
+
+        store.save_prompt(_P)
+        base = dict(prompt_hash="sha256:p", model_key="m", model="sim/careful", inputs_key="i", eval_id="e",
+                    category="c", sample_index=0, dropped=["r1"])
+        assert store.record_points("exp-1", [PointRecord(**base, outcome="fail", response_key="k1")]) == 1
+        # A later outage does not overwrite what the model did; an infra point is replaced.
+        assert store.record_points("exp-1", [PointRecord(**base, outcome="infra")]) == 0
+        other = {**base, "sample_index": 1}
+        store.record_points("exp-1", [PointRecord(**other, outcome="infra")])
+        store.record_points("exp-1", [PointRecord(**other, outcome="pass")])
+        points = store.design_points("exp-1")
+        assert {k[4]: p.outcome for k, p in points.items()} == {0: "fail", 1: "pass"}
+        assert points[("sha256:p", "m", "i", "e", 0)].dropped == ["r1"]
+    finally:
+        store.close()
+    engine = sqlalchemy.create_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT value FROM tuner_meta WHERE key = 'schema_version'")).scalar() == str(SCHEMA_VERSION)
+    engine.dispose()
+    fresh = _fresh(kind, tmp_path, request)
+    Store.open(fresh).close()
+    assert _schema(url) == _schema(fresh)

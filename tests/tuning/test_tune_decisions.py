@@ -5,30 +5,19 @@ of a `data` gap."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 pytestmark = [pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[2]
 HARMFUL = "py.lower-is-enough"
 
 
 @pytest.fixture
-def py_suite(tmp_path, monkeypatch, tmp_path_factory) -> str:
-    root = tmp_path / "proj"
-    shutil.copytree(ROOT / "suites" / "python", root / "suites" / "python")
-    for d in ("guidelines", "evals", "experiments"):
-        (root / d).mkdir()
-    cache = tmp_path_factory.getbasetemp() / "py-tune-cache"
-    monkeypatch.setenv("TUNER_HOME", str(root))
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(cache))
-    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
-    monkeypatch.delenv("TUNER_SUITE", raising=False)
-    monkeypatch.chdir(root)
-    return str(root / "suites" / "python")
+def py_suite(py_suite) -> str:
+    """The shared Python-suite project (tests/conftest.py), named by path as `--suite` takes it."""
+    return str(py_suite)
 
 
 def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, py_suite):
@@ -50,16 +39,19 @@ def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, p
     for cell in data["acceptance"]["cells"]:  # nothing the decision read points down
         assert cell["check"] in ("improved", "no gain", "within tolerance"), cell
         assert cell["hi"] >= 0 and cell["delta"] >= -data["tolerance"]
-    # The study is recorded as a finished experiment linked to its trial and confirmation runs.
+    # The study is recorded as a finished experiment linked to its trial and confirmation runs; the
+    # evidence design's observations are points of the experiment, not runs (schema v5).
     from tuner.store import Store
 
     store = Store.open(f"sqlite:///{Path.cwd() / 'experiments' / 'tuner.db'}", create=False)
     try:
         [exp] = store.experiments("tune")
         roles = {role for _, role in store.experiment_runs(exp["id"])}
+        points = store.design_points(exp["id"])
     finally:
         store.close()
-    assert exp["status"] == "finished" and exp["name"] == data["study"] and roles == {"trial", "confirm", "evidence"}
+    assert exp["status"] == "finished" and exp["name"] == data["study"] and roles == {"trial", "confirm"}
+    assert len(points) == data["evidence"]["calls"] > 0
 
 
 def test_tune_text_with_defaults_says_nothing_qualifies_and_offers_no_publish(cli, py_suite):

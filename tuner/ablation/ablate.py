@@ -71,12 +71,14 @@ def _run_cells(h: Harness, cells: list[Variant], specs: list, prefix: str, progr
 
 def adaptive_effects(
     h: Harness, selection: dict[str, str], specs: list, eval_ids: list[str], *, budget_calls: int, zone: Zone,
-    seed: int = 0, sample_offset: int = 0, prefix: str = "adaptive", progress=None,
+    experiment_id: str, seed: int = 0, sample_offset: int = 0, prefix: str = "adaptive", progress=None,
 ) -> tuple[list[Effect], dict]:
     """Each rule's effect of inclusion per model × category by the adaptive design
-    (``tuner.ablation.adaptive``): effects with verdicts, and what the design spent."""
+    (``tuner.ablation.adaptive``): effects with verdicts, and what the design spent. Its
+    observations are stored as points of ``experiment_id`` (a recorded experiment)."""
     from tuner.ablation.adaptive import Plan, run_adaptive
     from tuner.compare.rates import model_label
+    from tuner.runs import DesignPoint, execute_points
 
     evals: dict[str, list[str]] = {}
     for eval_id in eval_ids:
@@ -84,16 +86,13 @@ def adaptive_effects(
     plan = Plan(rules=tuple(sorted(selection)), evals={c: tuple(v) for c, v in sorted(evals.items())},
                 models=tuple(s.key for s in specs), budget_calls=budget_calls, zone=zone, seed=seed)
 
-    run_ids: list[str] = []
-
     def observe(points):
-        cells = [Variant(name=f"r{pt.replicate:04d}", role="screen", eval_id=pt.eval_id, replicate=sample_offset + pt.replicate,
-                         selection={r: v for r, v in selection.items() if r not in pt.dropped}) for pt in points]
-        groups = _run_cells(h, cells, specs, prefix, progress)
-        run_ids.extend(o.run.id for g in groups for o in g.values())
-        seen = [{key: (None if o.results[0].outcome == "infra" else o.results[0].outcome == "pass") if o.results else None
-                 for key, o in g.items()} for g in groups]
-        return seen, sum(o.new_calls for g in groups for o in g.values())
+        design = [DesignPoint(selection={r: v for r, v in selection.items() if r not in pt.dropped}, dropped=pt.dropped,
+                              eval_id=pt.eval_id, sample_index=sample_offset + pt.replicate) for pt in points]
+        found, paid = execute_points(h, experiment_id, design, specs, name=prefix, progress=progress)
+        seen = [{s.key: (None if (r := by_model.get(s.key)) is None or r.outcome == "infra" else r.outcome == "pass")
+                 for s in specs} for by_model in found]
+        return seen, paid
 
     def on_round(snapshot: dict) -> None:
         if progress:
@@ -108,7 +107,7 @@ def adaptive_effects(
                       decided_round=c.decided_round) for c in outcome.cells]
     spent = {"delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta, "budget_calls": budget_calls,
              "rounds": outcome.rounds, "stopped": outcome.stopped, "calls": outcome.calls, "new_calls": outcome.new_calls,
-             "history": outcome.history, "run_ids": list(dict.fromkeys(run_ids))}
+             "history": outcome.history}
     return effects, spent
 
 
@@ -169,14 +168,18 @@ def _ablate_adaptive(h, set_name, selection, specs, eval_ids, seed, budget_calls
     config = {"design": "adaptive", "set": set_name, "selection": selection, "models": [s.key for s in specs], "seed": seed,
               "evals": eval_ids, "zone": [zone.delta0, zone.delta, zone.alpha, zone.beta]}
     exp_id = sha256_json({"kind": "ablate", **config})
-    effects, spent = adaptive_effects(h, selection, specs, eval_ids, budget_calls=budget, zone=zone, seed=seed,
-                                      prefix=f"ablate-{short(exp_id, 8)}", progress=progress)
-    run_ids = spent.pop("run_ids")
+    name = f"ablate-adaptive-{set_name}"
+    h.store.start_experiment(exp_id, name, "ablate", {**config, "budget_calls": budget})
+    try:
+        effects, spent = adaptive_effects(h, selection, specs, eval_ids, budget_calls=budget, zone=zone, seed=seed,
+                                          experiment_id=exp_id, prefix=f"ablate-{short(exp_id, 8)}", progress=progress)
+    except BaseException:
+        h.store.finish_experiment(exp_id, "interrupted")  # its points are kept: the same command resumes
+        raise
     report = AblationReport(
         id=exp_id, design="adaptive", set_name=set_name, models=[s.label for s in specs], runs=spent["rounds"], samples=1,
         eval_ids=eval_ids, effects=effects, calls=spent["new_calls"], adaptive=spent,
     )
-    h.store.save_experiment(exp_id, f"ablate-adaptive-{set_name}", "ablate", {**config, "budget_calls": budget},
+    h.store.save_experiment(exp_id, name, "ablate", {**config, "budget_calls": budget},
                             result=report.model_dump(mode="json"))
-    h.store.link_runs(exp_id, run_ids, "design")
     return report

@@ -45,7 +45,10 @@ def grade_dir(
     suite = load_suite(project)
     ev = _resolve_eval(suite, eval_ref)
     # The suite's kind says where an answer's files live and grades them (not Convex's folders).
-    files, symlinks = read_output_dir(directory, suite.kind.answer_roots, skip=getattr(suite.kind, "generated_dirs", ()))
+    files, symlinks = read_output_dir(directory, suite.kind.answer_roots)
+    generated = getattr(suite.kind, "generated_paths", None)  # a tool's output in the folder, not the answer's
+    for path in generated(files) if generated else []:
+        del files[path]
     request = GradeRequest(eval=ev, files=files, symlinks=symlinks)
     [result] = graded_with_progress(project, [request], suite=suite, use_cache=not no_cache, quiet=True)
     if json_out:

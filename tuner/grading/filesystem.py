@@ -69,11 +69,9 @@ def write_files(project_dir: Path, files: dict[str, str]) -> None:
             out.write(text)
 
 
-def read_output_dir(folder: Path, roots: tuple[str, ...], *, skip: tuple[str, ...] = ()) -> tuple[dict[str, str], list[str]]:
+def read_output_dir(folder: Path, roots: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
     """Read ``folder/<root>`` for each answer root as a file set; symlinks are listed, not followed.
-    Folders in ``skip`` (``root/sub``: what the kind's grader generates) and Python's bytecode
-    caches are not read: a tool wrote them, not the answer."""
-    skipped = tuple(s.rstrip("/") + "/" for s in skip)
+    Python's bytecode caches are skipped: a tool wrote them, not the answer."""
     files: dict[str, str] = {}
     symlinks: list[str] = []
     for root in roots:
@@ -88,7 +86,7 @@ def read_output_dir(folder: Path, roots: tuple[str, ...], *, skip: tuple[str, ..
                 rel = full.relative_to(folder).as_posix()
                 if full.is_symlink():
                     symlinks.append(rel)
-                elif full.is_file() and "__pycache__" not in full.parts and not rel.startswith(skipped):
+                elif full.is_file() and "__pycache__" not in full.parts:
                     files[rel] = full.read_text(encoding="utf-8", errors="replace")
             dirnames[:] = [d for d in dirnames if not (here / d).is_symlink()]
     return files, symlinks

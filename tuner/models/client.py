@@ -282,7 +282,11 @@ def _cost(response: Any, litellm: Any) -> float | None:
     return float(cost) if cost is not None else None
 
 
-async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter, litellm: Any) -> Completion:
+class _RetryRefused(Exception):
+    """The command's cap has no call left for a retry (the error before it is what is reported)."""
+
+
+async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter, litellm: Any, budget=None) -> Completion:
     from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
     spec = request.spec
@@ -303,18 +307,31 @@ async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter
             await limiter.probed.wait()
         if limiter.fatal:  # checked once we hold a slot: an earlier request may have just failed
             return Completion(status="infra_error", error=limiter.fatal, fatal=True, **base)
+        last: BaseException | None = None
         try:
             async for attempt in retrying:
                 with attempt:
+                    # A retry is a provider call: the first was reserved by complete_many, every
+                    # further one must be granted by the cap, or the cap is not one.
+                    if attempts and budget is not None and not budget.take():
+                        raise _RetryRefused() from last
                     attempts += 1
                     await limiter.pace()
                     started = time.monotonic()
-                    response = await asyncio.wait_for(litellm.acompletion(**kwargs), timeout=spec.timeout_s)
-                    fields = _read_response(response, spec, litellm)
+                    try:
+                        response = await asyncio.wait_for(litellm.acompletion(**kwargs), timeout=spec.timeout_s)
+                        fields = _read_response(response, spec, litellm)
+                    except Exception as exc:
+                        last = exc
+                        raise
         except Exception as exc:  # classified, recorded as data: never raised to the runner
+            refused = isinstance(exc, _RetryRefused)
+            exc = last if refused and last is not None else exc
             error = str(exc) if isinstance(exc, (_Transient, _Permanent)) else _describe(exc, spec, litellm)
             if attempts > 1:
                 error = f"{error} (after {attempts} attempts)"
+            if refused:
+                error = f"{error}; no retry: budget spent"
             fatal = _classify(exc) == "fatal"
             if fatal:
                 limiter.fatal = error
@@ -386,7 +403,7 @@ async def complete_many(
         limiters = {s.key: _ModelLimiter(s) for s in specs}
 
         async def one(i: int) -> None:
-            done = await _generate(requests[i], keys[i], limiters[requests[i].spec.key], litellm)
+            done = await _generate(requests[i], keys[i], limiters[requests[i].spec.key], litellm, budget)
             if budget is not None:
                 budget.record(done)
             if cache is not None:

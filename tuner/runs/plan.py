@@ -205,9 +205,9 @@ def configs_plan(h, configs: list, command: str) -> Plan:
 class Budget:
     """One cap over a whole command: calls and/or USD, and what was spent (calls, tokens, cost).
 
-    ``take`` is asked before each provider call and reserves it; ``record`` adds what the call
-    turned out to cost (retries are extra calls, and a call that was never made gives its
-    reservation back)."""
+    ``take`` is asked before each provider call, retries included (the client asks again before
+    each retry), so the cap is hard: no attempt is made that it did not grant. ``record`` adds
+    what the call turned out to cost (a request that was never sent gives its reservation back)."""
 
     def __init__(self, calls: int | None = None, usd: float | None = None):
         self.calls, self.usd = calls, usd
@@ -244,7 +244,8 @@ class Budget:
         return True
 
     def record(self, completion) -> None:
-        self.spent_calls += completion.attempts - 1
+        if not completion.attempts:  # reserved, never sent (a fatal error elsewhere stopped it)
+            self.spent_calls -= 1
         self.tokens_in += completion.prompt_tokens or 0
         self.tokens_out += completion.completion_tokens or 0
         if completion.cost_usd is not None:

@@ -13,7 +13,7 @@ from sqlalchemy import Connection, inspect, select, text
 from sqlalchemy.schema import CreateColumn
 
 from tuner.errors import StoreError
-from tuner.store.schema import SCHEMA_VERSION, ApiKeyRow, Base, ExperimentRow, ExperimentRunRow, Meta, ReportRow, ResultRow, RunRow, SessionLabelRow, StepRow
+from tuner.store.schema import SCHEMA_VERSION, ApiKeyRow, Base, DesignPointRow, ExperimentRow, ExperimentRunRow, Meta, ReportRow, ResultRow, RunRow, SessionLabelRow, StepRow
 
 __all__ = ["migrate", "current_version"]
 
@@ -52,8 +52,15 @@ def _v3_to_v4(conn: Connection) -> None:
     ExperimentRunRow.__table__.create(conn, checkfirst=True)
 
 
+def _v4_to_v5(conn: Connection) -> None:
+    # v5 stores an adaptive design's observations as points of its experiment (design_points).
+    # Points recorded by v4 as one-eval runs stay runs: they are read as before and not converted,
+    # so a design resumed after the upgrade buys nothing again (the response cache answers).
+    DesignPointRow.__table__.create(conn, checkfirst=True)
+
+
 # version n -> function upgrading n to n+1.
-_STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+_STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
 
 
 def current_version(conn: Connection) -> int | None:

@@ -26,9 +26,10 @@ __all__ = [
     "SessionLabelRow",
     "ReportRow",
     "ApiKeyRow",
+    "DesignPointRow",
 ]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 def _now() -> datetime:
@@ -241,3 +242,47 @@ class ApiKeyRow(Base):
     key_hash: Mapped[str] = mapped_column(String(128), unique=True, doc="sha256 of the secret key (hex).")
     created_at: Mapped[datetime] = mapped_column(default=_now, doc="When created (UTC).")
     revoked_at: Mapped[datetime | None] = mapped_column(nullable=True, doc="When revoked (UTC); null while valid.")
+
+
+# v5 ------------------------------------------------------------------------------------------------
+
+
+class DesignPointRow(Base):
+    """One observation of an adaptive design: one prompt x one model x one eval x one sample.
+
+    Stored as a result of its experiment, not as a run of its own: a design sends thousands of
+    distinct prompts once each, and a run (plus its result and step rows) per point made an
+    ablation write tens of thousands of runs. The answer and the grade are not copied here: they
+    are found by ``response_key`` (response cache) and ``grade_key`` (grading cache), and a
+    re-run of the design replays them from there. A recorded pass/fail is never replaced by an
+    infrastructure failure, so an interrupted design resumes where it stopped.
+    """
+
+    __tablename__ = "design_points"
+    __table_args__ = (
+        UniqueConstraint("experiment_id", "prompt_hash", "model_key", "inputs_key", "eval_id", "sample_index"),
+        Index("ix_design_points_experiment", "experiment_id"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"),
+        doc="The experiment (ablation, tuning study) whose design the point belongs to.")
+    prompt_hash: Mapped[str] = mapped_column(ForeignKey("prompts.hash"), doc="The system prompt sent (text in prompts).")
+    model_key: Mapped[str] = mapped_column(String(80), doc="Hash of model + parameters (as runs.model_key).")
+    model: Mapped[str] = mapped_column(String(200), doc="litellm model string, e.g. sim/careful.")
+    inputs_key: Mapped[str] = mapped_column(String(80),
+        doc="Hash of the suite, the grader identity and the inputs hash (answer format, simulator truth): "
+            "what besides prompt, model and eval decides the outcome (a run's id covers the same).")
+    eval_id: Mapped[str] = mapped_column(String(200), doc="Eval path under evals/.")
+    category: Mapped[str] = mapped_column(String(64), doc="Eval category.")
+    sample_index: Mapped[int] = mapped_column(Integer, doc="Sample index (the design's replicate plus its offset).")
+    dropped: Mapped[list] = mapped_column(doc="The rule ids left out of the design's pool in this prompt, sorted.")
+    outcome: Mapped[str] = mapped_column(String(16), doc="pass | fail (model) | infra (excluded, retried on resume).")
+    failed_step: Mapped[str | None] = mapped_column(String(32), nullable=True, doc="First failing step, if any.")
+    error: Mapped[str | None] = mapped_column(Text, nullable=True, doc="Infra or parse error, first lines.")
+    response_key: Mapped[str | None] = mapped_column(String(80), nullable=True, doc="Response cache key of the generation.")
+    grade_key: Mapped[str | None] = mapped_column(String(80), nullable=True, doc="Grading cache key of its grade.")
+    prompt_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Tokens in.")
+    completion_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Tokens out.")
+    cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True, doc="Cost from litellm's price map; null if unknown.")
+    attempts: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Provider calls made for it (0 = cache hit).")
+    created_at: Mapped[datetime] = mapped_column(default=_now, doc="When recorded (UTC).")

@@ -55,11 +55,11 @@ class SuiteKind(Protocol):
       Default: the kind takes no keys of its own.
     - ``eval_config_model``: a pydantic model of an eval folder's ``eval.toml``; the validated value
       is ``Eval.kind_settings`` and is part of the eval's hashes. Default: no ``eval.toml``.
-    - ``generated_dirs``: folders under the answer roots that the grader writes itself (Convex:
-      ``convex/_generated``): an answer may not write there, and ``tuner grade DIR`` does not read
-      them. Default: none.
     - ``check_suite(suite)``: checks across the loaded suite, raising ``InputError`` naming the
       file (Convex: every package an eval declares is in the toolchain). Default: none.
+    - ``generated_paths(files)``: the paths of a file set that the kind's own tools write (Convex:
+      ``convex/_generated/``). ``tuner grade DIR`` leaves them out of a project read from disk, as
+      they are not the answer's. Default: none.
 
     Kinds are found through the ``tuner.suite_kinds`` entry-point group (``name = "module:Class"``,
     instantiated without arguments), so a kind can ship as a package of its own.

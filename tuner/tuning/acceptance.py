@@ -13,7 +13,7 @@ passing ``--json``) only when that evidence says all of:
 - every cell was measured (no answer lost to a provider or grader failure).
 
 Otherwise the report says which cells stopped it. The rule's error rates at the product's smallest
-sizes are measured by ``tests/tuning/test_acceptance_calibration.py``.
+sizes are measured by ``tests/stats/test_calibration_tune_rules.py``.
 """
 
 from __future__ import annotations

@@ -78,9 +78,10 @@ def rule_evidence(h: Harness, config: TuneConfig, specs: list, best: dict, progr
         return [], {"calls": 0, "new_calls": 0, "fixed_loo_calls": 0, "saved_calls": 0, "rounds": 0,
                     "stopped": "no budget left"}
     budget = budget_calls or fixed
+    # The design's observations are points of the study's experiment (recorded when tune starts).
     effects, spent = adaptive_effects(h, best, specs, evals, budget_calls=budget, zone=Zone(), seed=config.seed,
-                                      sample_offset=FRESH_OFFSET, prefix="winner-adaptive", progress=progress)
-    # spent["run_ids"]: the design's runs, linked to the study's experiment by tune (not kept in the report).
+                                      experiment_id=config.hash, sample_offset=FRESH_OFFSET, prefix="winner-adaptive",
+                                      progress=progress)
     return effects, {**spent, "fixed_loo_calls": fixed, "saved_calls": max(0, fixed - spent["calls"])}
 
 

@@ -12,16 +12,21 @@ Model of a pass (an approximation, stated so results are read correctly):
   gaps and side effects that apply to the eval's reference answer (``noise`` only when at least one
   gap applies, since noise re-plants one of them);
 * two gaps that overlap in the text are counted as two independent chances to fail;
-* the system prompt is the rules' texts joined by blank lines: a real template adds some framing
-  tokens, which changes the attention factor slightly;
-* a category's score is the mean pass probability of its evals.
+* the system prompt is, by default, the rules' texts joined by blank lines; pass ``compose`` (rule
+  ids -> the exact system prompt, e.g. ``tuner.guidelines.compose`` with the real template) to get
+  the truth of the prompts a method actually sends, since framing tokens change the attention factor
+  and a cure matched across a heading can differ;
+* a category's score is the mean pass probability of its evals (``eval_ids``: of those evals only,
+  e.g. the tuning evals a design sees, held-out excluded).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
+from tuner.errors import InputError
 from tuner.models.sim.profiles import Profile, SimData, approx_tokens, load_sim_data
 from tuner.models.sim.suite import SimEval, load_suite
 
@@ -59,12 +64,17 @@ def expected_effects(
     root: Path | None = None,
     data: SimData | None = None,
     suite: tuple[SimEval, ...] | None = None,
+    eval_ids: Iterable[str] | None = None,
+    compose: Callable[[set[str]], str] | None = None,
 ) -> dict[str, dict[str, float]]:
     """{rule id: {category: change in expected pass rate}} from including each rule.
 
     ``relative_to="none"``: the rule alone versus an empty system prompt (add-one-in).
     ``relative_to="all"``: all ``rules`` versus all but this one (leave-one-out; includes how the
     rule's length dilutes attention to the others).
+    ``eval_ids``: average over these evals only (unknown ids are an error: a silent empty category
+    would read as "no effect"). ``compose``: the system prompt for a set of rule ids (default: the
+    texts joined by blank lines, see the module docstring).
     """
     if root is None and (data is None or suite is None):
         from tuner.models.sim.world import default_suite_root
@@ -73,6 +83,13 @@ def expected_effects(
     data = data or load_sim_data(root)
     suite = suite if suite is not None else load_suite(root)  # type: ignore[arg-type]
     prof = data.profile(profile) if isinstance(profile, str) else profile
+    if eval_ids is not None:
+        wanted = set(eval_ids)
+        missing = wanted - {e.id for e in suite}
+        if missing:
+            raise InputError(f"expected_effects: eval ids not in the suite: {', '.join(sorted(missing))}")
+        suite = tuple(e for e in suite if e.id in wanted)
+    render = compose or (lambda ids: prompt_of(rules, ids))
     everything = set(rules)
     effects = {}
     for rule_id in rules:
@@ -80,7 +97,7 @@ def expected_effects(
             with_ids, without_ids = {rule_id}, set()
         else:
             with_ids, without_ids = everything, everything - {rule_id}
-        with_rule = category_scores(prof, data, suite, prompt_of(rules, with_ids))
-        without = category_scores(prof, data, suite, prompt_of(rules, without_ids))
+        with_rule = category_scores(prof, data, suite, render(with_ids))
+        without = category_scores(prof, data, suite, render(without_ids))
         effects[rule_id] = {c: with_rule[c] - without[c] for c in with_rule}
     return effects

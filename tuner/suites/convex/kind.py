@@ -25,7 +25,6 @@ class ConvexKind:
     answer_extensions = ("ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts", "json")
     published_name = "convex_rules"
     file_globs = "convex/**/*.ts,convex/**/*.tsx,src/**/*.ts,src/**/*.tsx"
-    generated_dirs = (GENERATED,)
     settings_model = ConvexSettings
     eval_config_model = ConvexEvalConfig
 
@@ -34,6 +33,11 @@ class ConvexKind:
 
     def check_suite(self, suite) -> None:
         check_dependencies(suite)
+
+    def generated_paths(self, files: dict[str, str]) -> list[str]:
+        from tuner.suites.convex.files import generated_paths
+
+        return generated_paths(files)
 
     def grader_id(self, suite) -> str:
         from tuner.grading.sandbox import check_reachable

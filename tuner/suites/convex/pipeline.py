@@ -22,7 +22,7 @@ from tuner.grading import (GradeRequest, GradeResult, StepOutcome, StepResult, c
                            step_detail, write_files)
 from tuner.suites.convex import checks
 from tuner.suites.convex.codegen import module_problems, write_generated
-from tuner.suites.convex.files import missing_for_grader
+from tuner.suites.convex.files import generated_problems, missing_for_grader
 from tuner.suites.convex.identity import eslint_rules
 from tuner.suites.convex.kind import GENERATED, STEP_NAMES
 from tuner.suites.convex.settings import toolchain_dir
@@ -112,6 +112,7 @@ def _prepare(sub: SubProject) -> None:
     start = time.monotonic()
     request = sub.request
     problems = (check_files(request.files, request.symlinks, roots=("convex", "src"), reserved=(GENERATED,))
+                + generated_problems(request.files)
                 or missing_for_grader(request.eval.grader, request.files))
     if not problems:
         try:

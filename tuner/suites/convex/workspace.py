@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tuner.grading import GradeRequest, StepOutcome, sandbox
-from tuner.suites.convex.codegen import entry_points
+from tuner.suites.convex.codegen import entry_points, function_modules, local_components
 from tuner.suites.convex.settings import dependencies
 from tuner.suites.convex.toolchain import Toolchain
 
@@ -60,10 +60,13 @@ class SubProject:
 
     def bundle_job(self, out: Path) -> dict:
         convex = {p.removeprefix("convex/"): t for p, t in self.request.files.items() if p.startswith("convex/")}
-        entries = ["convex/" + e for e in entry_points(convex)]
-        schema = [f"convex/{s}" for s in ("schema.ts", "schema.js") if s in convex][:1]
-        # The app's component definition: not a function module, bundled on its own by the CLI.
-        config = [f"convex/{c}" for c in ("convex.config.ts", "convex.config.js") if c in convex][:1]
+        entries = ["convex/" + e for e in function_modules(convex)]
+        # The app's and each local component's schema and definition (not function modules,
+        # bundled on their own by the CLI).
+        schema, config = [], []
+        for d in ["", *(c + "/" for c in local_components(convex))]:
+            schema += [f"convex/{d}{s}" for s in ("schema.ts", "schema.js") if d + s in convex][:1]
+            config += [f"convex/{d}{c}" for c in ("convex.config.ts", "convex.config.js") if d + c in convex][:1]
         node = [e for e in entries if self.is_node_file(e)]
         browser = [e for e in entries if e not in node] + schema + config
         src = sorted(p for p in self.request.files if p.startswith("src/") and re.search(r"(?<!\.d)\.(ts|tsx|js|jsx|mjs)$", p))
@@ -75,12 +78,15 @@ class SubProject:
         default runtime, and a file under convex/actions/ without "use node" (a legacy rule)."""
         convex = {p.removeprefix("convex/"): t for p, t in self.request.files.items() if p.startswith("convex/")}
         problems = []
-        for rel in entry_points(convex) + [s for s in ("schema.ts", "schema.js") if s in convex]:
-            node = self.is_node_file("convex/" + rel)
-            if node and rel.rsplit(".", 1)[0] in _MUST_BE_ISOLATE:
-                problems.append(f'convex/{rel}: error: "use node" directive is not allowed for {rel}')
-            elif not node and rel.startswith("actions/"):
-                problems.append(f'convex/{rel}: error: files in convex/actions/ must start with "use node"')
+        # The app and each local component: the CLI applies the rules inside each definition's folder.
+        for d in ["", *(c + "/" for c in local_components(convex))]:
+            own = {r.removeprefix(d): t for r, t in convex.items() if r.startswith(d)}
+            for rel in entry_points(own) + [s for s in ("schema.ts", "schema.js") if s in own]:
+                node = self.is_node_file(f"convex/{d}{rel}")
+                if node and rel.rsplit(".", 1)[0] in _MUST_BE_ISOLATE:
+                    problems.append(f'convex/{d}{rel}: error: "use node" directive is not allowed for {rel}')
+                elif not node and rel.startswith("actions/"):
+                    problems.append(f'convex/{d}{rel}: error: files in {d}actions/ must start with "use node"')
         return problems
 
     def declares_globals(self) -> bool:

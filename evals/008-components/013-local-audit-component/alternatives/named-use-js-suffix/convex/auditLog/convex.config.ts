@@ -1,0 +1,4 @@
+import { defineComponent } from "convex/server";
+
+const component = defineComponent("auditLog");
+export default component;
