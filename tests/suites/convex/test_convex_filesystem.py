@@ -41,3 +41,23 @@ def test_files_the_grader_imports_must_exist():
     assert missing_for_grader(grader, {"convex/schema.ts": "", "src/client.tsx": ""}) == []
     missing = missing_for_grader(grader, {"convex/schema.ts": ""})
     assert len(missing) == 1 and missing[0].startswith("src/client")
+
+
+@pytest.mark.node
+def test_grading_a_folder_leaves_out_what_the_convex_cli_generated(tmp_path, monkeypatch, cli):
+    """An output folder where someone ran the Convex CLI holds convex/_generated/: `tuner grade DIR`
+    does not read it (the kind's ``generated_dirs``), so the answer is graded as written."""
+    from counter_variants import FIXTURE
+
+    monkeypatch.setenv("TUNER_HOME", str(ROOT))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("TUNER_SUITE", raising=False)
+    folder = tmp_path / "out"
+    for rel, text in answer().items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text)
+    (folder / "convex" / "_generated").mkdir()
+    (folder / "convex" / "_generated" / "api.js").write_text("export const api = 'stale';\n")
+    r = cli("grade", str(folder), "--eval", str(FIXTURE), "--json")
+    assert r.exit_code == 0, r.output
+    assert '"passed": true' in r.stdout

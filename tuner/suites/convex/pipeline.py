@@ -25,7 +25,7 @@ from tuner.suites.convex import checks
 from tuner.suites.convex.codegen import module_problems, write_generated
 from tuner.suites.convex.files import generated_problems, missing_for_grader
 from tuner.suites.convex.identity import eslint_rules
-from tuner.suites.convex.kind import GENERATED, STEP_NAMES
+from tuner.suites.convex.kind import GENERATED, STEP_NAMES, ConvexKind
 from tuner.suites.convex.settings import toolchain_dir
 from tuner.suites.convex.toolchain import Toolchain, ensure_toolchain
 from tuner.suites.convex.workspace import SubProject, Workspace
@@ -112,13 +112,13 @@ def _prepare(sub: SubProject) -> None:
     """Steps 1 and 2, in-process: check and write the files, then the generated code."""
     start = time.monotonic()
     request = sub.request
-    problems = (check_files(request.files, request.symlinks, roots=("convex", "src"), reserved=(GENERATED,))
+    problems = (check_files(request.files, request.symlinks, roots=ConvexKind.answer_roots, reserved=(GENERATED,))
                 + generated_problems(request.files)
                 or missing_for_grader(request.eval.grader, request.files))
     if not problems:
         try:
             write_files(sub.dir, request.files)
-            (sub.dir / "grader.test.ts").write_text(request.eval.grader, encoding="utf-8")
+            (sub.dir / ConvexKind.grader_file).write_text(request.eval.grader, encoding="utf-8")
         except OSError as e:
             problems = [f"cannot write the files: {e.strerror or e}"]
     status = "fail" if problems else "pass"
