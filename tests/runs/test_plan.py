@@ -50,6 +50,7 @@ def _runs(root: Path) -> int:
     ["run", "--samples", "2"],
     ["compare", "--before", "none", "--after", "all-active", "--samples", "2"],
     ["ablate", "--design", "loo"],
+    ["ablate", "--design", "screening", "--runs", "2"],  # its cells are design points, not runs
 ])
 def test_plan_calls_nothing_and_bounds_what_the_command_then_calls(cli, py_project, server, command):
     args = [*command, "--suite", py_project, "--panel", "local"]
