@@ -23,6 +23,8 @@ category, so each is run once per profile and scored for each category:
   default cap), rules found by its evidence step and the rules its accepted winner adds.
 
 Run: .venv/bin/python benchmarks/bench_tuning.py [--profiles careful,overeager,expert]
+     TUNER_SUITE=suites/python .venv/bin/python benchmarks/bench_tuning.py --set all-active \
+         --profiles careful,overeager --categories text,data
      [--categories actions,queries] [--only adaptive] [--with-tune]
      .venv/bin/python benchmarks/bench_tuning.py --curve 4 --profiles careful --categories actions
 """
@@ -38,13 +40,16 @@ from pathlib import Path
 DELTA0, DELTA = 0.02, 0.08
 
 
+SET = "everything"  # the pool (--set: the Python suite has no `everything`)
+
+
 def truth(h, profile: str, pool: dict[str, str], categories: list[str]) -> dict[str, dict[str, str]]:
     """{category: {rule: helps | hurts | none | between}} from the planted truth, on exactly what the
     designs see: the tuning evals (held-out excluded) and the prompts composed by the set's template."""
     from tuner.models.sim.truth import expected_effects
 
     texts = {rid: h.guidelines.library.get(rid).text(v) for rid, v in pool.items()}
-    template = h.guidelines.load_set("everything").template
+    template = h.guidelines.load_set(SET).template
     effects = expected_effects(
         profile, texts, relative_to="all", root=h.suite.root,
         eval_ids=[e.id for e in h.suite.select(held_out=False)],
@@ -105,7 +110,7 @@ def ablate_verdicts(h, spec, categories, design, samples=1, budget=None, only=No
     """``only``: run on that category's evals alone (all calls answer its question)."""
     from tuner.ablation import ablate
 
-    report = ablate(h, design=design, set_name="everything", specs=[spec], samples=samples, budget_calls=budget, category=only)
+    report = ablate(h, design=design, set_name=SET, specs=[spec], samples=samples, budget_calls=budget, category=only)
     return {cat: {e.rule: e.verdict for e in report.effects if e.category == cat} for cat in ([only] if only else categories)}
 
 
@@ -135,7 +140,7 @@ def curve(args) -> None:
 
     categories = args.categories.split(",")
     base = Harness()
-    pool = base.guidelines.load_set("everything").select(base.guidelines.library)
+    pool = base.guidelines.load_set(SET).select(base.guidelines.library)
     anchor_calls = (len(pool) + 1) * len(base.suite.select(held_out=False))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -165,23 +170,26 @@ def _fmt(x) -> str:
 
 
 def main() -> None:
+    global SET
     from tuner.models import ModelSpec
     from tuner.runs import Harness
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--profiles", default="careful,overeager,expert")
     parser.add_argument("--categories", default="actions,queries")
+    parser.add_argument("--set", default=SET, help="the pool to ablate (the Python suite: all-active; suite by TUNER_SUITE)")
     parser.add_argument("--only", default="", help="run only the methods whose name contains this text")
     parser.add_argument("--with-tune", action="store_true", help="also run `tune` per category (minutes each)")
     parser.add_argument("--curve", type=int, default=0, metavar="N",
                         help="instead: adaptive on each category's evals at budgets anchor/2 x 1, 2, 4 ... (N budgets), "
                              "one store per profile and category, so each budget continues the last")
     args = parser.parse_args()
+    SET = args.set
     if args.curve:
         return curve(args)
     categories = args.categories.split(",")
     base = Harness()
-    pool = base.guidelines.load_set("everything").select(base.guidelines.library)
+    pool = base.guidelines.load_set(SET).select(base.guidelines.library)
     n_evals = len(base.suite.select(held_out=False))
     anchor_calls = (len(pool) + 1) * n_evals
     rows = []
@@ -211,7 +219,7 @@ def main() -> None:
                            **score(verdicts, true[cat])}
                     rows.append(row)
                     print(json.dumps(row), flush=True)
-    print(f"\npool `everything`: {len(pool)} rules; {n_evals} tuning evals; anchor calls = (rules + 1) x evals = "
+    print(f"\npool `{SET}`: {len(pool)} rules; {n_evals} tuning evals; anchor calls = (rules + 1) x evals = "
           f"{anchor_calls}; truth zones: |effect| >= {DELTA:.0%} must be found, <= {DELTA0:.0%} must not be flagged")
     print(f"{'profile':10} {'category':9} {'method':32} {'calls':>6} {'x anchor':>8} {'precision':>9} {'recall':>6} "
           f"{'true':>4} {'false alarms':>12} {'seconds':>7}")

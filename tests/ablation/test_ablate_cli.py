@@ -92,6 +92,13 @@ def test_screening_runs_and_bad_design(cli, py_project):
     r = cli("ablate", "--design", "screening", "--runs", "4", "--category", "text", "--model", "sim/careful", "--json")
     data, effects = _effects(r)
     assert data["design"] == "screening" and data["runs"] == 4 and set(effects) == ACTIVE
+    from tuner.store import Store
+
+    store = Store.open(f"sqlite:///{py_project / 'experiments' / 'tuner.db'}", create=False)
+    try:  # one prompt per cell, stored as points of the ablation (4 replicates x the category's evals)
+        assert store.runs() == [] and len(store.design_points(data["id"])) == 4 * len(data["eval_ids"])
+    finally:
+        store.close()
     bad = cli("ablate", "--design", "everything")
     assert bad.exit_code == 2 and "--design" in bad.stderr and bad.stderr.count("\n") == 1
 

@@ -1,7 +1,5 @@
 """Designs and effect estimation on synthetic data where the truth is known (no grading)."""
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import pytest
 
@@ -31,18 +29,6 @@ def test_screening_is_seeded_and_balanced():
     assert cells != screening(sel, ["e1", "e2", "e3"], replicates=40, seed=4)
 
 
-@dataclass
-class _Run:
-    model: str = "sim/x"
-    params: dict = field(default_factory=dict)
-
-
-@dataclass
-class _Outcome:
-    results: list
-    run: _Run = field(default_factory=_Run)
-
-
 def test_regression_recovers_planted_effects():
     rng = np.random.default_rng(0)
     sel = {"good.rule": "default", "bad.rule": "default", "idle.rule": "default"}
@@ -51,9 +37,9 @@ def test_regression_recovers_planted_effects():
     for c in cells:
         p = 0.4 + 0.4 * ("good.rule" in c.selection) - 0.3 * ("bad.rule" in c.selection)
         ok = rng.random() < p
-        outcomes.append({"k": _Outcome([ResultRecord(eval_id=c.eval_id, category="queries", sample_index=c.replicate,
-                                                     outcome="pass" if ok else "fail")])})
-    effects = {e.rule: e for e in finalize(regression_effects(cells, outcomes), {})}
+        outcomes.append({"k": ResultRecord(eval_id=c.eval_id, category="queries", sample_index=c.replicate,
+                                           outcome="pass" if ok else "fail")})
+    effects = {e.rule: e for e in finalize(regression_effects(cells, outcomes, {"k": "sim/x"}), {})}
     assert effects["good.rule"].verdict == "helps" and effects["good.rule"].lo < 0.4 < effects["good.rule"].hi
     assert effects["bad.rule"].verdict == "hurts"
     assert effects["idle.rule"].verdict == "no detectable effect"

@@ -50,6 +50,7 @@ def _runs(root: Path) -> int:
     ["run", "--samples", "2"],
     ["compare", "--before", "none", "--after", "all-active", "--samples", "2"],
     ["ablate", "--design", "loo"],
+    ["ablate", "--design", "screening", "--runs", "2"],  # its cells are design points, not runs
 ])
 def test_plan_calls_nothing_and_bounds_what_the_command_then_calls(cli, py_project, server, command):
     args = [*command, "--suite", py_project, "--panel", "local"]
@@ -131,7 +132,7 @@ def test_retries_are_calls_and_never_overrun_the_cap(cli, py_project, server, co
     _faulty_panel(server)
     r = cli(*command, "--suite", py_project, "--panel", "faulty", "--budget-calls", "9", "--json")
     assert r.exit_code == 4, r.output
-    assert "budget spent" in r.output
+    assert "budget spent" in r.output and "tokens in" in r.output and "cost unknown" in r.output
     first = _calls(server)
     assert 0 < first <= 9 and sum(server.faults.values()) >= 3  # retries happened, within the cap
     r = cli(*command, "--suite", py_project, "--panel", "faulty", "--budget-calls", "20", "--json")

@@ -56,19 +56,6 @@ def default_screening_runs(n_rules: int) -> int:
     return max(8, (2 * (n_rules + 1)) // 3)
 
 
-def _run_cells(h: Harness, cells: list[Variant], specs: list, prefix: str, progress) -> list[dict]:
-    from tuner.guidelines import RuleSet
-    from tuner.runs import RunConfig, execute_runs
-
-    configs = [
-        RunConfig(spec=spec, rule_set=RuleSet.from_selection(f"{prefix}-{c.name}", c.selection), eval_ids=(c.eval_id,),
-                  samples=1, sample_offset=c.replicate)
-        for c in cells for spec in specs
-    ]
-    flat = execute_runs(h, configs, progress)
-    return [{spec.key: flat[i * len(specs) + j] for j, spec in enumerate(specs)} for i in range(len(cells))]
-
-
 def adaptive_effects(
     h: Harness, selection: dict[str, str], specs: list, eval_ids: list[str], *, budget_calls: int, zone: Zone,
     experiment_id: str, seed: int = 0, sample_offset: int = 0, prefix: str = "adaptive", progress=None,
@@ -143,17 +130,24 @@ def ablate(
               "evals": eval_ids}
     exp_id = sha256_json({"kind": "ablate", **config})
     prefix = f"ablate-{short(exp_id, 8)}"
-    if design == "screening":
-        groups = _run_cells(h, variants, specs, prefix, progress)
-        effects = regression_effects(variants, groups)
+    groups: list[dict] = []
+    if design == "screening":  # one prompt per cell: points of the experiment, not a run per cell
+        from tuner.compare.rates import model_label
+        from tuner.runs import DesignPoint, execute_points
+
+        h.store.start_experiment(exp_id, f"ablate-{design}-{set_name}", "ablate", config)
+        points = [DesignPoint(selection=v.selection, dropped=tuple(sorted(set(selection) - set(v.selection))),
+                              eval_id=v.eval_id, sample_index=v.replicate) for v in variants]
+        observed, calls = execute_points(h, exp_id, points, specs, name=prefix, progress=progress)
+        effects = regression_effects(variants, observed, {s.key: model_label(s.model, s.params) for s in specs})
     else:
         groups = run_selections(h, [(f"{prefix}-{v.name}", v.selection) for v in variants], specs, eval_ids,
                                 samples=samples, progress=progress)
         effects = paired_effects(variants, groups, design)
+        calls = sum(o.new_calls for g in groups for o in g.values())
     report = AblationReport(
         id=exp_id, design=design, set_name=set_name, models=[s.label for s in specs], runs=config["runs"], samples=samples,
-        eval_ids=eval_ids, effects=finalize(effects, rule_tokens(h, selection)),
-        calls=sum(o.new_calls for g in groups for o in g.values()),
+        eval_ids=eval_ids, effects=finalize(effects, rule_tokens(h, selection)), calls=calls,
     )
     h.store.save_experiment(exp_id, f"ablate-{design}-{set_name}", "ablate", config, result=report.model_dump(mode="json"))
     h.store.link_runs(exp_id, [o.run.id for g in groups for o in g.values()], "design")

@@ -95,17 +95,17 @@ def rule_effects(rows: list[tuple[dict | tuple | set, str, bool]], rules: list[s
     return out
 
 
-def regression_effects(cells, outcomes) -> list[Effect]:
-    """``cells[i]`` (a screening Variant on one eval) was run as ``outcomes[i]`` ({model key: RunOutcome})."""
+def regression_effects(cells, observed, labels: dict[str, str]) -> list[Effect]:
+    """``cells[i]`` (a screening Variant on one eval) was observed as ``observed[i]`` ({model key:
+    its point, with ``category`` and ``outcome``}); ``labels``: model key -> label."""
     rules = sorted(set().union(*(c.selection for c in cells)))
-    models = {key: model_label(o.run.model, o.run.params) for key, o in outcomes[0].items()}
     effects = []
-    for key, model in models.items():
+    for key, model in labels.items():
         per_cat: dict[str, list[tuple[dict, str, bool]]] = {}
-        for cell, runs in zip(cells, outcomes):
-            for r in runs[key].results:
-                if r.outcome != "infra":
-                    per_cat.setdefault(r.category, []).append((cell.selection, r.eval_id, r.outcome == "pass"))
+        for cell, points in zip(cells, observed):
+            point = points.get(key)
+            if point is not None and point.outcome != "infra":
+                per_cat.setdefault(point.category, []).append((cell.selection, cell.eval_id, point.outcome == "pass"))
         for cat, rows in sorted(per_cat.items()):
             fitted = rule_effects(rows, rules)
             for rule in rules:

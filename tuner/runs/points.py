@@ -47,6 +47,12 @@ def execute_points(h: Harness, exp_id: str, points: list[DesignPoint], specs: li
     """
     from tuner.errors import ProviderError
 
+    if h.plan_hook is not None:  # the command's plan, shown (or only shown: --plan) before the first call
+        from tuner.runs.runner import RunConfig
+
+        hook, h.plan_hook = h.plan_hook, None
+        hook([RunConfig(spec=spec, rule_set=RuleSet.from_selection(name, pt.selection), eval_ids=(pt.eval_id,),
+                        sample_offset=pt.sample_index) for pt in points for spec in specs])
     prompts, prepared = {}, []
     keys = {s.key: _inputs_key(h, s) for s in specs}
     recorded = h.store.design_points(exp_id)
