@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from tuner.guidelines import RuleSet
 from tuner.hashing import sha256_json
 from tuner.runs.harness import Harness
-from tuner.runs.runner import Progress, _generate, _grade, _Job, _Prepared, inputs_hash
+from tuner.runs.jobs import Batch, Job, Progress, generate, grade_jobs
+from tuner.runs.runner import inputs_hash
 from tuner.store import PointRecord
 
 __all__ = ["DesignPoint", "execute_points"]
@@ -30,7 +31,7 @@ class DesignPoint:
 
 
 @dataclass
-class _Config:  # what _generate reads of a run configuration
+class _Config:  # what jobs.generate reads of a run configuration
     spec: object
 
 
@@ -58,7 +59,7 @@ def execute_points(h: Harness, exp_id: str, points: list[DesignPoint], specs: li
     recorded = h.store.design_points(exp_id)
     found: list[dict[str, PointRecord]] = [{} for _ in points]
     where: dict[tuple[str, str], int] = {}  # (prompt hash, model key) -> its index in ``prepared``
-    todo: list[tuple[int, str, _Job]] = []
+    todo: list[tuple[int, str, Job]] = []
     for i, pt in enumerate(points):
         key = tuple(sorted(pt.selection.items()))
         prompt = prompts.get(key)
@@ -73,15 +74,15 @@ def execute_points(h: Harness, exp_id: str, points: list[DesignPoint], specs: li
             index = where.get((prompt.hash, spec.key))
             if index is None:
                 index = where[(prompt.hash, spec.key)] = len(prepared)
-                prepared.append(_Prepared(_Config(spec), prompt, run=None, kept=[]))
-            job = _Job(index, pt.eval_id, pt.sample_index)
+                prepared.append(Batch(_Config(spec), prompt, run=None, kept=[]))
+            job = Job(index, pt.eval_id, pt.sample_index)
             prepared[index].jobs.append(job)
             todo.append((i, spec.key, job))
-    _generate(h, prepared, progress)
+    generate(h, prepared, progress)
     fatal = next((j.completion.error for _, _, j in todo if j.completion is not None and j.completion.fatal), None)
     if fatal is not None:
         raise ProviderError(fatal)
-    _grade(h, prepared, progress)
+    grade_jobs(h, prepared, progress)
     new: list[PointRecord] = []
     paid = 0
     for i, model_key, job in todo:

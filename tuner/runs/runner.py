@@ -9,19 +9,16 @@ retried. Nothing here raises for a bad sample: it is recorded.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
 from tuner.guidelines import Prompt, RuleSet
 from tuner.runs.harness import Harness
-from tuner.store import ResultRecord, RunRecord, RunSpec, StepRecord
+from tuner.runs.jobs import Batch, Job, Progress, generate, grade_jobs
+from tuner.store import ResultRecord, RunRecord, RunSpec
 
 __all__ = ["RunConfig", "RunOutcome", "execute_runs", "summarize", "outcomes_by_task", "run_selections", "inputs_hash"]
-
-Progress = Callable[[str, int, int], None]  # (phase, done, total)
-
 
 class RunConfig(BaseModel):
     """One model × one rule set × some evals × K samples."""
@@ -48,31 +45,6 @@ class RunOutcome:
     new_calls: int = 0
 
 
-@dataclass
-class _Job:
-    config_index: int
-    eval_id: str
-    sample_index: int
-    completion: object | None = None
-    result: ResultRecord | None = None
-    messages: list[dict] = field(default_factory=list)
-
-
-def _recorded_messages(messages, prompt_hash: str) -> list[dict]:
-    """The messages as stored: the system prompt by its hash (stored once in ``prompts``), the
-    rest verbatim. ``Store.chat_messages`` turns them back into exactly what was sent."""
-    return [{"role": "system", "prompt_hash": prompt_hash} if m["role"] == "system" else dict(m) for m in messages]
-
-
-@dataclass
-class _Prepared:
-    config: RunConfig
-    prompt: Prompt
-    run: RunRecord
-    kept: list[ResultRecord]
-    jobs: list[_Job] = field(default_factory=list)
-
-
 def inputs_hash(h: Harness, spec) -> str:
     """What reaches the model or decides a simulated answer besides the prompt and the task texts
     (which the suite hash covers): the suite kind's answer-format text and, for ``sim/*``, the
@@ -87,7 +59,7 @@ def inputs_hash(h: Harness, spec) -> str:
     return sha256_json(parts)
 
 
-def _prepare(h: Harness, index: int, config: RunConfig) -> _Prepared:
+def _prepare(h: Harness, index: int, config: RunConfig) -> Batch:
     prompt = config.prompt or h.guidelines.compose(config.rule_set)
     h.store.save_prompt(prompt)
     spec = RunSpec(
@@ -109,87 +81,12 @@ def _prepare(h: Harness, index: int, config: RunConfig) -> _Prepared:
     )
     run = h.store.start_run(spec)
     done = {(r.eval_id, r.sample_index): r for r in h.store.results(run.id) if r.outcome != "infra"}
-    prepared = _Prepared(config, prompt, run, kept=list(done.values()))
+    prepared = Batch(config, prompt, run, kept=list(done.values()))
     for eval_id in config.eval_ids:
         for sample in range(config.sample_offset, config.sample_offset + config.samples):
             if (eval_id, sample) not in done:
-                prepared.jobs.append(_Job(index, eval_id, sample))
+                prepared.jobs.append(Job(index, eval_id, sample))
     return prepared
-
-
-def _generate(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> None:
-    from tuner.models import CompletionRequest, complete_all, user_message
-
-    jobs = [job for p in prepared for job in p.jobs]
-    if not jobs:
-        return
-    requests = []
-    output_format = h.suite.kind.output_format()
-    for job in jobs:
-        p = prepared[job.config_index]
-        user = user_message(h.suite.get(job.eval_id).task, output_format)
-        requests.append(CompletionRequest.chat(p.config.spec, p.prompt.text, user, sample_index=job.sample_index,
-                                               sim_suite=str(h.suite.root)))
-        job.messages = _recorded_messages(requests[-1].messages, p.prompt.hash)
-    counter = {"n": 0}
-
-    def tick(_completion) -> None:
-        counter["n"] += 1
-        if progress:
-            progress("generate", counter["n"], len(requests))
-
-    for job, completion in zip(jobs, complete_all(requests, cache=h.response_cache, progress=tick, budget=h.budget)):
-        job.completion = completion
-    for p in prepared:  # calls the budget refused are not results: the same command makes them later
-        p.jobs = [job for job in p.jobs if job.completion.status != "skipped"]
-
-
-def _grade(h: Harness, prepared: list[_Prepared], progress: Progress | None) -> None:
-    from tuner.grading import GradeRequest
-    from tuner.models import parse_files
-    from tuner.suites import grade
-
-    to_grade: list[tuple[_Job, object]] = []
-    for p in prepared:
-        for job in p.jobs:
-            c = job.completion
-            category = h.suite.get(job.eval_id).category
-            base = dict(
-                eval_id=job.eval_id, category=category, sample_index=job.sample_index, output=c.text or None,
-                prompt_tokens=c.prompt_tokens, completion_tokens=c.completion_tokens, cost_usd=c.cost_usd,
-                latency_s=c.latency_s, response_key=c.cache_key, messages=job.messages or None,
-                response_model=c.response_model, finish_reason=c.finish_reason, attempts=c.attempts,
-            )
-            if c.status != "ok":
-                job.result = ResultRecord(**base, outcome="infra", error=c.error)
-                continue
-            parsed = parse_files(c.text, h.suite.kind.answer_extensions)
-            if parsed.error:
-                first = h.suite.kind.steps[0]  # an unreadable answer fails the kind's first step
-                step = StepRecord(name=first, status="fail", detail=parsed.error)
-                job.result = ResultRecord(**base, outcome="fail", failed_step=first, error=parsed.error, steps=[step])
-                continue
-            job.result = ResultRecord(**base, outcome="fail", files=parsed.files)
-            to_grade.append((job, GradeRequest(eval=h.suite.get(job.eval_id), files=parsed.files)))
-    if not to_grade:
-        return
-    grades = grade(
-        h.project, [req for _, req in to_grade], use_cache=h.use_cache, suite=h.suite,
-        progress=(lambda done, total: progress("grade", done, total)) if progress else None,
-    )
-    for (job, _), g in zip(to_grade, grades):
-        job.result = job.result.model_copy(
-            update=dict(
-                outcome="infra" if g.infra_error else ("pass" if g.passed else "fail"),
-                failed_step=g.failed_step,
-                error=g.infra_error,
-                tests_passed=g.tests_passed,
-                tests_total=g.tests_total,
-                grade_key=g.cache_key,
-                steps=[StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail or None,
-                                  warnings=list(s.warnings) or None) for s in g.steps],
-            )
-        )
 
 
 def summarize(results: list[ResultRecord]) -> dict:
@@ -227,16 +124,16 @@ def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None
     if h.plan_hook is not None:  # the command's plan, shown (or only shown: --plan) before the first call
         hook, h.plan_hook = h.plan_hook, None
         hook(configs)
-    prepared: list[_Prepared] = []
+    prepared: list[Batch] = []
     run_ids: list[str] = []
     for config in configs:
         p = _prepare(h, len(prepared), config)
         if p.run.id not in run_ids:
             prepared.append(p)
         run_ids.append(p.run.id)
-    _generate(h, prepared, progress)
+    generate(h, prepared, progress)
     _stop_on_unusable_model(h, prepared)
-    _grade(h, prepared, progress)
+    grade_jobs(h, prepared, progress)
     finished: dict[str, RunOutcome] = {}
     for p in prepared:
         new = [job.result for job in p.jobs]
@@ -275,7 +172,7 @@ def _check_models(h: Harness, configs: list[RunConfig]) -> None:
     check_models(list({c.spec.key: c.spec for c in configs}.values()), h.suite.root)
 
 
-def _stop_on_unusable_model(h: Harness, prepared: list[_Prepared]) -> None:
+def _stop_on_unusable_model(h: Harness, prepared: list[Batch]) -> None:
     """A model every call of which fails for the same account-level reason (bad key, no access,
     unknown model) stops the work at once: what was tried is recorded, the run stays incomplete."""
     from tuner.errors import ProviderError
@@ -289,7 +186,7 @@ def _stop_on_unusable_model(h: Harness, prepared: list[_Prepared]) -> None:
     raise ProviderError(fatal)
 
 
-def _infra_record(h: Harness, job: _Job) -> ResultRecord:
+def _infra_record(h: Harness, job: Job) -> ResultRecord:
     c = job.completion
     return ResultRecord(eval_id=job.eval_id, category=h.suite.get(job.eval_id).category, sample_index=job.sample_index,
                         outcome="infra", error=c.error if c.status != "ok" else "not graded: the run stopped",

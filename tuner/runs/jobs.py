@@ -1,0 +1,120 @@
+"""Making a batch's calls and grading their answers: what a run (``runner``) and a design's points
+(``points``) share. One event loop over every job's call (bounded per model, within the command's
+budget), one grading batch over every parsed answer; nothing here raises for a bad sample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tuner.runs.harness import Harness
+from tuner.store import ResultRecord, RunRecord, StepRecord
+
+__all__ = ["Batch", "Job", "Progress", "generate", "grade_jobs", "recorded_messages"]
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+
+@dataclass
+class Job:
+    """One call: an eval and sample of the batch at ``config_index``; its completion and result."""
+
+    config_index: int
+    eval_id: str
+    sample_index: int
+    completion: object | None = None
+    result: ResultRecord | None = None
+    messages: list[dict] = field(default_factory=list)
+
+
+def recorded_messages(messages, prompt_hash: str) -> list[dict]:
+    """The messages as stored: the system prompt by its hash (stored once in ``prompts``), the
+    rest verbatim. ``Store.chat_messages`` turns them back into exactly what was sent."""
+    return [{"role": "system", "prompt_hash": prompt_hash} if m["role"] == "system" else dict(m) for m in messages]
+
+
+@dataclass
+class Batch:
+    """One run configuration's prompt and the jobs still to make (``run`` None for design points)."""
+
+    config: object  # runner.RunConfig, or what points passes (spec only)
+    prompt: Prompt
+    run: RunRecord
+    kept: list[ResultRecord]
+    jobs: list[Job] = field(default_factory=list)
+
+
+def generate(h: Harness, batches: list[Batch], progress: Progress | None) -> None:
+    from tuner.models import CompletionRequest, complete_all, user_message
+
+    jobs = [job for p in batches for job in p.jobs]
+    if not jobs:
+        return
+    requests = []
+    output_format = h.suite.kind.output_format()
+    for job in jobs:
+        p = batches[job.config_index]
+        user = user_message(h.suite.get(job.eval_id).task, output_format)
+        requests.append(CompletionRequest.chat(p.config.spec, p.prompt.text, user, sample_index=job.sample_index,
+                                               sim_suite=str(h.suite.root)))
+        job.messages = recorded_messages(requests[-1].messages, p.prompt.hash)
+    counter = {"n": 0}
+
+    def tick(_completion) -> None:
+        counter["n"] += 1
+        if progress:
+            progress("generate", counter["n"], len(requests))
+
+    for job, completion in zip(jobs, complete_all(requests, cache=h.response_cache, progress=tick, budget=h.budget)):
+        job.completion = completion
+    for p in batches:  # calls the budget refused are not results: the same command makes them later
+        p.jobs = [job for job in p.jobs if job.completion.status != "skipped"]
+
+
+def grade_jobs(h: Harness, batches: list[Batch], progress: Progress | None) -> None:
+    from tuner.grading import GradeRequest
+    from tuner.models import parse_files
+    from tuner.suites import grade
+
+    to_grade: list[tuple[Job, object]] = []
+    for p in batches:
+        for job in p.jobs:
+            c = job.completion
+            category = h.suite.get(job.eval_id).category
+            base = dict(
+                eval_id=job.eval_id, category=category, sample_index=job.sample_index, output=c.text or None,
+                prompt_tokens=c.prompt_tokens, completion_tokens=c.completion_tokens, cost_usd=c.cost_usd,
+                latency_s=c.latency_s, response_key=c.cache_key, messages=job.messages or None,
+                response_model=c.response_model, finish_reason=c.finish_reason, attempts=c.attempts,
+            )
+            if c.status != "ok":
+                job.result = ResultRecord(**base, outcome="infra", error=c.error)
+                continue
+            parsed = parse_files(c.text, h.suite.kind.answer_extensions)
+            if parsed.error:
+                first = h.suite.kind.steps[0]  # an unreadable answer fails the kind's first step
+                step = StepRecord(name=first, status="fail", detail=parsed.error)
+                job.result = ResultRecord(**base, outcome="fail", failed_step=first, error=parsed.error, steps=[step])
+                continue
+            job.result = ResultRecord(**base, outcome="fail", files=parsed.files)
+            to_grade.append((job, GradeRequest(eval=h.suite.get(job.eval_id), files=parsed.files)))
+    if not to_grade:
+        return
+    grades = grade(
+        h.project, [req for _, req in to_grade], use_cache=h.use_cache, suite=h.suite,
+        progress=(lambda done, total: progress("grade", done, total)) if progress else None,
+    )
+    for (job, _), g in zip(to_grade, grades):
+        job.result = job.result.model_copy(
+            update=dict(
+                outcome="infra" if g.infra_error else ("pass" if g.passed else "fail"),
+                failed_step=g.failed_step,
+                error=g.infra_error,
+                tests_passed=g.tests_passed,
+                tests_total=g.tests_total,
+                grade_key=g.cache_key,
+                steps=[StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail or None,
+                                  warnings=list(s.warnings) or None) for s in g.steps],
+            )
+        )
