@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
 from tuner.errors import InputError
 from tuner.models import ModelSpec
 
-from conftest import ROOT
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [pytest.mark.slow]
 

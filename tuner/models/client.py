@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -27,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from tuner.models.cache import ResponseCache, cache_key
+from tuner.models.failures import Permanent, Transient, classify, describe, retry_after
 from tuner.models.messages import build_messages
 from tuner.models.panel import ModelSpec, check_models
 from tuner.secrets import scrub  # re-exported: provider errors are scrubbed by the one scrubber
@@ -34,7 +34,6 @@ from tuner.secrets import scrub  # re-exported: provider errors are scrubbed by 
 __all__ = ["CompletionRequest", "Completion", "complete_many", "complete_all", "scrub"]
 
 _MAX_WAIT_S = 120.0
-_LITELLM_PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?")
 
 
 class CompletionRequest(BaseModel):
@@ -73,14 +72,6 @@ class Completion(BaseModel):
     sample_index: int = 0
 
 
-class _Transient(Exception):
-    """A reply we could not use but may get right on another try (empty or malformed body)."""
-
-
-class _Permanent(Exception):
-    """A reply that will not get better by asking again (e.g. empty because max_tokens ran out)."""
-
-
 class _ModelLimiter:
     """Per model: at most ``concurrency`` in flight, at most ``rpm`` starts a minute, and a shared
     pause when the provider asks us (Retry-After) to back off."""
@@ -109,114 +100,9 @@ class _ModelLimiter:
         self.resume_at = max(self.resume_at, time.monotonic() + seconds)
 
 
-def _retry_after(exc: BaseException) -> float | None:
-    """Seconds from a provider's Retry-After / retry-after-ms header, if it sent one."""
-    headers: Any = None
-    for source in (getattr(exc, "response", None), exc):
-        headers = getattr(source, "headers", None) or getattr(source, "litellm_response_headers", None)
-        if headers:
-            break
-    if not headers:
-        return None
-    try:
-        if headers.get("retry-after-ms") is not None:
-            return float(headers["retry-after-ms"]) / 1000.0
-        value = headers.get("retry-after")
-        if value is None:
-            return None
-        return float(value)
-    except (TypeError, ValueError):
-        return _http_date_delay(headers.get("retry-after"))
-
-
-def _http_date_delay(value: Any) -> float | None:
-    from email.utils import parsedate_to_datetime
-
-    try:
-        when = parsedate_to_datetime(str(value))
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-def _status(exc: BaseException) -> int | None:
-    code = getattr(exc, "status_code", None)
-    return code if isinstance(code, int) else None
-
-
-def _classify(exc: BaseException) -> Literal["retry", "fail", "fatal"]:
-    """retry: transient. fail: this request is wrong. fatal: every request to this model will fail."""
-    if isinstance(exc, (asyncio.TimeoutError, _Transient)):
-        return "retry"
-    if isinstance(exc, _Permanent):
-        return "fail"
-    name = type(exc).__name__
-    if _missing_credentials(exc):
-        return "fatal"  # no key at all: every call to this model fails the same way
-    if name in ("AuthenticationError", "PermissionDeniedError", "NotFoundError", "PaymentRequiredError",
-                "UnsupportedParamsError", "LiteLLMUnknownProvider"):
-        return "fatal"
-    if name in ("RateLimitError", "Timeout", "APIConnectionError", "InternalServerError",
-                "ServiceUnavailableError", "BadGatewayError", "APIResponseValidationError"):
-        return "retry"
-    code = _status(exc)
-    if code is None and not type(exc).__module__.startswith(("litellm", "openai", "httpx", "aiohttp")):
-        return "fail"  # a bug on our side or in a library: asking again will not help
-    if code is None or code in (408, 409, 425, 429) or code >= 500:
-        return "retry"  # provider failures without a 4xx verdict are treated as transient
-    return "fail"
-
-
-def _describe(exc: BaseException, spec: ModelSpec, litellm: Any) -> str:
-    if isinstance(exc, asyncio.TimeoutError):
-        return f"timeout after {spec.timeout_s:g}s"
-    name = type(exc).__name__
-    if name == "AuthenticationError" or _missing_credentials(exc):
-        missing = _missing_keys(spec, litellm)
-        hint = (f"set {', '.join(missing)} in the environment" if missing
-                else f"check {spec.provider.upper()}_API_KEY (or the key variable of this provider) in the environment")
-        if name != "AuthenticationError":
-            return f"{spec.model}: no API key: {hint}"
-        return f"{spec.model}: authentication failed (401): {hint}"
-    if _unreachable(exc):
-        # litellm reports a refused connection as a 500 from the provider; nothing answered at all.
-        where = spec.api_base or f"the {spec.provider} API"
-        return scrub(f"APIConnectionError: cannot reach {where} (connection failed; is the provider up?)")
-    code = _status(exc)
-    message = getattr(exc, "message", None) or str(exc) or name
-    message = _LITELLM_PREFIX.sub("", str(message))  # "litellm.X: X: " repeats the class name
-    prefix = f"{name} ({code})" if code else name
-    return scrub(f"{prefix}: {message}")
-
-
-def _missing_credentials(exc: BaseException) -> bool:
-    """The SDK refused to send anything: no API key in the environment (litellm wraps it as a 500)."""
-    text = str(getattr(exc, "message", "") or exc)
-    return "Missing credentials" in text or "api_key client option must be set" in text
-
-
-def _unreachable(exc: BaseException) -> bool:
-    """Did the request never reach a server (refused, unresolvable, dropped before any reply)?"""
-    seen: BaseException | None = exc
-    for _ in range(6):
-        if seen is None:
-            break
-        if type(seen).__name__ in ("APIConnectionError", "ConnectError", "ConnectionRefusedError"):
-            return _status(seen) in (None, 500)
-        seen = seen.__cause__ or seen.__context__
-    return "Connection error" in str(getattr(exc, "message", "") or exc) and _status(exc) in (None, 500)
-
-
-def _missing_keys(spec: ModelSpec, litellm: Any) -> list[str]:
-    try:
-        return list(litellm.validate_environment(model=spec.model).get("missing_keys") or [])
-    except Exception:  # only a hint for the message
-        return []
-
-
 def _wait_seconds(spec: ModelSpec, attempt: int, exc: BaseException | None, limiter: _ModelLimiter) -> float:
     """Retry-After when the provider sent one (applied to the whole model), else backoff + jitter."""
-    after = _retry_after(exc) if exc is not None else None
+    after = retry_after(exc) if exc is not None else None
     if after is not None:
         wait = min(_MAX_WAIT_S, after) * random.uniform(1.0, 1.1)  # never earlier than asked
         limiter.pause(wait)
@@ -253,11 +139,11 @@ def _read_response(response: Any, spec: ModelSpec, litellm: Any) -> dict[str, An
         text = choice.message.content or ""
         finish = getattr(choice, "finish_reason", None)
     except (AttributeError, IndexError, TypeError) as exc:
-        raise _Transient(f"malformed response: {type(exc).__name__}") from exc
+        raise Transient(f"malformed response: {type(exc).__name__}") from exc
     if not text.strip():
         if finish == "length":
-            raise _Permanent("empty response (finish_reason=length: raise max_tokens)")
-        raise _Transient(f"empty response (finish_reason={finish})")
+            raise Permanent("empty response (finish_reason=length: raise max_tokens)")
+        raise Transient(f"empty response (finish_reason={finish})")
     usage = getattr(response, "usage", None)
     return {
         "text": text,
@@ -295,7 +181,7 @@ async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter
     started = time.monotonic()
     retrying = AsyncRetrying(
         stop=stop_after_attempt(spec.max_retries + 1),
-        retry=retry_if_exception(lambda e: _classify(e) == "retry"),
+        retry=retry_if_exception(lambda e: classify(e) == "retry"),
         wait=lambda state: _wait_seconds(spec, state.attempt_number, state.outcome.exception(), limiter),
         reraise=True,
     )
@@ -327,12 +213,12 @@ async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter
         except Exception as exc:  # classified, recorded as data: never raised to the runner
             refused = isinstance(exc, _RetryRefused)
             exc = last if refused and last is not None else exc
-            error = str(exc) if isinstance(exc, (_Transient, _Permanent)) else _describe(exc, spec, litellm)
+            error = str(exc) if isinstance(exc, (Transient, Permanent)) else describe(exc, spec, litellm)
             if attempts > 1:
                 error = f"{error} (after {attempts} attempts)"
             if refused:
                 error = f"{error}; no retry: budget spent"
-            fatal = _classify(exc) == "fatal"
+            fatal = classify(exc) == "fatal"
             if fatal:
                 limiter.fatal = error
             limiter.probed.set()

@@ -4,39 +4,20 @@ every reference answer of the suite and every broken output (tests/fixtures/brok
 from __future__ import annotations
 
 import shutil
-import tomllib
 from pathlib import Path
 
 import pytest
 
+from convexkit import ROOT, broken_cases, broken_request  # noqa: F401 (re-exported for older imports)
 from counter_variants import counter_eval
 import counter_variants as variants
 from tuner.evals import load_suite
-from tuner.grading import GradeRequest, GradeResult, read_output_dir
+from tuner.grading import GradeRequest, GradeResult
 from tuner.paths import Project
 from tuner.suites import grade
 
-ROOT = Path(__file__).resolve().parents[3]
-BROKEN = ROOT / "tests" / "fixtures" / "broken"
 VARIANTS = ["answer", "node_builtin_without_use_node", "query_in_use_node_file", "use_node_action",
             "type_error", "filter_in_query", "wrong_behaviour", "syntax_error", "use_node_in_crons", "hanging_query"]
-
-
-def broken_cases() -> list[Path]:
-    return sorted(BROKEN.glob("**/broken.toml"))
-
-
-def broken_request(project: Project, case: Path) -> tuple[GradeRequest, dict]:
-    """A broken output: a ``[files]`` table given whole, or the eval's reference answer with the
-    variant folder's files laid over it and the ``removed`` paths left out (a variant keeps only
-    the files its mistake changes)."""
-    spec = tomllib.loads(case.read_text())
-    ev = load_suite(project).get(spec["eval"])
-    if "files" in spec:
-        return GradeRequest(eval=ev, files=spec["files"]), spec
-    changed, symlinks = read_output_dir(case.parent, ev.answer_roots)
-    files = {p: text for p, text in ev.answer_files().items() if p not in set(spec.get("removed", []))}
-    return GradeRequest(eval=ev, files={**files, **changed}, symlinks=symlinks), spec
 
 
 @pytest.fixture(scope="session")

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from convexkit import ROOT
 from tuner.evals import load_suite
 from tuner.grading import GradeRequest, read_output_dir, sandbox
 from tuner.suites import grade

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 import counter_variants as variants
-from conftest import BROKEN, broken_cases, broken_request
+from convexkit import BROKEN, broken_cases, broken_request
 from tuner.evals import load_suite
 from tuner.grading import GradeRequest, sandbox
 from tuner.suites import grade
