@@ -29,6 +29,9 @@ def _templates() -> Jinja2Templates:
     env.filters["short"] = short
     env.filters["pct"] = lambda v: "n/a" if v is None else f"{v:.0%}"
     env.globals["model_label"] = _model_label
+    from tuner.web.links import session_href
+
+    env.globals["session_href"] = session_href
     return Jinja2Templates(env=env)
 
 

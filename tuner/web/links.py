@@ -14,7 +14,12 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-__all__ = ["link_report", "compare_pairs", "link_flips"]
+__all__ = ["link_report", "compare_pairs", "link_flips", "session_href"]
+
+def session_href(key: str) -> str:
+    """The page of a recorded generation (a run's result or a design point whose answer a run holds)."""
+    return f"/sessions/{quote(key, safe=':')}"
+
 
 _TAG = re.compile(r"(<[^>]+>)")
 _HEX = re.compile(r"(?<![0-9A-Za-z:/_-])(sha256:[0-9a-f]{64}|[0-9a-f]{8,64})(?![0-9A-Za-z/_-])")

@@ -90,12 +90,15 @@ def home(request: Request, kind: str = "", suite: str = "", model: str = "", set
 
 
 @router.get("/experiments/{exp_id}", dependencies=[Viewer])
-def experiment_page(request: Request, exp_id: str) -> HTMLResponse:
+def experiment_page(request: Request, exp_id: str, points: Annotated[int, Query(ge=0)] = 0) -> HTMLResponse:
     from tuner.web.experiments import experiment_detail
+    from tuner.web.points import design_points_view
 
-    detail = experiment_detail(request.app.state.store, exp_id, cache=request.app.state.usage)
+    store = request.app.state.store
+    detail = experiment_detail(store, exp_id, cache=request.app.state.usage)
     return _render(request, "experiment.html.j2", **detail, charts=_experiment_charts(request, detail),
-                   pairs=_pairs(detail), tab="home")
+                   pairs=_pairs(detail), design=design_points_view(store, detail["experiment"]["id"], offset=points),
+                   tab="home")
 
 
 def _experiments_of(store, run_id: str) -> list[dict]:
