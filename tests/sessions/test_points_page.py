@@ -46,7 +46,8 @@ def _section(page: str) -> str:
 def test_the_page_summarises_and_lists_an_adaptive_ablations_points(viewer, store, ablation):
     points = store.design_points(ablation)
     assert points
-    section = _section(viewer.get(f"/experiments/{ablation}").text)
+    page = viewer.get(f"/experiments/{ablation}").text
+    section = _section(page)
     outcomes = Counter(p.outcome for p in points.values())
     summary = section[section.index('id="points-summary"'):section.index("</div>")]
     assert f"{len(points)} points over {len({p.eval_id for p in points.values()})} evals" in summary
@@ -63,6 +64,7 @@ def test_the_page_summarises_and_lists_an_adaptive_ablations_points(viewer, stor
         table = section[section.index(f'data-eval="{eval_id}"'):]
         table = table[:table.index("</table>")]
         assert table.count("<tr>") - 1 == sum(p.eval_id == eval_id for p in points.values())
+    assert 'id="usage"' not in page  # no runs: the points' summary says what was spent, not "0 runs"
     dropped = next(p for p in points.values() if p.dropped)
     assert f'href="/rule/{dropped.dropped[0]}"' in section
     assert f'href="/prompts/{dropped.prompt_hash}"' in section
@@ -100,7 +102,7 @@ def test_points_are_paged_with_a_count(viewer, store, ablation):
     last = design_points_view(store, ablation, offset=10 ** 6, page_size=7)
     assert last.offset == (n - 1) // 7 * 7 and last.next_offset is None and last.shown == n - last.offset
     page = viewer.get(f"/experiments/{ablation}?points=0").text
-    assert f"points 1&ndash;{min(n, 500)} of {n}" in page
+    assert f"points 1 to {min(n, 500)} of {n}" in page
 
 
 def test_an_experiment_without_points_shows_no_points_section(viewer, store):
@@ -109,7 +111,7 @@ def test_an_experiment_without_points_shows_no_points_section(viewer, store):
     exp = link_compare(store, store.runs())
     assert not store.design_points(exp)
     page = viewer.get(f"/experiments/{exp}").text
-    assert "design-points" not in page and "Design points" not in page
+    assert "design-points" not in page and "Design points" not in page and 'id="usage"' in page
 
 
 def test_rule_and_eval_ids_are_escaped(viewer, store, ablation):
