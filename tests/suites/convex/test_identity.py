@@ -14,7 +14,7 @@ import pytest
 
 from tuner.evals import load_suite
 from tuner.grading import GradeRequest, cache_key
-from tuner.suites.convex import codegen, identity, workspace
+from tuner.suites.convex import codegen_templates, identity, workspace
 from tuner.suites.convex.identity import grader_id
 from tuner.paths import Project
 
@@ -58,7 +58,7 @@ def test_suite_files_change_the_id(suite_copy, change):
 
 
 @pytest.mark.parametrize("target, name", [
-    (workspace, "_TS_OPTIONS"), (workspace, "_VITEST_CONFIG"), (codegen, "_SERVER_DTS"), (codegen, "_API_JS"),
+    (workspace, "_TS_OPTIONS"), (workspace, "_VITEST_CONFIG"), (codegen_templates, "SERVER_DTS"), (codegen_templates, "API_JS"),
 ])
 def test_live_configuration_changes_the_id(suite_copy, monkeypatch, target, name):
     before = _id(suite_copy)
