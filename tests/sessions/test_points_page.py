@@ -13,7 +13,6 @@ from sessionkit import invoke
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
 
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -31,12 +30,14 @@ def viewer(env, store):
 @pytest.fixture
 def ablation(env, store) -> str:
     """An adaptive ablation of the text rules on sim/careful, recorded in the test's store; its id."""
-    r = invoke("ablate", "--suite", str(REPO / "suites" / "python"), "--category", "text", "--budget-calls", "60",
+    r = invoke("ablate", "--suite", str(env.root / "suites" / "python"), "--category", "text", "--budget-calls", "60",
                "--model", "sim/careful", "--json")
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["design"] == "adaptive"
-    return data["id"]
+    yield data["id"]
+    for suffix in (".md", ".json", ".png"):  # the recorded project is shared by the session's tests
+        Path(data["report"]).with_suffix(suffix).unlink(missing_ok=True)
 
 
 def _section(page: str) -> str:

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from tuner.runs.harness import Harness
 from tuner.store import ResultRecord, RunRecord, StepRecord
+
+if TYPE_CHECKING:
+    from tuner.guidelines import Prompt
 
 __all__ = ["Batch", "Job", "Progress", "generate", "grade_jobs", "recorded_messages"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from convexkit import ROOT, broken_cases, broken_request  # noqa: F401 (re-exported for older imports)
+from convexkit import BROKEN, ROOT, broken_cases, broken_request
 from counter_variants import counter_eval
 import counter_variants as variants
 from tuner.evals import load_suite
