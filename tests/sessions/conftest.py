@@ -83,3 +83,16 @@ def store(env):
     s = Store.open(env.url)
     yield s
     s.close()
+
+
+@pytest.fixture
+def viewer(env, store):
+    """The viewer app on the test's store, logged in (FastAPI's test client)."""
+    from fastapi.testclient import TestClient
+
+    from tuner.paths import find_project
+    from tuner.web import Login, create_app
+
+    with TestClient(create_app(store, find_project(), Login("t"))) as c:
+        assert c.get("/login?token=t", follow_redirects=False).status_code == 303
+        yield c

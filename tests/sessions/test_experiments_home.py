@@ -12,18 +12,6 @@ pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.te
 
 
 @pytest.fixture
-def viewer(env, store):
-    from fastapi.testclient import TestClient
-
-    from tuner.paths import find_project
-    from tuner.web import Login, create_app
-
-    with TestClient(create_app(store, find_project(), Login("t"))) as c:
-        assert c.get("/login?token=t", follow_redirects=False).status_code == 303
-        yield c
-
-
-@pytest.fixture
 def linked(env, store):
     """The recorded compare as a v4 experiment, plus a tune whose trial is a one-eval part run."""
     from tuner.store import RunSpec

@@ -14,19 +14,6 @@ from sessionkit import invoke
 pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
 
 
-
-@pytest.fixture
-def viewer(env, store):
-    from fastapi.testclient import TestClient
-
-    from tuner.paths import find_project
-    from tuner.web import Login, create_app
-
-    with TestClient(create_app(store, find_project(), Login("t"))) as c:
-        assert c.get("/login?token=t", follow_redirects=False).status_code == 303
-        yield c
-
-
 @pytest.fixture
 def ablation(env, store) -> str:
     """An adaptive ablation of the text rules on sim/careful, recorded in the test's store; its id."""

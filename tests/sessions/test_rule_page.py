@@ -23,18 +23,6 @@ def ablated(env):
         Path(data["report"]).with_suffix(suffix).unlink(missing_ok=True)
 
 
-@pytest.fixture
-def viewer(env, store):
-    from fastapi.testclient import TestClient
-
-    from tuner.paths import find_project
-    from tuner.web import Login, create_app
-
-    with TestClient(create_app(store, find_project(), Login("t"))) as c:
-        assert c.get("/login?token=t", follow_redirects=False).status_code == 303
-        yield c
-
-
 def test_rule_page_text_versions_sets_and_effects_forest(viewer, ablated, store):
     effect = next(e for e in ablated["effects"] if e["delta"] is not None)
     rule = effect["rule"]

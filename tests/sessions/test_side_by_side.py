@@ -7,18 +7,6 @@ import pytest
 pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
 
 
-@pytest.fixture
-def viewer(env, store):
-    from fastapi.testclient import TestClient
-
-    from tuner.paths import find_project
-    from tuner.web import Login, create_app
-
-    with TestClient(create_app(store, find_project(), Login("t"))) as c:
-        assert c.get("/login?token=t", follow_redirects=False).status_code == 303
-        yield c
-
-
 def _pair(env, model):
     runs = {(r.model, r.set_name): r for r in env.runs}
     return runs[model, "none"], runs[model, "all-active"]

@@ -4,13 +4,12 @@ Each kind's own tests are in its folder (tests/suites/<kind>/)."""
 from __future__ import annotations
 
 import shutil
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from tuner.evals import load_suite
-from tuner.grading import GradeRequest, read_output_dir
+from tuner.grading import GradeRequest
 from tuner.paths import Project
 from tuner.suites import SuiteKind, get_kind, grade, kind_names
 
@@ -28,16 +27,6 @@ def _broken_cases(suite_root: Path) -> list[Path]:
     return sorted((suite_root / "broken").glob("**/broken.toml"))
 
 
-def _broken_request(suite, case: Path) -> tuple[GradeRequest, dict]:
-    spec = tomllib.loads(case.read_text())
-    ev = suite.get(spec["eval"])
-    if "files" in spec:  # the whole output, given as a table (path mistakes)
-        return GradeRequest(eval=ev, files=spec["files"]), spec
-    changed, symlinks = read_output_dir(case.parent, suite.kind.answer_roots)
-    files = {p: t for p, t in ev.answer_files().items() if p not in set(spec.get("removed", []))}
-    return GradeRequest(eval=ev, files={**files, **changed}, symlinks=symlinks), spec
-
-
 def test_every_shipped_kind_is_a_suite_kind():
     assert kind_names() == ["c", "convex", "pytest"]
     for name in kind_names():
@@ -48,7 +37,7 @@ def test_every_shipped_kind_is_a_suite_kind():
 
 
 @pytest.mark.parametrize("kind", ["convex", "pytest"])
-def test_kind_contract(kind, tmp_path, monkeypatch):
+def test_kind_contract(kind, tmp_path, monkeypatch, broken_variant):
     if shutil.which("node") is None and kind == "convex":
         pytest.skip("node is not installed")
     monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
@@ -61,7 +50,7 @@ def test_kind_contract(kind, tmp_path, monkeypatch):
     assert (ev.path / suite.kind.grader_file).is_file()
     assert suite.kind.grader_id(suite).startswith("sha256:")  # what it covers: tests/suites/*/
     good = GradeRequest(eval=ev, files=ev.answer_files())
-    broken_req, spec = _broken_request(suite, _broken_cases(suite.root)[0]) if kind == "pytest" else (
+    broken_req, spec = broken_variant(suite, _broken_cases(suite.root)[0]) if kind == "pytest" else (
         GradeRequest(eval=ev, files={"convex/schema.ts": "export default 1 +;\n"}), {"expected_step": None})
     empty = GradeRequest(eval=ev, files={})
     requests = [good, broken_req, empty, good]

@@ -5,13 +5,12 @@ are cached by content and the grader id covers the code, flags and gcc."""
 from __future__ import annotations
 
 import shutil
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from tuner.evals import load_suite
-from tuner.grading import GradeRequest, read_output_dir, sandbox
+from tuner.grading import GradeRequest, sandbox
 from tuner.paths import Project
 from tuner.suites import SuiteKind, get_kind, grade
 
@@ -28,18 +27,13 @@ def c_suite(tmp_path, monkeypatch):
     return project, load_suite(project)
 
 
-def _broken(suite) -> list[tuple[Path, dict, GradeRequest]]:
-    cases = []
-    for case in sorted((SUITE / "broken").glob("*/*/broken.toml")):
-        spec = tomllib.loads(case.read_text())
-        ev = suite.get(spec["eval"])
-        if "files" in spec:
-            cases.append((case, spec, GradeRequest(eval=ev, files=spec["files"])))
-            continue
-        changed, links = read_output_dir(case.parent, suite.kind.answer_roots)
-        files = {p: t for p, t in ev.answer_files().items() if p not in set(spec.get("removed", []))}
-        cases.append((case, spec, GradeRequest(eval=ev, files={**files, **changed}, symlinks=links)))
-    return cases
+def _broken(suite, broken_variant) -> list[tuple[Path, dict, GradeRequest]]:
+    cases = sorted((SUITE / "broken").glob("*/*/broken.toml"))
+    out = []
+    for case in cases:
+        request, spec = broken_variant(suite, case)
+        out.append((case, spec, request))
+    return out
 
 
 def _with(ev, **changes: str) -> GradeRequest:
@@ -55,7 +49,7 @@ def test_the_c_kind_is_registered_and_declares_its_layout():
     assert "## src/" in kind.output_format() and "```c" in kind.output_format()
 
 
-def test_reference_answers_pass_and_broken_variants_fail_at_their_step(c_suite):
+def test_reference_answers_pass_and_broken_variants_fail_at_their_step(c_suite, broken_variant):
     project, suite = c_suite
     assert suite.kind.name == "c" and len(suite.evals) == 8
     assert {e.category for e in suite.evals} == {"strings", "memory"}
@@ -63,7 +57,7 @@ def test_reference_answers_pass_and_broken_variants_fail_at_their_step(c_suite):
     references = [GradeRequest(eval=e, files=e.answer_files()) for e in suite.evals]
     references += [GradeRequest(eval=e, files=files) for e in suite.evals for files in e.alternatives().values()]
     assert len(references) == 11  # 8 references, 3 alternatives written differently (two files, recursion, pointers)
-    broken = _broken(suite)
+    broken = _broken(suite, broken_variant)
     assert {spec["expected_step"] for _, spec, _ in broken} == set(suite.kind.steps)
     assert {req.eval.id for _, _, req in broken} == {e.id for e in suite.evals}
     results = grade(project, references + [req for _, _, req in broken], suite=suite)
@@ -79,9 +73,9 @@ def test_reference_answers_pass_and_broken_variants_fail_at_their_step(c_suite):
         assert "tuner-grade-" not in result.step(result.failed_step).detail  # no host temp paths
 
 
-def test_sanitizers_and_the_harness_name_what_went_wrong(c_suite):
+def test_sanitizers_and_the_harness_name_what_went_wrong(c_suite, broken_variant):
     project, suite = c_suite
-    by_name = {case.parent.name: (spec, req) for case, spec, req in _broken(suite)}
+    by_name = {case.parent.name: (spec, req) for case, spec, req in _broken(suite, broken_variant)}
     names = ["join-no-room-for-nul", "list-free-leaks", "vector-sum-in-int", "ring-pop-waits", "ring-missing-copy"]
     results = dict(zip(names, grade(project, [by_name[n][1] for n in names], suite=suite)))
     assert "heap-buffer-overflow" in results["join-no-room-for-nul"].step("tests").detail

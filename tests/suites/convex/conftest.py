@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from convexkit import BROKEN, ROOT, broken_cases, broken_request
+from convexkit import BROKEN, ROOT, broken_cases
 from counter_variants import counter_eval
 import counter_variants as variants
 from tuner.evals import load_suite
@@ -35,7 +35,7 @@ def project(grading_cache: Path) -> Project:
 
 
 @pytest.fixture(scope="session")
-def batch(project: Project) -> dict[str, GradeResult]:
+def batch(project: Project, broken_variant) -> dict[str, GradeResult]:
     """Everything graded in one call; keys: ``variant:<name>``, ``answer:<eval id>``,
     ``alternative:<eval id>/<name>``, ``broken:<path>``."""
     if shutil.which("node") is None:
@@ -50,7 +50,8 @@ def batch(project: Project) -> dict[str, GradeResult]:
     for name in VARIANTS:
         keys.append(f"variant:{name}")
         requests.append(GradeRequest(eval=ev, files=getattr(variants, name)()))
-    for e in load_suite(project).evals:
+    suite = load_suite(project)
+    for e in suite.evals:
         keys.append(f"answer:{e.id}")
         requests.append(GradeRequest(eval=e, files=e.answer_files()))
         for name, files in e.alternatives().items():
@@ -58,13 +59,13 @@ def batch(project: Project) -> dict[str, GradeResult]:
             requests.append(GradeRequest(eval=e, files=files))
     for case in broken_cases():
         try:  # a malformed case fails its own test (which loads it again), not the whole batch
-            request = broken_request(project, case)[0]
+            request = broken_variant(suite, case)[0]
         except Exception:
             continue
         keys.append(f"broken:{case.parent.relative_to(BROKEN)}")
         requests.append(request)
     try:
-        results = grade(project, requests, suite=load_suite(project), use_cache=True, timeout_s=300)
+        results = grade(project, requests, suite=suite, use_cache=True, timeout_s=300)
     finally:
         mp.undo()
     return dict(zip(keys, results))

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 import counter_variants as variants
-from convexkit import BROKEN, broken_cases, broken_request
+from convexkit import BROKEN, broken_cases
 from tuner.evals import load_suite
 from tuner.grading import GradeRequest, sandbox
 from tuner.suites import grade
@@ -48,8 +48,8 @@ def test_every_alternative_correct_answer_passes(batch, project):
 
 
 @pytest.mark.parametrize("case", broken_cases(), ids=lambda p: str(p.parent.relative_to(BROKEN)))
-def test_broken_output_fails_at_expected_step(batch, project, case: Path):
-    _, spec = broken_request(project, case)
+def test_broken_output_fails_at_expected_step(batch, project, case: Path, broken_variant):
+    _, spec = broken_variant(load_suite(project), case)
     result = batch[f"broken:{case.parent.relative_to(BROKEN)}"]
     _fails_exactly_at(result, spec["expected_step"])
     failed = result.step(spec["expected_step"])

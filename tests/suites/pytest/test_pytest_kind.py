@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from tuner.evals import load_suite
-from tuner.grading import GradeRequest, read_output_dir
 from tuner.paths import Project
 from tuner.suites import grade
 
@@ -23,16 +21,6 @@ pytestmark = [pytest.mark.slow]
 
 def _project() -> Project:
     return Project(ROOT, SUITE)
-
-
-def _broken_request(suite, case: Path) -> tuple[GradeRequest, dict]:
-    spec = tomllib.loads(case.read_text())
-    ev = suite.get(spec["eval"])
-    if "files" in spec:  # the whole output, given as a table (path mistakes)
-        return GradeRequest(eval=ev, files=spec["files"]), spec
-    changed, symlinks = read_output_dir(case.parent, suite.kind.answer_roots)
-    files = {p: t for p, t in ev.answer_files().items() if p not in set(spec.get("removed", []))}
-    return GradeRequest(eval=ev, files={**files, **changed}, symlinks=symlinks), spec
 
 
 def test_pytest_grader_id_covers_every_file_of_code_it_runs(tmp_path, monkeypatch):
@@ -59,13 +47,13 @@ def test_pytest_grader_id_covers_every_file_of_code_it_runs(tmp_path, monkeypatc
     assert suite.kind.grader_id(suite) == new
 
 
-def test_python_suite_broken_corpus_fails_at_expected_steps(tmp_path, monkeypatch):
+def test_python_suite_broken_corpus_fails_at_expected_steps(tmp_path, monkeypatch, broken_variant):
     monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
     project = _project()
     suite = load_suite(project)
     cases = sorted((suite.root / "broken").glob("**/broken.toml"))
     assert len(cases) >= len(suite.evals)
-    requests, specs = zip(*(_broken_request(suite, c) for c in cases))
+    requests, specs = zip(*(broken_variant(suite, c) for c in cases))
     for case, spec, r in zip(cases, specs, grade(project, list(requests), suite=suite)):
         assert r.failed_step == spec["expected_step"], (case, r.steps)
         assert r.infra_error is None
