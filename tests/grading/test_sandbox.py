@@ -171,13 +171,15 @@ def test_orphaned_grading_folders_of_dead_processes_are_removed_on_the_next_star
     dead.wait()
     alive = subprocess.Popen(["sleep", "30"])
     try:
-        names = [f"tuner-grade-{dead.pid}-x1", f"tuner-pytest-{dead.pid}-x2", f"tuner-grade-{alive.pid}-x3",
+        names = [f"tuner-grade-{dead.pid}-x1", f"tuner-grade-{dead.pid}-pytest-x2", f"tuner-grade-{alive.pid}-x3",
                  f"tuner-grade-{os.getpid()}-x4", "tuner-grade-nopid", f"other-{dead.pid}-x5"]
         for name in names:
             (tmp_path / name / ".scratch").mkdir(parents=True)  # a killed grading leaves its tree
         with sandbox.temp_dir() as fresh:
             assert fresh.name.startswith(f"tuner-grade-{os.getpid()}-")
             left = sorted(p.name for p in tmp_path.iterdir() if p != fresh)
+        with sandbox.temp_dir("pytest") as labelled:  # a kind's label goes after the pid the sweep reads
+            assert labelled.name.startswith(f"tuner-grade-{os.getpid()}-pytest-")
     finally:
         alive.kill()
         alive.wait()

@@ -5,6 +5,7 @@ loader, ``tuner.suites.grade`` and ``tuner evals validate`` without any other ed
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import textwrap
 from importlib.metadata import EntryPoint
@@ -68,10 +69,18 @@ def _modules() -> list[Path]:
     return sorted(GRADING.rglob("*.py"))
 
 
+# What one kind's grader knows (its tools, files and folders): none of it belongs in the shared code.
+_KIND_WORDS = re.compile(r"convex|vitest|\btsc\b|eslint|\bnpm|\bnode\b|grader\.test|test_grader|_generated|pytest|"
+                         r"junit|__pycache__|\bgcc\b|sanitiz", re.IGNORECASE)
+
+
 def test_no_grading_module_knows_a_kind():
     for path in _modules():
         text = path.read_text(encoding="utf-8")
         assert "convex" not in text.lower(), f"{path} mentions Convex: it belongs in tuner/suites/convex/"
+        for number, line in enumerate(text.splitlines(), 1):
+            found = _KIND_WORDS.search(line)
+            assert found is None, f"{path}:{number} names {found.group()!r}, one kind's business: {line.strip()}"
         for node in ast.walk(ast.parse(text)):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else [])

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tuner.errors import InputError, NotFoundError
 from tuner.evals.manifest import Manifest, describe_error, read_manifest
@@ -34,13 +35,13 @@ def category_of(folder_name: str) -> str:
     return folder_name.split("-", 1)[1] if _NUMBERED.match(folder_name) else folder_name
 
 
-def _read_files(root: Path, tops: tuple[str, ...]) -> dict[str, str]:
-    files: dict[str, str] = {}
-    for top in tops:
-        for file in sorted((root / top).rglob("*")):
-            if file.is_file() and "__pycache__" not in file.parts:
-                files[file.relative_to(root).as_posix()] = file.read_text(encoding="utf-8")
-    return files
+def _read_files(root: Path, tops: tuple[str, ...], generated: Callable[[dict[str, str]], list[str]] | None) -> dict[str, str]:
+    paths = {file.relative_to(root).as_posix(): file for top in tops
+             for file in sorted((root / top).rglob("*")) if file.is_file()}
+    # What the kind's tools wrote there (an answer someone ran: Python's bytecode caches) is not the
+    # answer; the kind tells it by path, so it is never read.
+    skipped = set(generated(dict.fromkeys(paths, ""))) if generated else set()
+    return {rel: file.read_text(encoding="utf-8") for rel, file in paths.items() if rel not in skipped}
 
 
 class Eval(BaseModel):
@@ -56,6 +57,8 @@ class Eval(BaseModel):
     answer_roots: tuple[str, ...]
     # The eval's ``eval.toml``, validated by the kind (None without one): part of what it grades against.
     kind_settings: Any = None
+    # The kind's ``generated_paths`` (None when it has none): left out of the answers read from disk.
+    generated: Callable[[dict[str, str]], list[str]] | None = Field(None, exclude=True, repr=False)
 
     @property
     def task(self) -> str:
@@ -84,14 +87,14 @@ class Eval(BaseModel):
 
     def answer_files(self) -> dict[str, str]:
         """The reference answer as ``{"<root>/path": text, ...}``, sorted by path."""
-        return _read_files(self.path / "answer", self.answer_roots)
+        return _read_files(self.path / "answer", self.answer_roots, self.generated)
 
     def alternatives(self) -> dict[str, dict[str, str]]:
         """Other correct answers, by name (``alternatives/<name>/``)."""
         root = self.path / "alternatives"
         if not root.is_dir():
             return {}
-        return {d.name: _read_files(d, self.answer_roots) for d in sorted(root.iterdir()) if d.is_dir()}
+        return {d.name: _read_files(d, self.answer_roots, self.generated) for d in sorted(root.iterdir()) if d.is_dir()}
 
     def content_hash(self) -> str:
         return sha256_json({"task": self.task, "grader": self.grader, "answer": self.answer_files(), **self._settings})
@@ -125,7 +128,8 @@ def load_eval(path: Path, eval_id: str | None = None, held_out: bool = False, *,
         raise InputError(f"{path}: malformed eval, missing {', '.join(missing)}")
     eval_id = eval_id or f"{path.parent.name}/{path.name}"
     ev = Eval(id=eval_id, category=category_of(path.parent.name), path=path, held_out=held_out,
-              grader_file=grader_file, answer_roots=answer_roots, kind_settings=read_eval_config(path, kind))
+              grader_file=grader_file, answer_roots=answer_roots, kind_settings=read_eval_config(path, kind),
+              generated=getattr(kind, "generated_paths", None))
     if not ev.answer_files():
         raise InputError(f"{path}: malformed eval, answer/{answer_roots[0]}/ holds no files")
     return ev

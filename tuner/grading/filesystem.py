@@ -71,7 +71,8 @@ def write_files(project_dir: Path, files: dict[str, str]) -> None:
 
 def read_output_dir(folder: Path, roots: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
     """Read ``folder/<root>`` for each answer root as a file set; symlinks are listed, not followed.
-    Python's bytecode caches are skipped: a tool wrote them, not the answer."""
+    Everything is read: what a kind's own tools write there (``SuiteKind.generated_paths``) the
+    caller leaves out, as only the kind knows it."""
     files: dict[str, str] = {}
     symlinks: list[str] = []
     for root in roots:
@@ -86,7 +87,7 @@ def read_output_dir(folder: Path, roots: tuple[str, ...]) -> tuple[dict[str, str
                 rel = full.relative_to(folder).as_posix()
                 if full.is_symlink():
                     symlinks.append(rel)
-                elif full.is_file() and "__pycache__" not in full.parts:
+                elif full.is_file():
                     files[rel] = full.read_text(encoding="utf-8", errors="replace")
             dirnames[:] = [d for d in dirnames if not (here / d).is_symlink()]
     return files, symlinks

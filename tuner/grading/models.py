@@ -58,7 +58,7 @@ class GradeResult(BaseModel):
     steps: list[StepResult]
     tests_passed: int = 0
     tests_total: int = 0
-    # Set when the grader itself failed (toolchain crash, hang even when run alone, npm missing):
+    # Set when the grader itself failed (toolchain crash, hang even when run alone, a tool missing):
     # an infrastructure failure, excluded from scores and never counted against the model.
     infra_error: str | None = None
     cache_key: str = ""

@@ -42,13 +42,13 @@ from typing import Iterator
 from tuner.errors import JailAccessError, ToolchainError
 
 __all__ = ["Completed", "run", "scrubbed_env", "temp_dir", "launch_count", "check_available", "hand_over",
-           "enabled", "check_reachable", "MAX_OUTPUT_BYTES", "NOBODY", "SCRATCH_BYTES", "sweep_stale_temp_dirs", "TEMP_PREFIXES"]
+           "enabled", "check_reachable", "MAX_OUTPUT_BYTES", "NOBODY", "SCRATCH_BYTES", "sweep_stale_temp_dirs", "TEMP_PREFIX"]
 
 _ALLOWED = ("PATH", "LANG", "LC_ALL", "TZ", "SYSTEMROOT", "TMPDIR")
 _launches = 0
 
 NOBODY = 65534
-# Tasks (processes and threads) per jail: Node tools use a few dozen; a fork bomb stops here.
+# Tasks (processes and threads) per jail: a test runner with workers uses a few dozen; a fork bomb stops here.
 MAX_TASKS = 256
 MAX_FILE_BYTES = 64 * 1024 * 1024  # one file written by a tool or by the code under test
 MAX_OUTPUT_BYTES = 16 * 1024 * 1024  # stdout, and stderr, of one tool run
@@ -129,27 +129,24 @@ def check_reachable(paths: Sequence[Path], what: str) -> None:
 
 
 def scrubbed_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
-    """A minimal environment for a grader process whose HOME is ``home``."""
+    """A minimal environment for a grader process whose HOME is ``home``, with ``extra`` (what a
+    kind's tools need: its own settings, never the host's) laid over it."""
     env = {name: os.environ[name] for name in _ALLOWED if name in os.environ}
     env.update(
         HOME=str(home),
         CI="1",  # command-line tools: no prompts, no error reports
         NO_COLOR="1",
         FORCE_COLOR="0",
-        # Bound the V8 heap so a runaway allocation fails instead of swapping the machine.
-        NODE_OPTIONS="--max-old-space-size=3072",
-        npm_config_update_notifier="false",
-        npm_config_fund="false",
-        npm_config_audit="false",
     )
-    env.update(extra or {})
+    env.update(extra or {})  # the kind's own settings for its tools (a runtime's memory bound, say)
     from tuner.secrets import is_secret_name  # the one list of what names a credential
 
     return {k: v for k, v in env.items() if not is_secret_name(k)}
 
 
-# Grading folders: ``<prefix><pid>-<random>``, so a later process can tell an orphan.
-TEMP_PREFIXES = ("tuner-grade-", "tuner-pytest-")
+# Grading folders: ``tuner-grade-<pid>-[<label>-]<random>``, one prefix for every kind, so a later
+# process can tell an orphan whichever kind left it.
+TEMP_PREFIX = "tuner-grade-"
 _swept = False
 
 
@@ -158,13 +155,12 @@ def sweep_stale_temp_dirs() -> list[Path]:
     cleanup): only folders named with a pid that no longer runs; a live or unknown owner's stay."""
     removed = []
     base = Path(tempfile.gettempdir())
-    for prefix in TEMP_PREFIXES:
-        for path in base.glob(f"{prefix}*"):
-            pid = path.name[len(prefix):].split("-", 1)[0]
-            if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)) or not path.is_dir():
-                continue
-            shutil.rmtree(path, ignore_errors=True)
-            removed.append(path)
+    for path in base.glob(f"{TEMP_PREFIX}*"):
+        pid = path.name[len(TEMP_PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)) or not path.is_dir():
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
     return removed
 
 
@@ -179,14 +175,15 @@ def _alive(pid: int) -> bool:
 
 
 @contextmanager
-def temp_dir(prefix: str = "tuner-grade-") -> Iterator[Path]:
+def temp_dir(label: str = "") -> Iterator[Path]:
     """A fresh directory under the system temp dir, removed afterwards whatever happens (and,
-    the first time in a process, the orphans of killed processes are removed)."""
+    the first time in a process, the orphans of killed processes are removed). ``label`` (a
+    kind's name, say) only helps a person reading ``/tmp``."""
     global _swept
     if not _swept:
         _swept = True
         sweep_stale_temp_dirs()
-    path = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-"))
+    path = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-{label + '-' if label else ''}"))
     try:
         path.chmod(0o755)  # the jail's unprivileged user reads it (and writes only what it is given)
         yield path
@@ -239,7 +236,7 @@ def _outside_system(path: Path) -> bool:
 
 
 def _program_prefix(program: str) -> list[Path]:
-    # A tool installed outside the system folders, such as node from nvm: show its prefix.
+    # A tool installed outside the system folders (a runtime under a version manager): show its prefix.
     found = shutil.which(program)
     if not found:
         return []
@@ -341,8 +338,8 @@ def _collect(proc: subprocess.Popen, stdin: str | None, timeout_s: float,
             proc.wait(timeout=min(0.25, max(deadline - now, 0.01)))
         except subprocess.TimeoutExpired:
             pass
-    # A tool that exits on its own can leave workers behind (vitest's watchdog exits while a
-    # forked worker spins in an infinite loop): nothing of the group may outlive the step. In the
+    # A tool that exits on its own can leave workers behind (a test runner's watchdog exits while
+    # a forked worker spins in an infinite loop): nothing of the group may outlive the step. In the
     # jail, the end of its first process ends its pid namespace, so detached sessions go too.
     _kill_group(proc)
     proc.wait()

@@ -1,8 +1,8 @@
 """Suite kinds: how a kind of suite lays out, asks for and grades answers (``SuiteKind``).
 
-``kind = "convex"`` and ``kind = "pytest"`` ship with tuner, each in a folder of its own
-(``tuner/suites/<kind>/``); any installed package can add one through the ``tuner.suite_kinds``
-entry-point group. ``grade`` is the one entry point the rest of tuner uses: it grades with
+The kinds that ship with tuner (``convex``, ``pytest``, ``c``) each live in a folder of their own
+(``tuner/suites/<kind>/``) and are registered like any other: through the ``tuner.suite_kinds``
+entry-point group, where any installed package can add one. ``grade`` is the one entry point the rest of tuner uses: it grades with
 whatever kind the suite is. Kinds build on ``tuner.grading`` (what every kind shares) and never
 import the suite loader (``tuner.evals``), which sits above them and asks them.
 """

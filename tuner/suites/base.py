@@ -37,10 +37,15 @@ class SuiteKind(Protocol):
     - ``published_name``: the default name of the published guideline file.
     - ``file_globs``: comma-separated globs of the files the guidelines apply to (Cursor rules).
     - ``output_format()``: the answer-format instructions appended to every task in the user
-      message (the answer parser, ``tuner.models.parse_files``, reads this format back).
-    - ``grader_id(suite)``: a content hash of everything, outside the eval folders, that can change
-      a verdict (tool configuration, lint levels, scripts, the toolchain lock, the grading code).
-      Eval folders are hashed separately (``Eval.content_hash``).
+      message, the fence format included: ``# Files``, then per file a ``## <root>/<path>`` line and
+      one fenced block (with the kind's language tag) holding the whole file. The answer parser,
+      ``tuner.models.parse_files``, reads this format back. The text is part of a run's identity
+      (and of its planned tokens): change it and runs get new ids.
+    - ``grader_id(suite)``: a content hash of the kind's grader inputs: everything, outside the eval
+      folders, that can change a verdict (tool configuration and versions, lint levels, scripts, the
+      toolchain lock, its own grading code and the ``tuner.grading`` modules it runs on). Eval
+      folders are hashed separately (``Eval.content_hash``). Part of every run's identity and of
+      every cache key, so a change of the grader replays nothing stale.
     - ``grade(suite, requests, ...)``: one ``GradeResult`` per request, in order. Never raises for
       a bad output: a model failure is a failed step; a grader that cannot run is an
       infrastructure error (``infra_error`` set, excluded from scores, not cached). Runs model code
@@ -58,8 +63,9 @@ class SuiteKind(Protocol):
     - ``check_suite(suite)``: checks across the loaded suite, raising ``InputError`` naming the
       file (Convex: every package an eval declares is in the toolchain). Default: none.
     - ``generated_paths(files)``: the paths of a file set that the kind's own tools write (Convex:
-      ``convex/_generated/``). ``tuner grade DIR`` leaves them out of a project read from disk, as
-      they are not the answer's. Default: none.
+      ``convex/_generated/``; pytest: ``__pycache__/``). ``tuner grade DIR`` and the suite loader
+      (reference and alternative answers) leave them out of files read from disk, as they are not
+      the answer's. Default: none.
 
     Kinds are found through the ``tuner.suite_kinds`` entry-point group (``name = "module:Class"``,
     instantiated without arguments), so a kind can ship as a package of its own.

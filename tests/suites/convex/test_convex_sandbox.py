@@ -17,7 +17,8 @@ from tuner.suites import get_kind, grade
 
 @pytest.mark.node
 def test_grader_process_env_is_scrubbed(monkeypatch, tmp_path):
-    """The same holds for a real grading: a grader test that asserts no secret is visible passes."""
+    """The same holds for a real grading: a grader test that asserts no secret is visible passes; the
+    Convex kind adds its Node settings (the heap bound) itself."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
     monkeypatch.setenv("FOO_TOKEN", "t0k3n")
     monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
@@ -29,6 +30,8 @@ def test_grader_process_env_is_scrubbed(monkeypatch, tmp_path):
         '  const names = Object.keys(process.env);\n'
         '  expect(names.filter((n) => /KEY|TOKEN|SECRET|PASSWORD/.test(n))).toEqual([]);\n'
         '  expect(process.env.HOME).not.toBe(' + json.dumps(str(Path.home())) + ");\n"
+        # The kind's own setting for its Node tools (not the shared sandbox's): a bounded V8 heap.
+        '  expect(process.env.NODE_OPTIONS ?? "").toContain("--max-old-space-size=");\n'
         "});\n"
     )
     project = Project(Path(__file__).resolve().parents[3])

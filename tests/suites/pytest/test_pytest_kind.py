@@ -59,6 +59,27 @@ def test_python_suite_broken_corpus_fails_at_expected_steps(tmp_path, monkeypatc
         assert r.infra_error is None
 
 
+def test_bytecode_caches_are_the_kinds_output_not_the_answers(py_suite, cli):
+    """An answer folder someone ran holds ``__pycache__/``: the pytest kind says so
+    (``generated_paths``), so ``tuner grade DIR`` and the suite loader leave it out (the shared
+    reader in tuner.grading knows no kind's tools)."""
+    from tuner.suites import get_kind
+
+    kind = get_kind("pytest")
+    assert kind.generated_paths({"app/a.py": "", "app/__pycache__/a.cpython-311.pyc": "", "app/x/__pycache__/b.pyc": "",
+                                 "app/not__pycache__.py": ""}) == ["app/__pycache__/a.cpython-311.pyc", "app/x/__pycache__/b.pyc"]
+    answer = py_suite / "001-text" / "001-slugify" / "answer"
+    before = load_suite(py_suite).get("001-text/001-slugify").content_hash()
+    (answer / "app" / "__pycache__").mkdir()
+    (answer / "app" / "__pycache__" / "slug.cpython-311.pyc").write_bytes(b"\xa7\r\r\n\x00\xff not text")
+    ev = load_suite(py_suite).get("001-text/001-slugify")
+    assert all("__pycache__" not in p for p in ev.answer_files())  # never read (it is not UTF-8 either)
+    assert ev.content_hash() == before
+    r = cli("grade", str(answer), "--eval", "001-text/001-slugify", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["passed"]
+
+
 def test_python_suite_validates_tunes_and_publishes_through_the_cli(cli, tmp_path, monkeypatch):
     root = tmp_path / "proj"
     shutil.copytree(ROOT / "suites" / "python", root / "suites" / "python")

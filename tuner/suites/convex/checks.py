@@ -25,10 +25,21 @@ def _relative(text: str, sub: SubProject) -> str:
     return text.replace(str(sub.dir) + "/", "").replace(str(sub.dir.resolve()) + "/", "")
 
 
+# What every Node tool of ours runs with, beside the sandbox's scrubbed environment: a bounded V8
+# heap (a runaway allocation fails the step instead of swapping the machine) and an npm that never
+# phones home (the jail has no network: a notifier would only wait).
+_TOOL_ENV = {
+    "NODE_OPTIONS": "--max-old-space-size=3072",
+    "npm_config_update_notifier": "false",
+    "npm_config_fund": "false",
+    "npm_config_audit": "false",
+}
+
+
 def _node(ws: Workspace, argv: list[str], timeout_s: float, env: dict[str, str] | None = None,
           idle_timeout_s: float | None = None, stdin: str | None = None) -> sandbox.Completed:
-    return sandbox.run([ws.toolchain.node, *argv], cwd=ws.root, home=ws.home, timeout_s=timeout_s, env=env,
-                       visible=[ws.root, ws.toolchain.node_modules], scratch=ws.scratch,
+    return sandbox.run([ws.toolchain.node, *argv], cwd=ws.root, home=ws.home, timeout_s=timeout_s,
+                       env={**_TOOL_ENV, **(env or {})}, visible=[ws.root, ws.toolchain.node_modules], scratch=ws.scratch,
                        idle_timeout_s=idle_timeout_s, stdin=stdin)
 
 

@@ -46,6 +46,10 @@ class PytestKind:
     def output_format(self) -> str:
         return OUTPUT_FORMAT
 
+    def generated_paths(self, files: dict[str, str]) -> list[str]:
+        """Python's bytecode caches: an answer folder someone ran holds them, and the answer did not write them."""
+        return sorted(p for p in files if "__pycache__" in p.split("/"))
+
     def grader_id(self, suite) -> str:
         """Everything that decides a verdict besides the eval: the code that runs (this module,
         the plugin, the sandbox, the filesystem checks, the cache, the result models), the
@@ -95,7 +99,7 @@ def _grade_one(request, timeout_s: float):
     passed = total = 0
     infra = None
     if not problems:
-        with sandbox.temp_dir("tuner-pytest-") as root:
+        with sandbox.temp_dir("pytest") as root:
             home = sandbox.hand_over(root / ".home")
             project = root / "p"
             write_files(project, request.files)
