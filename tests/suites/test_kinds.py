@@ -1,59 +1,53 @@
-"""The SuiteKind contract, tested once per kind (the Convex suite and the Python/pytest suite).
-Each kind's own tests are in its folder (tests/suites/<kind>/)."""
+"""The SuiteKind contract, tested once per kind this project ships, each on its own suite (the
+Convex suite, suites/python, suites/c). The kinds come from their entry points and the suites from
+the manifests on disk: a new kind's registration and suite are all this test needs. Each kind's
+own tests are in its folder (tests/suites/<kind>/)."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
+from kindkit import ROOT, registered_in_pyproject, shipped_kinds, shipped_suites
 from tuner.evals import load_suite
 from tuner.grading import GradeRequest
 from tuner.paths import Project
 from tuner.suites import SuiteKind, get_kind, grade, kind_names
 
-ROOT = Path(__file__).resolve().parents[2]
-SUITES = {"convex": ROOT / "evals", "pytest": ROOT / "suites" / "python"}
-
 pytestmark = [pytest.mark.slow]
 
 
-def _project(kind: str) -> Project:
-    return Project(ROOT, SUITES[kind])
-
-
-def _broken_cases(suite_root: Path) -> list[Path]:
-    return sorted((suite_root / "broken").glob("**/broken.toml"))
-
-
-def test_every_shipped_kind_is_a_suite_kind():
-    assert kind_names() == ["c", "convex", "pytest"]
-    for name in kind_names():
+def test_every_shipped_kind_is_registered_installed_and_a_suite_kind():
+    """What pyproject.toml registers is what is installed (a stale install is said here, not as an
+    unknown kind later), and every kind it names follows the protocol and has a suite of ours."""
+    assert shipped_kinds() == sorted(registered_in_pyproject()), "reinstall tuner (`./dev` does it) after editing its entry points"
+    assert len(shipped_kinds()) >= 3 and set(shipped_kinds()) <= set(kind_names())
+    for name in shipped_kinds():
         kind = get_kind(name)
         assert isinstance(kind, SuiteKind) and kind.name == name
         assert kind.steps[0] == "filesystem" and kind.steps[-1] == "tests"
         assert "## " in kind.output_format() and kind.published_name
+        assert kind.answer_roots and kind.answer_extensions and kind.grader_file
+        assert shipped_suites().get(name), f"kind '{name}' ships without a suite of ours (evals/ or suites/*/) to prove it"
 
 
-@pytest.mark.parametrize("kind", ["convex", "pytest"])
-def test_kind_contract(kind, tmp_path, monkeypatch, broken_variant):
-    if shutil.which("node") is None and kind == "convex":
-        pytest.skip("node is not installed")
+@pytest.mark.parametrize("kind", shipped_kinds())
+def test_kind_contract(kind, tmp_path, monkeypatch):
     monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
-    project = _project(kind)
+    project = Project(ROOT, shipped_suites()[kind][0])
     suite = load_suite(project)
     assert suite.kind.name == kind and suite.manifest.kind == kind
     # Answers live under the kind's roots; the grader file is the kind's.
-    ev = suite.evals[0]
+    ev, other = suite.evals[0], suite.evals[-1]
+    assert ev.category != other.category
     assert all(p.split("/")[0] in suite.kind.answer_roots for p in ev.answer_files())
     assert (ev.path / suite.kind.grader_file).is_file()
     assert suite.kind.grader_id(suite).startswith("sha256:")  # what it covers: tests/suites/*/
     good = GradeRequest(eval=ev, files=ev.answer_files())
-    broken_req, spec = broken_variant(suite, _broken_cases(suite.root)[0]) if kind == "pytest" else (
-        GradeRequest(eval=ev, files={"convex/schema.ts": "export default 1 +;\n"}), {"expected_step": None})
+    # Another task's correct answer is a wrong answer to this one, whatever the kind: it fails a
+    # step of its own (not the grader: no infrastructure error).
+    wrong = GradeRequest(eval=ev, files=other.answer_files())
     empty = GradeRequest(eval=ev, files={})
-    requests = [good, broken_req, empty, good]
+    requests = [good, wrong, empty, good]
     results = grade(project, requests, suite=suite)
     assert [r.eval_id for r in results] == [q.eval.id for q in requests]  # one per request, in order
     for r in results:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from kindkit import broken_cases
 from tuner.evals import load_suite
 from tuner.grading import GradeRequest, sandbox
 from tuner.paths import Project
@@ -28,12 +29,7 @@ def c_suite(tmp_path, monkeypatch):
 
 
 def _broken(suite, broken_variant) -> list[tuple[Path, dict, GradeRequest]]:
-    cases = sorted((SUITE / "broken").glob("*/*/broken.toml"))
-    out = []
-    for case in cases:
-        request, spec = broken_variant(suite, case)
-        out.append((case, spec, request))
-    return out
+    return [(case, spec, request) for case in broken_cases(SUITE / "broken") for request, spec in [broken_variant(suite, case)]]
 
 
 def _with(ev, **changes: str) -> GradeRequest:

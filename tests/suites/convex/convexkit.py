@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import kindkit
 
 __all__ = ["ROOT", "BROKEN", "broken_cases"]
 
@@ -13,4 +14,5 @@ BROKEN = ROOT / "tests" / "fixtures" / "broken"
 
 
 def broken_cases() -> list[Path]:
-    return sorted(BROKEN.glob("**/broken.toml"))
+    """The Convex suite's broken corpus (kept with the test fixtures, not in evals/)."""
+    return kindkit.broken_cases(BROKEN)

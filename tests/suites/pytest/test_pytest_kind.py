@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from kindkit import broken_cases
 from tuner.evals import load_suite
 from tuner.paths import Project
 from tuner.suites import grade
@@ -51,7 +52,7 @@ def test_python_suite_broken_corpus_fails_at_expected_steps(tmp_path, monkeypatc
     monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
     project = _project()
     suite = load_suite(project)
-    cases = sorted((suite.root / "broken").glob("**/broken.toml"))
+    cases = broken_cases(suite.root / "broken")
     assert len(cases) >= len(suite.evals)
     requests, specs = zip(*(broken_variant(suite, c) for c in cases))
     for case, spec, r in zip(cases, specs, grade(project, list(requests), suite=suite)):

@@ -3,13 +3,12 @@ answer controls (tests/fixtures/hostile/python)."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from tuner.evals import load_suite
-from tuner.grading import GradeRequest, read_output_dir
+from tuner.grading import GradeRequest
 from tuner.paths import Project
 from tuner.suites import grade
 
@@ -19,18 +18,13 @@ CASES = ROOT / "tests" / "fixtures" / "hostile" / "python"
 pytestmark = [pytest.mark.slow]
 
 
-def test_a_forged_report_and_a_clean_exit_do_not_pass(tmp_path, monkeypatch):
+def test_a_forged_report_and_a_clean_exit_do_not_pass(tmp_path, monkeypatch, broken_variant):
     monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
     project = Project(ROOT, ROOT / "suites" / "python")
     suite = load_suite(project)
     cases = sorted(CASES.glob("*/hostile.toml"))
-    requests, specs = [], []
-    for case in cases:
-        spec = tomllib.loads(case.read_text())
-        ev = suite.get(spec["eval"])
-        changed, symlinks = read_output_dir(case.parent, suite.kind.answer_roots)
-        requests.append(GradeRequest(eval=ev, files={**ev.answer_files(), **changed}, symlinks=symlinks))
-        specs.append(spec)
+    # A hostile case is laid out as a broken one (the reference answer, the case's files over it).
+    requests, specs = zip(*(broken_variant(suite, case) for case in cases))
     reference = suite.get("001-text/001-slugify")
     results = grade(project, [*requests, GradeRequest(eval=reference, files=reference.answer_files())], suite=suite)
     for case, spec, result in zip(cases, specs, results):
