@@ -1,12 +1,15 @@
-"""What the tests of every suite kind share: reading a case of a suite's broken corpus."""
+"""What the tests of every suite kind share: reading a case of a suite's broken corpus, and a
+project holding a copy of one of our suites for the tests that run the whole loop by the CLI."""
 
 from __future__ import annotations
 
+import shutil
 import tomllib
 from pathlib import Path
 
 import pytest
 
+from kindkit import ROOT
 from tuner.grading import GradeRequest, read_output_dir
 
 
@@ -27,3 +30,24 @@ def _broken_variant(suite, case: Path) -> tuple[GradeRequest, dict]:
 def broken_variant():
     """``broken_variant(suite, case) -> (GradeRequest, spec)`` for one case of a broken corpus."""
     return _broken_variant
+
+
+@pytest.fixture
+def suite_copy(tmp_path, monkeypatch):
+    """``suite_copy("suites/c") -> Path``: a project of its own (empty guidelines/, evals/,
+    experiments/, its own store and a cold cache) holding an editable copy of that suite, which
+    commands must still be told with ``--suite``; the current folder is the project."""
+
+    def make(relative: str) -> Path:
+        root = tmp_path / "proj"
+        shutil.copytree(ROOT / relative, root / relative)
+        for folder in ("guidelines", "evals", "experiments"):
+            (root / folder).mkdir(exist_ok=True)
+        monkeypatch.setenv("TUNER_HOME", str(root))
+        monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
+        monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
+        monkeypatch.delenv("TUNER_SUITE", raising=False)
+        monkeypatch.chdir(root)
+        return root / relative
+
+    return make

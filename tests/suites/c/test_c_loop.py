@@ -5,26 +5,15 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[3]
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")]
 
 
-def test_c_suite_runs_compares_ablates_tunes_and_publishes_through_the_cli(cli, tmp_path, monkeypatch):
-    root = tmp_path / "proj"
-    shutil.copytree(ROOT / "suites" / "c", root / "suites" / "c")
-    for folder in ("guidelines", "evals", "experiments"):
-        (root / folder).mkdir()
-    monkeypatch.setenv("TUNER_HOME", str(root))
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
-    monkeypatch.delenv("TUNER_SUITE", raising=False)
-    monkeypatch.chdir(root)
-    suite = str(root / "suites" / "c")
+def test_c_suite_runs_compares_ablates_tunes_and_publishes_through_the_cli(cli, suite_copy):
+    copy = suite_copy("suites/c")
+    suite = str(copy)
 
     r = cli("run", "--suite", suite, "--model", "sim/perfect", "--guidelines", "none", "--samples", "1", "--json")
     assert r.exit_code == 0, r.output
@@ -58,7 +47,7 @@ def test_c_suite_runs_compares_ablates_tunes_and_publishes_through_the_cli(cli, 
 
     r = cli("publish", "--suite", suite, "--json")
     assert r.exit_code == 0, r.output
-    published = root / "suites" / "c" / "guidelines" / "published" / "c_rules"
+    published = copy / "guidelines" / "published" / "c_rules"
     manifest = json.loads((published / "manifest.json").read_text())
     assert manifest["source"] == {"kind": "study", "name": tuned["study"], "trial": manifest["source"]["trial"]}
     assert "c.free-what-you-allocate" in {rule["id"] for rule in manifest["rules"]}

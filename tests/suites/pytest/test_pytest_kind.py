@@ -4,7 +4,6 @@ through the CLI: validate, tune → publish."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -81,18 +80,9 @@ def test_bytecode_caches_are_the_kinds_output_not_the_answers(py_suite, cli):
     assert json.loads(r.stdout)["passed"]
 
 
-def test_python_suite_validates_tunes_and_publishes_through_the_cli(cli, tmp_path, monkeypatch):
-    root = tmp_path / "proj"
-    shutil.copytree(ROOT / "suites" / "python", root / "suites" / "python")
-    (root / "guidelines").mkdir()
-    (root / "evals").mkdir()
-    (root / "experiments").mkdir()
-    monkeypatch.setenv("TUNER_HOME", str(root))
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
-    monkeypatch.delenv("TUNER_SUITE", raising=False)
-    monkeypatch.chdir(root)
-    suite = str(root / "suites" / "python")
+def test_python_suite_validates_tunes_and_publishes_through_the_cli(cli, suite_copy):
+    copy = suite_copy("suites/python")
+    suite = str(copy)
 
     r = cli("evals", "validate", "--suite", suite)
     assert r.exit_code == 0, r.output
@@ -110,7 +100,7 @@ def test_python_suite_validates_tunes_and_publishes_through_the_cli(cli, tmp_pat
 
     r = cli("publish", "--suite", suite, "--json")
     assert r.exit_code == 0, r.output
-    published = root / "suites" / "python" / "guidelines" / "published" / "python_rules"
+    published = copy / "guidelines" / "published" / "python_rules"
     assert (published / "python_rules.md").is_file() and (published / "manifest.json").is_file()
     manifest = json.loads((published / "manifest.json").read_text())
     assert manifest["source"]["kind"] == "study" and manifest["source"]["name"] == data["study"]
