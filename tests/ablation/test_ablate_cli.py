@@ -113,10 +113,11 @@ def test_adaptive_finds_the_strong_rule_and_a_larger_budget_continues(cli, py_pr
     b, effects = _effects(more)
     assert b["id"] == a["id"]  # the budget is not part of the ablation's identity
     assert b["adaptive"]["calls"] <= 400
-    # The rounds the first invocation ran are retraced from the caches: only the new ones are paid.
-    assert b["adaptive"]["new_calls"] == b["adaptive"]["calls"] - a["adaptive"]["calls"]
-    whole = a["adaptive"]["history"][:-1]
-    assert b["adaptive"]["history"][: len(whole)] == [{**h, "new_calls": 0} for h in whole]
+    # A larger budget is a new plan of looks; the points it shares with the first (its first round
+    # always: every rule is open there) come back from the store and caches, unpaid.
+    first_round = a["adaptive"]["history"][0]["calls"]
+    assert b["adaptive"]["history"][0] == {**a["adaptive"]["history"][0], "new_calls": 0}
+    assert b["adaptive"]["new_calls"] <= b["adaptive"]["calls"] - first_round
     # What the truth implies, at this budget: the strongest rule is decided, none is called harmful.
     assert effects["py.raise-valueerror"]["verdict"] == "helps", effects["py.raise-valueerror"]
     assert not [e for e in effects.values() if e["verdict"] == "hurts"], effects
@@ -132,6 +133,66 @@ def test_adaptive_finds_the_strong_rule_and_a_larger_budget_continues(cli, py_pr
         assert any(p.dropped for p in points.values())
     finally:
         store.close()
+
+
+# A harmful candidate the test plants: a simulated model (sim/planted, careful's settings) that, after
+# reading it, renames the function of the CSV task in 90% of its answers (a side effect, as
+# sim/overeager has), so that eval's tests fail when it fires.
+HARMFUL = """---
+id: py.planted-harm
+title: Name helpers after their module
+section: [Functions]
+targets: [text]
+status: candidate
+---
+Give every public function a version suffix so that callers can tell releases apart.
+"""
+PLANTED_SIM = """
+profiles:
+  planted:
+    description: careful, plus a side effect of the planted harmful rule
+    cure_strength: 0.99
+    attention_tokens: 20000
+    noise: 0.005
+    gaps: {text.lower-not-casefold: 0.6, text.skip-unicode-normalize: 0.5, text.wrap-width-off-by-one: 0.4,
+           text.none-for-bad-input: 0.3, data.mutable-default: 0.5, data.mutates-input: 0.7,
+           data.none-for-bad-input: 0.3, data.capacity-off-by-one: 0.4}
+    side_effects:
+      - id: planted.versioned-name
+        description: Renames the first public function of the module (its tests cannot import it).
+        rule_cue: 'version suffix'
+        categories: [text]
+        files: 'app/csv_line.py'
+        probability: 0.9
+        trigger: '^def [a-z]\\w*\\('
+        transform:
+          - {pattern: '^def ([a-z]\\w*)\\(', replace: 'def \\1_v2(', count: 1}
+"""
+
+
+def test_defaults_find_a_planted_helpful_rule_and_flag_a_planted_harmful_candidate(cli, py_project, monkeypatch):
+    """`tuner ablate` with its default design and budget, from the CLI: the planted rule that cures two
+    text gaps helps, the planted harmful candidate hurts, and a rule with no effect on text is not flagged."""
+    rules = py_project / "py" / "guidelines" / "rules"
+    (rules / "errors" / "planted.md").write_text(PLANTED)
+    (rules / "functions" / "planted-harm.md").write_text(HARMFUL)
+    (py_project / "py" / "guidelines" / "sets" / "planted.yaml").write_text(
+        "description: the active rules with the planted ones in place of two of them\n"
+        "statuses: [active]\ninclude: [py.planted-raise, py.planted-harm]\n"
+        "exclude: [py.raise-valueerror, py.inclusive-limits]\n")
+    sim = py_project / "planted-sim.yaml"
+    sim.write_text(PLANTED_SIM)
+    monkeypatch.setenv("TUNER_SIM_FILE", str(sim))
+    r = cli("ablate", "--set", "planted", "--category", "text", "--model", "sim/planted", "--json")
+    data, effects = _effects(r)
+    assert data["design"] == "adaptive" and data["adaptive"]["budget_calls"] == 600  # the default floor
+    assert data["adaptive"]["calls"] <= 600 and data["spent"]["calls"] <= 600
+    assert effects["py.planted-raise"]["verdict"] == "helps", effects["py.planted-raise"]
+    assert effects["py.planted-harm"]["verdict"] == "hurts", effects["py.planted-harm"]
+    # Where it matters: the one eval whose function it renames stands out.
+    where = list(effects["py.planted-harm"]["by_eval"].items())
+    assert where[0][0] == "001-text/003-csv-line" and where[0][1][0] < -0.5, where
+    assert effects["py.no-mutable-defaults"]["verdict"] not in ("helps", "hurts")
 
 
 def test_adaptive_refuses_samples_and_an_inverted_zone(cli, py_project):

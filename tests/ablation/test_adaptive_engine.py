@@ -88,3 +88,37 @@ def test_budget_is_never_exceeded_and_undecided_is_said():
 def test_zone_must_be_ordered():
     with pytest.raises(ValueError):
         Zone(delta0=0.1, delta=0.05)
+
+
+def test_phrasings_are_weighed_against_the_default_with_the_rule_in():
+    """A rule's other phrasing is a factor of its own: its cell is the effect of using it instead of
+    the default (never of leaving the rule out), decided like any rule's."""
+    rules = [f"r{i:02d}" for i in range(6)]
+    variants = {"r00": ("terse",), "r01": ("terse",)}
+    rng = np.random.default_rng(5)
+    base = {e: rng.uniform(0.3, 0.6) for evals in CATEGORIES.values() for e in evals}
+    seen = []
+
+    def observe(points):
+        out = []
+        for pt in points:
+            assert not any(key.split("@")[0] in pt.dropped for key in pt.swapped)  # never a phrasing of a rule left out
+            seen.append(pt)
+            p = base[pt.eval_id]
+            if pt.category == "alpha":
+                p += 0.3 * ("r00" not in pt.dropped)  # including r00 helps ...
+                p -= 0.25 * ("r00@terse" in pt.swapped)  # ... its terse phrasing much less
+                p += 0.0 * ("r01@terse" in pt.swapped)  # r01's terse phrasing is as good as its default
+            out.append({"m": bool(rng.random() < min(1.0, max(0.0, p)))})
+        return out, len(points)
+
+    plan = Plan(rules=tuple(rules), evals=CATEGORIES, models=("m",), budget_calls=12000, zone=Zone(), variants=variants)
+    out = run_adaptive(plan, observe)
+    verdicts = {(c.rule, c.category): c.verdict for c in out.cells}
+    assert verdicts[("r00", "alpha")] == HELPS
+    assert verdicts[("r00@terse", "alpha")] == HURTS
+    assert verdicts[("r01@terse", "alpha")] in (NO_EFFECT, UNDECIDED)
+    assert not [k for k, v in verdicts.items() if v in (HELPS, HURTS) and k not in {("r00", "alpha"), ("r00@terse", "alpha")}]
+    assert any(pt.swapped for pt in seen)
+    cell = next(c for c in out.cells if c.rule == "r00@terse" and c.category == "alpha")
+    assert cell.by_eval and all(d < 0 for d, _ in cell.by_eval.values())

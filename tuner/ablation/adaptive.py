@@ -2,23 +2,45 @@
 
 Method (and why). Every call is one prompt on one eval. Each prompt is the pool with a random few
 of the *open* rules dropped (each open rule independently, with probability
-``min(½, max_dropped / open rules)``); decided rules stay in. Per model × category a linear
-probability model ``passed ~ dropped-rule indicators + eval fixed effects`` (OLS, HC1 robust
+``min(max_share, max_dropped / open rules)``); decided rules stay in. Per model × category a linear
+probability model ``passed ~ dropped-rule indicators + eval fixed effects`` (OLS, HC3 robust
 errors, statsmodels) gives each rule's effect of inclusion, and after each round ``tuner.stats.zones``
-decides the cells it can (helps / hurts / no meaningful effect) with the error budget split over
-the looks (``Zone.spend``). The next round randomises only what is still open, so calls go where the decision is.
+decides the cells it can (helps / hurts / no meaningful effect). The next round randomises only
+what is still open, so calls go where the decision is.
+
+The looks are planned from the budget before the first call: rounds double in size, the last one
+is cut to what the budget allows, and look k spends the O'Brien-Fleming-type share of the error
+budget for its planned share of the calls (``Zone.spend_planned``), so most of it is left for the
+last, largest look. The plan assumes every category stays open; when one closes early the others
+still get only their planned rounds (the calls it would have used are saved, not spent), which
+keeps each look's share independent of the data.
+
+Why these numbers (measured on the simulator, ``benchmarks/bench_tuning.py`` and the design lab
+described in the README): about 12 rules dropped per prompt but never more than a quarter of the
+open ones. Dropping more informs each rule from more calls but measures it in prompts missing many
+others, which shrinks the effect a leave-one-out would see (the planted mistakes compound: 8
+dropped of 65 -> bias -2 points on a true +8, 32 -> -7); on a 7-rule pool a quarter gave recall
+0.88 where half gave 0.74 at 600 calls.
+
+Why a pooled category model and not a model per rule x eval? Effects do live in rule x eval cells
+(a rule cures the evals its mistake appears in), but for the category's effect, the mean of its
+cells, an unbiased per-cell model has exactly the pooled model's variance, and telling the zero
+cells apart from the data needs more calls per eval than the budget has (a screen-then-estimate
+split on fresh halves found 2-5% of the true rules on `careful` / `actions` at 2,400 calls, the
+pooled fit 45%; even an oracle that knows every zero cell reaches only 75%). So verdicts pool the
+category, and the cells are reported, as estimated, for reading (``Cell.by_eval``: where a rule
+seems to matter).
 
 Why not racing each rule against the full set (leave-one-out pairs)? A pair informs one rule; a
 random-dropout prompt informs every rule it varies, so at the same calls each effect is estimated
-from all of them (the variance of a coefficient falls with the whole round's size, not with a
-rule's share of it). Keeping the prompt close to the full pool (few rules dropped at a time) keeps
-the estimand close to the leave-one-out effect people ask about ("what does this rule add to the
-set?") rather than the effect in half-empty prompts. Thompson sampling or bandit racing answer
-"which arm is best", not "which rules matter, with error control", so they were not chosen.
+from all of them. Thompson sampling or bandit racing answer "which arm is best", not "which rules
+matter, with error control", so they were not chosen.
 
-Determinism: a point's dropped rules come from (seed, category, eval, replicate) alone, and every
-decision from the data, which the response cache and the store replay exactly. A second run with a
-larger ``budget_calls`` therefore retraces the same rounds without paying for them and goes on.
+Determinism: a point's dropped rules come from (seed, category, eval, replicate) and the open
+rules alone, and every decision from the data, which the response cache and the store replay
+exactly: an interrupted design resumes without paying again. A larger budget is a new plan (its
+looks spend differently); the points it shares with the smaller one (the first round always) are
+not bought again.
 """
 
 from __future__ import annotations
@@ -30,25 +52,37 @@ from dataclasses import dataclass, field
 
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, UNDECIDED, Zone, zone_tests
 
-__all__ = ["Point", "Cell", "Plan", "AdaptiveOutcome", "run_adaptive"]
+__all__ = ["Point", "Cell", "Plan", "AdaptiveOutcome", "planned_looks", "run_adaptive", "swap_key"]
 
 _MIN_DROPS = 8  # a rule is not judged before it was left out this many times in the category
 _MIN_DF = 20  # nor before the category's fit has this many residual degrees of freedom
+_CELL_MIN_DROPS = 4  # a rule x eval cell is reported once the rule was left out this often there
+_CELL_SHOWN = 0.10  # ... and its estimate is at least this far from zero, and two of its standard errors
+_CELL_MAX = 8  # cells reported per rule x model x category
 
 
 @dataclass(frozen=True)
 class Point:
-    """One prompt on one eval: the pool without ``dropped``, sample index ``replicate``."""
+    """One prompt on one eval: the pool without ``dropped``, the rules of ``swapped`` (``rule@variant``)
+    in that phrasing instead of their default, sample index ``replicate``."""
 
     category: str
     eval_id: str
     replicate: int
     dropped: tuple[str, ...]
+    swapped: tuple[str, ...] = ()
+
+    @property
+    def applied(self) -> tuple[str, ...]:
+        """The design's factors this point applies: rules left out and phrasings switched."""
+        return self.dropped + self.swapped
 
 
 @dataclass
 class Cell:
-    """One rule × model × category: the current estimate and, once decided, the verdict."""
+    """One rule × model × category: the current estimate and, once decided, the verdict. ``rule`` is a
+    rule id (the effect of including it) or ``rule@variant`` (the effect of that phrasing in place of
+    the default, the rule being in)."""
 
     rule: str
     model: str
@@ -61,6 +95,9 @@ class Cell:
     q_value: float | None = None
     decided_round: int | None = None
     calls: int = 0  # calls in the category while this rule was still randomised there
+    # Where it seems to matter: {eval id: (pass rate with it - without it, times left out)} for the
+    # evals whose difference is largest (descriptive: not tested, see the module docstring).
+    by_eval: dict[str, tuple[float, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -71,7 +108,11 @@ class Plan:
     budget_calls: int
     zone: Zone = Zone()
     seed: int = 0
-    max_dropped: float = 8.0
+    # Other phrasings to weigh against each rule's default: {rule: (variant, ...)}. A point uses one of
+    # them, for a rule it keeps, with the same probability a rule is dropped.
+    variants: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    max_dropped: float = 12.0
+    max_share: float = 0.25  # never drop more than this share of the open rules from one prompt
     max_rounds: int = 12  # a guard: with doubling rounds, 12 looks is 4,000x the first round
 
 
@@ -81,8 +122,9 @@ class AdaptiveOutcome:
     rounds: int
     calls: int  # calls the design made (cached replays included)
     new_calls: int  # calls paid for in this invocation
-    stopped: str  # "decided" | "budget" | "rounds" (the max_rounds guard)
+    stopped: str  # "decided" | "budget" (the planned looks are done) | "rounds" (the max_rounds guard)
     history: list[dict] = field(default_factory=list)
+    looks: list[int] = field(default_factory=list)  # the planned replicates per eval at each look
 
 
 Observe = Callable[[list[Point]], tuple[list[dict[str, bool | None]], int]]
@@ -90,25 +132,58 @@ Observe = Callable[[list[Point]], tuple[list[dict[str, bool | None]], int]]
 per point, provider calls paid)."""
 
 
+def swap_key(rule: str, variant: str) -> str:
+    return f"{rule}@{variant}"
+
+
+def _factors(plan: Plan) -> list[str]:
+    """Every cell's key: the rules, then their other phrasings."""
+    return [*plan.rules, *(swap_key(r, v) for r in plan.rules for v in plan.variants.get(r, ()))]
+
+
+def _sign(key: str) -> float:
+    """A fitted coefficient is the effect of applying a factor: leaving a rule out (the effect of
+    including it is its negative) or switching to a phrasing (the effect as it is)."""
+    return 1.0 if "@" in key else -1.0
+
+
 def _uniform(*parts: object) -> float:
     digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
     return int.from_bytes(digest[:8], "big") / 2**64
 
 
-def _points(plan: Plan, category: str, open_rules: list[str], first: int, reps: int) -> list[Point]:
-    p_drop = min(0.5, plan.max_dropped / max(1, len(open_rules)))
+def _p_drop(plan: Plan, n_open: int) -> float:
+    return min(plan.max_share, plan.max_dropped / max(1, n_open))
+
+
+def _points(plan: Plan, category: str, open_keys: list[str], first: int, reps: int) -> list[Point]:
+    p_drop = _p_drop(plan, len(open_keys))
+    rules = [k for k in open_keys if "@" not in k]
+    swaps: dict[str, list[str]] = {}
+    for key in open_keys:
+        if "@" in key:
+            swaps.setdefault(key.split("@", 1)[0], []).append(key)
     points = []
     for eval_id in plan.evals[category]:
         for rep in range(first, first + reps):
-            dropped = tuple(r for r in open_rules if _uniform(plan.seed, category, eval_id, rep, r) < p_drop)
-            points.append(Point(category, eval_id, rep, dropped))
+            dropped = tuple(r for r in rules if _uniform(plan.seed, category, eval_id, rep, r) < p_drop)
+            swapped = []
+            for rule, keys in swaps.items():
+                if rule in dropped:
+                    continue
+                # At most one phrasing per rule: each open one with probability p_drop.
+                u = _uniform(plan.seed, category, eval_id, rep, rule, "phrasing")
+                if u < p_drop * len(keys):
+                    swapped.append(keys[int(u / p_drop)])
+            points.append(Point(category, eval_id, rep, dropped, tuple(swapped)))
     return points
 
 
 def _fit(rows: list[tuple[tuple[str, ...], str, bool]], rules: list[str]) -> dict[str, tuple[float, float, float, int]]:
-    """{rule: (effect of including it, standard error, degrees of freedom, times dropped)} from one
-    category's rows. HC3 errors and Student's t: HC1 with a normal reference flagged 10% of A/A
-    runs at the first, small look."""
+    """{factor: (its effect, standard error, degrees of freedom, times applied)} from one category's
+    rows (the factors each point applied, its eval, pass). The effect of a rule is that of including
+    it, of a phrasing that of using it (``_sign``). HC3 errors and Student's t: HC1 with a normal
+    reference flagged 10% of A/A runs at the first, small look."""
     import numpy as np
     import statsmodels.api as sm
 
@@ -134,74 +209,110 @@ def _fit(rows: list[tuple[tuple[str, ...], str, bool]], rules: list[str]) -> dic
             continue
         se = float(fit.bse[j])
         se = floor if math.isnan(se) else max(se, floor)
-        out[rule] = (-float(fit.params[j]), se, df, int(n_drop))
+        out[rule] = (_sign(rule) * float(fit.params[j]), se, df, int(n_drop))
     return out
 
 
 def _reps(plan: Plan, round_no: int) -> int:
     """Replicates per eval in round ``round_no`` (1-based). The first round leaves each rule out
     about 16 times per category; each later round doubles the data so far, so a few looks cover a
-    large budget. Round sizes depend on the plan, never on the budget: a larger budget retraces
-    the same rounds."""
+    large budget."""
     smallest = min(len(v) for v in plan.evals.values())
-    p_drop = min(0.5, plan.max_dropped / max(1, len(plan.rules)))
-    base = max(1, math.ceil(16 / (smallest * p_drop)))
+    base = max(1, math.ceil(16 / (smallest * _p_drop(plan, len(_factors(plan))))))
     return base * 2 ** (round_no - 1)
 
 
+def planned_looks(plan: Plan) -> list[int]:
+    """Cumulative replicates per eval at each look, planned before the first call as if every
+    category stayed open to the end: doubling rounds, the last cut to what the budget allows."""
+    per_rep = sum(len(v) for v in plan.evals.values()) * len(plan.models)
+    most = plan.budget_calls // max(1, per_rep)
+    looks: list[int] = []
+    done = 0
+    while done < most and len(looks) < plan.max_rounds:
+        done = min(most, done + _reps(plan, len(looks) + 1))
+        looks.append(done)
+    return looks
+
+
 def run_adaptive(plan: Plan, observe: Observe, progress: Callable[[dict], None] | None = None) -> AdaptiveOutcome:
-    cells = {(r, m, c): Cell(r, m, c) for c in plan.evals for m in plan.models for r in plan.rules}
+    cells = {(r, m, c): Cell(r, m, c) for c in plan.evals for m in plan.models for r in _factors(plan)}
     rows: dict[tuple[str, str], list[tuple[tuple[str, ...], str, bool]]] = {(m, c): [] for m in plan.models for c in plan.evals}
-    next_rep = 0
+    looks = planned_looks(plan)
     calls = new_calls = rounds = 0
     history: list[dict] = []
-    stopped = "rounds"
-    while rounds < plan.max_rounds:
+    stopped = "budget"
+    for look, until in enumerate(looks, start=1):
         open_by_cat = {c: sorted({r for (r, m, cc), cell in cells.items() if cc == c and cell.verdict == OPEN}) for c in plan.evals}
         open_by_cat = {c: rs for c, rs in open_by_cat.items() if rs}
         if not open_by_cat:
             stopped = "decided"
             break
-        per_rep = sum(len(plan.evals[c]) for c in open_by_cat) * len(plan.models)
-        # The last round is cut to what the budget allows; a larger budget later runs it whole
-        # (its first replicates come back from the caches).
-        fit_reps = min(_reps(plan, rounds + 1), (plan.budget_calls - calls) // per_rep)
-        if fit_reps < 1:
-            stopped = "budget"
-            break
-        points = [pt for c, rs in open_by_cat.items() for pt in _points(plan, c, rs, next_rep, fit_reps)]
-        next_rep += fit_reps
+        first = looks[look - 2] if look > 1 else 0
+        points = [pt for c, rs in open_by_cat.items() for pt in _points(plan, c, rs, first, until - first)]
         results, paid = observe(points)
         calls += len(points) * len(plan.models)
         new_calls += paid
-        rounds += 1
+        rounds = look
         for pt, by_model in zip(points, results):
             for m, passed in by_model.items():
                 if passed is not None:
-                    rows[(m, pt.category)].append((pt.dropped, pt.eval_id, passed))
+                    rows[(m, pt.category)].append((pt.applied, pt.eval_id, passed))
         for c, rs in open_by_cat.items():
             for cell in (cells[(r, m, c)] for m in plan.models for r in rs):
-                cell.calls += len(plan.evals[c]) * fit_reps
-        _decide(plan, cells, rows, open_by_cat, rounds)
-        history.append(_snapshot(cells, rounds, calls, new_calls))
+                cell.calls += len(plan.evals[c]) * (until - first)
+        spent = plan.zone.spend_planned(first / looks[-1], until / looks[-1])
+        _decide(plan, cells, rows, open_by_cat, look, spent)
+        history.append(_snapshot(cells, look, calls, new_calls))
         if progress:
             progress(history[-1])
     else:
-        stopped = "rounds" if any(c.verdict == OPEN for c in cells.values()) else "decided"
+        stopped = "budget" if any(c.verdict == OPEN for c in cells.values()) else "decided"
     for cell in cells.values():
         if cell.verdict == OPEN:
             cell.verdict = UNDECIDED
-    return AdaptiveOutcome(list(cells.values()), rounds, calls, new_calls, stopped, history)
+    _describe_cells(cells, rows)
+    return AdaptiveOutcome(list(cells.values()), rounds, calls, new_calls, stopped, history, looks)
 
 
-def _decide(plan: Plan, cells: dict, rows: dict, open_by_cat: dict[str, list[str]], round_no: int) -> None:
+def _describe_cells(cells: dict, rows: dict) -> None:
+    """Per rule x eval, the pass rate with the rule minus without it, over the points that varied
+    it on that eval (other rules were dropped at random around it, so this is noisy but not biased
+    by them). Kept where the rule was left out often enough and the difference stands out from the
+    binomial noise of that many draws (about 2 standard errors): a reading aid, not a test."""
+    for (m, c), data in rows.items():
+        by_eval: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
+        for dropped, eval_id, passed in data:
+            by_eval.setdefault(eval_id, []).append((dropped, passed))
+        for (r, mm, cc), cell in cells.items():
+            if mm != m or cc != c:
+                continue
+            found = []
+            for eval_id, obs in by_eval.items():
+                out = [ok for d, ok in obs if r in d]
+                # A phrasing is weighed against the default with the rule in, not against its absence.
+                kept = [ok for d, ok in obs if r not in d and r.split("@", 1)[0] not in d]
+                if len(out) < _CELL_MIN_DROPS or not kept:
+                    continue
+                # The effect of the factor, signed as the cell's (including a rule; using a phrasing).
+                diff = -_sign(r) * (sum(kept) / len(kept) - sum(out) / len(out))
+                pooled = (sum(kept) + sum(out) + 1) / (len(kept) + len(out) + 2)
+                noise = 2 * math.sqrt(pooled * (1 - pooled) * (1 / len(out) + 1 / len(kept)))
+                if abs(diff) >= max(_CELL_SHOWN, noise):
+                    found.append((eval_id, round(diff, 3), len(out)))
+            found.sort(key=lambda x: (-abs(x[1]), x[0]))
+            cell.by_eval = {e: (d, n) for e, d, n in found[:_CELL_MAX]}
+
+
+def _decide(plan: Plan, cells: dict, rows: dict, open_by_cat: dict[str, list[str]], round_no: int,
+            spent: tuple[float, float]) -> None:
     """One look: estimate every open cell, then test them together (BH runs across the look)."""
     tested: list[Cell] = []
     estimates: list[tuple[float, float, float]] = []
     for (m, c), data in rows.items():
         if c not in open_by_cat:
             continue
-        fitted = _fit(data, list(plan.rules))
+        fitted = _fit(data, _factors(plan))
         for r in open_by_cat[c]:
             cell = cells[(r, m, c)]
             if cell.verdict != OPEN or r not in fitted:
@@ -212,7 +323,7 @@ def _decide(plan: Plan, cells: dict, rows: dict, open_by_cat: dict[str, list[str
                 continue
             tested.append(cell)
             estimates.append((effect, se, df))
-    for cell, test in zip(tested, zone_tests(estimates, plan.zone, round_no)):
+    for cell, test in zip(tested, zone_tests(estimates, plan.zone, round_no, spent)):
         cell.lo, cell.hi, cell.p_value, cell.q_value = test.lo, test.hi, test.p_flag, test.q_flag
         if test.verdict != OPEN:
             cell.verdict, cell.decided_round = test.verdict, round_no

@@ -39,6 +39,9 @@ class Effect(BaseModel):
     tokens: int = 0
     calls: int | None = None  # adaptive design: calls spent while this cell was open
     decided_round: int | None = None  # adaptive design: the look that decided it
+    # adaptive design: the evals where the rule seems to matter most, {eval id: [pass rate with it
+    # minus without it, times it was left out there]}; descriptive, the verdict is the category's
+    by_eval: dict[str, tuple[float, int]] | None = None
 
 
 def paired_effects(variants, groups, design: str) -> list[Effect]:

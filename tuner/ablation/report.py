@@ -25,8 +25,28 @@ def _intro(report: AblationReport) -> str:
             f"budget of {a['budget_calls']} ({a['new_calls']} paid in this invocation; stopped: {a['stopped']}). "
             f"Zone: helps/hurts = confidently beyond ±{a['delta0']:.0%}; no effect = no meaningful effect (confidently within "
             f"±{a['delta']:.0%}); undecided = the budget ran out first. Error budget α={a['alpha']} spent over "
-            f"the looks (6α/π²k² at look k), BH within each look. Cells: {counts['helps']} helps, {counts['hurts']} hurts, "
+            f"the looks ({_spending(a)}), BH within each look. Cells: {counts['helps']} helps, {counts['hurts']} hurts, "
             f"{counts['no meaningful effect']} no meaningful effect, {counts['undecided']} undecided.")
+
+
+def _spending(a: dict) -> str:
+    if a.get("spending") == "obrien-fleming":
+        return "O'Brien-Fleming-type shares of the planned calls: little at the first looks, most at the last"
+    return "6α/π²k² at look k"
+
+
+def _where(report: AblationReport, model: str) -> list[str]:
+    """For the decided cells, the evals where the rule seemed to matter most (descriptive)."""
+    lines = []
+    for e in sorted(report.effects, key=lambda e: (e.rule, e.category)):
+        if e.model != model or e.verdict not in ("helps", "hurts") or not e.by_eval:
+            continue
+        cells = ", ".join(f"{ev} {d:+.0%} ({n} left out)" for ev, (d, n) in e.by_eval.items())
+        lines.append(f"- `{e.rule}` ({e.verdict}, {e.category}): {cells}")
+    if not lines:
+        return []
+    return ["Where each decided rule seems to matter (pass rate with it minus without it, per eval; read, not tested):", "",
+            *lines, ""]
 
 
 def _cell(e) -> str:
@@ -53,6 +73,7 @@ def render_markdown(report: AblationReport) -> str:
         for rule in sorted(cells):
             lines.append(f"| {rule} | {tokens[rule]} | " + " | ".join(cells[rule].get(c, "") for c in categories) + " |")
         lines.append("")
+        lines += _where(report, model)
     return "\n".join(lines)
 
 

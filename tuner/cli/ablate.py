@@ -17,7 +17,7 @@ __all__ = ["register"]
 def ablate(
     rule_set: Annotated[str, typer.Option("--set", help="The set to ablate (its rules are the pool for add/screening).")] = "all-active",
     design: Annotated[str, typer.Option(help="adaptive | loo | add | screening")] = "adaptive",
-    budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Most calls to spend, a cap over the whole command (adaptive default: half of single-sample leave-one-out on the same evals). A rerun with a larger budget continues.")] = None,
+    budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Most calls to spend, a cap over the whole command (adaptive default: half of a single-sample leave-one-out of the set over all tuning evals, at least 600 per model; with --category all of it goes to that category). A rerun with a larger budget reuses what it can.")] = None,
     budget_usd: BudgetUsdOption = None,
     plan: PlanOption = False,
     delta: Annotated[float, typer.Option(help="Adaptive: effects this large (pass-rate points, 0-1) must be found.", min=0.0, max=1.0)] = 0.08,
@@ -70,13 +70,13 @@ def ablate(
 
 def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None):
     """What the adaptive design spends at most: its budget, at the full set's prompt size."""
-    from tuner.ablation.ablate import default_budget
+    from tuner.ablation import adaptive_budget
     from tuner.runs.plan import PlanBuilder
 
     rule_set = h.guidelines.load_set(set_name)
     selection = rule_set.select(h.guidelines.library)
     eval_ids = [e.id for e in h.suite.select(category=category, held_out=False)]
-    budget = budget_calls or default_budget(len(selection), len(eval_ids)) * len(specs)
+    budget = adaptive_budget(h, selection, specs, budget_calls)
     builder = PlanBuilder(h, specs, "ablate")
     builder.add_calls("adaptive rounds", budget, h.guidelines.compose(rule_set).tokens, eval_ids,
                       note="stops sooner once every rule x category is decided")
