@@ -17,10 +17,11 @@ category, so each is run once per profile and scored for each category:
 - anchor: single-sample leave-one-out over the whole suite, verdict by counting flips (the field's
   usual method); its calls, (rules + 1) x tuning evals, are the yardstick;
 - ablate loo K=1: the same calls with paired intervals, exact McNemar and BH;
-- adaptive: `ablate --design adaptive` with half the anchor's calls as its budget, over the whole
-  suite (every category at once) and on the target category's evals alone (`--category C`);
+- ablate defaults: `tuner ablate` (the rule-effect engine, its default budget: half the anchor's
+  calls, at least 600), over the whole suite (every category at once) and on the target category's
+  evals alone (`--category C`);
 - tune (with --with-tune): `tuner tune --category C` defaults (the screening flow within its
-  default cap), rules found by its evidence step and the rules its accepted winner adds.
+  default cap): the verdicts of its screening, and "helps" for the rules its accepted winner adds.
 
 Run: .venv/bin/python benchmarks/bench_tuning.py [--profiles careful,overeager,expert]
      TUNER_SUITE=suites/python .venv/bin/python benchmarks/bench_tuning.py --set all-active \
@@ -107,11 +108,14 @@ def anchor(h, spec, categories, pool) -> dict[str, dict[str, str]]:
 
 
 def ablate_verdicts(h, spec, categories, design, samples=1, budget=None, only=None) -> dict[str, dict[str, str]]:
-    """``only``: run on that category's evals alone (all calls answer its question)."""
+    """``only``: run on that category's evals alone (all calls answer its question). ``budget``
+    None: the command's default."""
     from tuner.ablation import ablate
 
     report = ablate(h, design=design, set_name=SET, specs=[spec], samples=samples, budget_calls=budget, category=only)
-    return {cat: {e.rule: e.verdict for e in report.effects if e.category == cat} for cat in ([only] if only else categories)}
+    # Rules only (a phrasing's cell, rule@variant, is not a rule of the truth).
+    return {cat: {e.rule: e.verdict for e in report.effects if e.category == cat and "@" not in e.rule}
+            for cat in ([only] if only else categories)}
 
 
 def tune_verdicts(h, spec, category, search: str = "screen") -> dict[str, str]:
@@ -122,13 +126,13 @@ def tune_verdicts(h, spec, category, search: str = "screen") -> dict[str, str]:
 
     config = build_config(h, category, [spec], samples=4, tolerance=0.15, baseline=None, search=search)
     report = tune(h, config)
-    found = {e.rule: e.verdict for e in report.rule_effects if e.category == category}
+    found = {e.rule: e.verdict for e in report.rule_effects if e.category == category and "@" not in e.rule}
     if report.accepted:
         found.update({rid: "helps" for rid in set(report.best_selection) - set(report.baseline_selection)})
     print(json.dumps({"tune": category, "decision": report.acceptance.decision if report.acceptance else None,
                       "added": sorted(set(report.best_selection) - set(report.baseline_selection)),
                       "removed": sorted(set(report.baseline_selection) - set(report.best_selection)),
-                      "screening": report.screening}), flush=True)
+                      "screening": {k: v for k, v in (report.screening or {}).items() if k != "engine"}}), flush=True)
     return found
 
 
@@ -178,7 +182,7 @@ def main() -> None:
     parser.add_argument("--profiles", default="careful,overeager,expert")
     parser.add_argument("--categories", default="actions,queries")
     parser.add_argument("--set", default=SET, help="the pool to ablate (the Python suite: all-active; suite by TUNER_SUITE)")
-    parser.add_argument("--only", default="", help="run only the methods whose name contains this text")
+    parser.add_argument("--only", default="", help="run only the methods whose name contains one of these texts (comma-separated)")
     parser.add_argument("--with-tune", action="store_true", help="also run `tune` per category (minutes each)")
     parser.add_argument("--curve", type=int, default=0, metavar="N",
                         help="instead: adaptive on each category's evals at budgets anchor/2 x 1, 2, 4 ... (N budgets), "
@@ -200,15 +204,16 @@ def main() -> None:
             methods = {
                 "anchor loo K=1 (flips)": lambda h: anchor(h, spec, categories, pool),
                 "ablate loo K=1": lambda h: ablate_verdicts(h, spec, categories, "loo"),
-                "adaptive, budget = anchor/2": lambda h: ablate_verdicts(h, spec, categories, "adaptive", budget=anchor_calls // 2),
+                "ablate defaults, whole suite": lambda h: ablate_verdicts(h, spec, categories, "adaptive"),
             }
             for cat in categories:
-                methods[f"adaptive {cat} evals, anchor/2"] = (lambda c: lambda h: ablate_verdicts(
-                    h, spec, categories, "adaptive", budget=anchor_calls // 2, only=c))(cat)
+                methods[f"ablate --category {cat} defaults"] = (lambda c: lambda h: ablate_verdicts(
+                    h, spec, categories, "adaptive", only=c))(cat)
             if args.with_tune:
                 for cat in categories:
                     methods[f"tune --category {cat}"] = (lambda c: lambda h: {c: tune_verdicts(h, spec, c)})(cat)
-            for name, method in ((k, v) for k, v in methods.items() if args.only in k):
+            wanted = [w for w in args.only.split(",") if w] or [""]
+            for name, method in ((k, v) for k, v in methods.items() if any(w in k for w in wanted)):
                 h = fresh_harness(Path(tmp), f"{profile}-{len(rows)}")
                 start = time.perf_counter()
                 found = method(h)

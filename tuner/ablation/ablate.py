@@ -59,12 +59,13 @@ def default_screening_runs(n_rules: int) -> int:
 def adaptive_effects(
     h: Harness, selection: dict[str, str], specs: list, eval_ids: list[str], *, budget_calls: int, zone: Zone,
     experiment_id: str, seed: int = 0, sample_offset: int = 0, prefix: str = "adaptive", progress=None,
-    variants: dict[str, tuple[str, ...]] | None = None,
+    variants: dict[str, tuple[str, ...]] | None = None, enough=None,
 ) -> tuple[list[Effect], dict]:
     """Each rule's effect of inclusion per model × category by the adaptive design
     (``tuner.ablation.adaptive``): effects with verdicts, and what the design spent. Its
     observations are stored as points of ``experiment_id`` (a recorded experiment). ``variants``:
-    other phrasings to weigh against each rule's phrasing in ``selection`` (cells ``rule@variant``)."""
+    other phrasings to weigh against each rule's phrasing in ``selection`` (cells ``rule@variant``).
+    ``enough``: ends the design after a look (``run_adaptive``)."""
     from tuner.ablation.adaptive import Plan, run_adaptive, swap_key
     from tuner.compare.rates import model_label
     from tuner.runs import DesignPoint, execute_points
@@ -97,7 +98,7 @@ def adaptive_effects(
             note = f"{snapshot['decided']} decided, {snapshot['open']} open, {snapshot['calls']} calls"
             progress("round", snapshot["round"], snapshot["round"], note)
 
-    outcome = run_adaptive(plan, observe, on_round)
+    outcome = run_adaptive(plan, observe, on_round, enough)
     labels = {s.key: model_label(s.model, s.params) for s in specs}
     tokens = rule_tokens(h, selection)
     for rule, names in plan.variants.items():  # a phrasing's cost: its tokens minus the rule's own phrasing's

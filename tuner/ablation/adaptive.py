@@ -122,7 +122,7 @@ class AdaptiveOutcome:
     rounds: int
     calls: int  # calls the design made (cached replays included)
     new_calls: int  # calls paid for in this invocation
-    stopped: str  # "decided" | "budget" (the planned looks are done) | "rounds" (the max_rounds guard)
+    stopped: str  # "decided" | "budget" (the planned looks are done) | "enough" (the caller's question is answered)
     history: list[dict] = field(default_factory=list)
     looks: list[int] = field(default_factory=list)  # the planned replicates per eval at each look
 
@@ -235,7 +235,11 @@ def planned_looks(plan: Plan) -> list[int]:
     return looks
 
 
-def run_adaptive(plan: Plan, observe: Observe, progress: Callable[[dict], None] | None = None) -> AdaptiveOutcome:
+def run_adaptive(plan: Plan, observe: Observe, progress: Callable[[dict], None] | None = None,
+                 enough: Callable[[list[Cell]], bool] | None = None) -> AdaptiveOutcome:
+    """Run the planned looks. ``enough``: asked after each look with every cell; True ends the
+    design there (``stopped = "enough"``). Stopping sooner never adds false alarms: each look's
+    error share is spent whether or not a later look comes."""
     cells = {(r, m, c): Cell(r, m, c) for c in plan.evals for m in plan.models for r in _factors(plan)}
     rows: dict[tuple[str, str], list[tuple[tuple[str, ...], str, bool]]] = {(m, c): [] for m in plan.models for c in plan.evals}
     looks = planned_looks(plan)
@@ -266,6 +270,9 @@ def run_adaptive(plan: Plan, observe: Observe, progress: Callable[[dict], None] 
         history.append(_snapshot(cells, look, calls, new_calls))
         if progress:
             progress(history[-1])
+        if enough is not None and look < len(looks) and enough(list(cells.values())):
+            stopped = "enough"
+            break
     else:
         stopped = "budget" if any(c.verdict == OPEN for c in cells.values()) else "decided"
     for cell in cells.values():

@@ -25,7 +25,7 @@ def tune(
     model: ModelOption = None,
     panel: PanelOption = None,
     trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Complete trials the study should reach (implies --search tpe).")] = None,
-    search: Annotated[Optional[str], typer.Option("--search", help="screen (default: single changes screened on the target's evals, the winner checked for regressions) | tpe (every single change on all tuning evals, then Optuna's TPE).")] = None,
+    search: Annotated[Optional[str], typer.Option("--search", help="screen (default: the rule-effect engine screens the pool on the target's evals, the winner is assembled from its verdicts and checked for regressions) | tpe (every single change on all tuning evals, then Optuna's TPE).")] = None,
     budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Cap on provider calls over the whole command, shared by every phase (screen default: half of single-sample leave-one-out of the pool over the tuning evals).")] = None,
     budget_usd: BudgetUsdOption = None,
     plan: PlanOption = False,
@@ -35,7 +35,7 @@ def tune(
     study: StudyOption = None,
     storage: StorageOption = None,
     batch: Annotated[int, typer.Option(help="Trials evaluated together (one grading batch).", min=1, max=64)] = 4,
-    evidence_budget: Annotated[Optional[int], typer.Option("--evidence-budget", min=1, help="Calls for the winner's rule effects (default: what a fixed leave-one-out would make; it stops sooner once all is decided).")] = None,
+    evidence_budget: Annotated[Optional[int], typer.Option("--evidence-budget", min=1, help="--search tpe: calls for the winner's rule effects (default: what a fixed leave-one-out would make; it stops sooner once all is decided). The screen flow's evidence is its screening.")] = None,
     confirm_budget: Annotated[Optional[int], typer.Option("--confirm-budget", min=1, help="Calls for confirming the winner (default: twice what a fixed design at the evidence samples would make; it stops sooner once every category is decided).")] = None,
     seed: Annotated[int, typer.Option(help="Sampler seed.")] = 0,
     report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
@@ -56,6 +56,8 @@ def tune(
         raise InputError(f"--search {search!r}: use screen or tpe")
     if trials and search != "tpe":
         raise InputError("--trials applies to --search tpe")
+    if evidence_budget and search != "tpe":
+        raise InputError("--evidence-budget applies to --search tpe (the screen flow's evidence is its screening)")
     with Harness(db=db, use_cache=not no_cache) as h:
         specs = resolve_models(h.project, model, panel)
         config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed,
@@ -101,15 +103,13 @@ def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budge
     if config.search == "screen":
         focus = target_evals(h, config)
         used = 0
-        for name, calls, evals in screen_phases(h, config, n):
+        for name, calls, evals in screen_phases(h, config, n, budget_calls):
             builder.add_calls(name, calls, tokens, evals)
             used += calls
         left = max(0, budget_calls - used)
-        conf = confirm_budget or max(1, min(2 * fixed_confirm_calls(config, len(held), n, len(focus)), left * 4 // 5))
+        conf = confirm_budget or max(1, min(2 * fixed_confirm_calls(config, len(held), n, len(focus)), left))
         builder.add_calls("confirmation: fresh samples of the target's evals + held-out evals, sequential", conf, tokens,
-                          focus + held, note="only if a change won")
-        builder.add_calls("evidence: the adaptive design on the winner's rules, target's evals",
-                          evidence_budget or max(0, left - conf), tokens, focus, note="what the cap leaves")
+                          focus + held, note="only if a change won; what the cap leaves")
     else:
         k = trials or default_trials(config)
         builder.add("trials", tokens, config.eval_ids, config.samples, arms=k)
@@ -168,7 +168,13 @@ def _print(result, path: Path) -> None:
         out.print(f"[dim]rule effects: adaptive design, {decided}/{len(result.rule_effects)} rule × category cells decided in "
                   f"{ev['rounds']} rounds, {ev['calls']} calls ({ev['stopped']}); a fixed leave-one-out at the same samples "
                   f"would make {ev['fixed_loo_calls']}: {ev['saved_calls']} saved[/dim]")
-    if result.screening:
+    if result.screening and result.screening.get("design") == "effects":
+        sc, en = result.screening, result.screening["engine"]
+        decided = sum(1 for e in result.rule_effects if e.verdict not in ("open", "undecided"))
+        out.print(f"screened {sc['factors']} rules and phrasings on {sc['target_evals']} {result.category} evals: {decided}/"
+                  f"{len(result.rule_effects)} cells decided in {en['rounds']} looks, {en['calls']} calls; changes taken "
+                  f"({sc['chosen_by']}): {', '.join(sc['changes']) or 'none'}; regression-checked {sc['checked']} trial(s)")
+    elif result.screening:
         sc = result.screening
         out.print(f"screened {sc['changes']} single changes on {sc['target_evals']} {result.category} evals; raced "
                   f"{len(sc['raced'])}; helped: {', '.join(sc['helped']) or 'none'}; regression-checked {sc['checked']} trial(s)")

@@ -42,6 +42,9 @@ def _q(e) -> str:
 
 def _evidence_intro(report: TuneReport) -> list[str]:
     ev = report.evidence
+    if ev and ev.get("design") == "screening":
+        return [f"The screening's cells on the {report.category} evals (see Screening): the effect of including each rule of "
+                "the pool (or of using a phrasing instead of the rule's default), per model, with the zone's verdict."]
     if ev and ev.get("stopped") == "no budget left":
         return ["(the cap left no calls for this step: a larger --budget-calls, or --evidence-budget, measures it)"]
     if not ev or not ev.get("fixed_loo_calls"):
@@ -77,6 +80,21 @@ def _screening_lines(report: TuneReport) -> list[str]:
     sc = report.screening
     if not sc:
         return []
+    if sc.get("design") == "effects":
+        en = sc["engine"]
+        chosen = {"decided": "the changes whose verdict on the target is in (helps for a rule to add or a phrasing, "
+                              "hurts for a rule to drop)",
+                  "promising": "no change was decided, so the best bet (beyond the zone's edge, strongest evidence), for "
+                               "confirmation to judge",
+                  "none": "no change was decided or promising"}[sc["chosen_by"]]
+        return ["## Screening", "",
+                f"The rule-effect engine on the {sc['target_evals']} tuning evals of `{report.category}` (the baseline "
+                f"{sc['baseline_rate']:.0%} there): {sc['factors']} questions (each pool rule in or out, each other "
+                f"phrasing), {en['calls']} calls in {en['rounds']} looks of a budget of {en['budget_calls']} (stopped: "
+                f"{en['stopped']}; error spent in O'Brien-Fleming-type shares of the planned calls). Changes taken: "
+                f"{chosen}: {', '.join(sc['changes']) or 'none'}. {sc['checked']} trial(s) of the regression check on "
+                f"every tuning eval (the baseline included); {sc['calls']} calls in these steps ({sc['new_calls']} paid now).",
+                ""]
     return ["## Screening", "",
             f"{sc['changes']} single changes, each on the {sc['target_evals']} tuning evals of `{report.category}` (one "
             f"sample; the baseline {sc['baseline_rate']:.0%} on the trials' samples). Raced to the trials' samples: "
@@ -128,7 +146,8 @@ def render_markdown(report: TuneReport) -> str:
         "",
         *(_rows(report.held_out) if report.held_out else ["(the suite has no held-out evals)"]),
         "",
-        "## Which rules do what (adaptive design, the winner's rules)",
+        "## Which rules do what" + (" (the screening)" if (report.evidence or {}).get("design") == "screening"
+                                     else " (adaptive design, the winner's rules)"),
         "",
         *_evidence_intro(report),
         "",

@@ -1,34 +1,50 @@
-"""`tune`'s default flow: spend calls where the decision is open.
+"""`tune`'s default flow: screen the pool with the rule-effect engine, assemble the winner from
+its verdicts, check the winner for regressions, then confirm it.
 
-Measuring every single change on every tuning eval (the ``tpe`` flow) spends most calls on
-categories a change does not touch: 93 changes x 72 evals x 4 samples on the Convex suite. Here:
-
-1. **Screen** every single change (add a candidate, drop a rule, another phrasing) on the
-   *target's* tuning evals only, one sample each, against the baseline at the trials' samples.
-2. **Race** the few that raised the target (at most ``SCREEN_TOP``, best first) to the trials'
-   samples on the same evals; those still above the baseline are the changes that helped.
-3. **Check for regressions**: the best of those changes alone (and, if it is refused, all of them
-   together) is an Optuna trial measured on every tuning eval against the baseline at the
-   trials' samples; the trials' constraint (``study._violation``: tolerance as the margin, a significant
+1. **Screen**: the rule-effect engine (``tuner.ablation.adaptive``) runs on the *target's* tuning
+   evals over the whole pool: the baseline's rules, the candidates, and every other phrasing of
+   each. Each call is the pool with a random few rules left out and a random few phrasings
+   switched, so every call informs every open question; a question stops costing calls once its
+   verdict (helps / hurts / no meaningful effect, with the zone's calibrated error over the looks)
+   is in. It gets ``SCREEN_SHARE`` of the command's cap, and stops at the first look that decides a
+   change (what it did not spend goes to the confirmation).
+2. **Assemble** the winner from the verdicts: add each candidate that helps the target, drop each
+   baseline rule that hurts it, switch to each phrasing that beats the rule's own. When nothing was
+   decided, the best bet is tried instead: the change whose estimate is beyond the zone's edge with
+   the strongest evidence (smallest p against +-delta0). Confirmation, on fresh samples, decides
+   whether it is offered, so a liberal choice here costs the calls the cap had reserved for it,
+   never a wrong answer (on `careful` / `actions`, at the default cap, the engine decides the
+   +11-point change in none of 40 simulated repetitions and makes it the best bet in 12).
+3. **Check for regressions**: the assembled winner (and, if it is refused, its best single change
+   alone) is an Optuna trial measured on every tuning eval against the baseline at the trials'
+   samples; the trials' constraint (``study._violation``: the tolerance as the margin, a significant
    drop of any size) decides, so a change that helps the target but breaks another category is
    never the winner.
 
-Confirmation (fresh samples of the target's evals + every held-out eval) and the evidence (the
-adaptive design on the target's evals) then share what is left of the budget. Every run is
-content-addressed, so the same command replays what it already measured and goes on.
+Confirmation (fresh samples of the target's evals + every held-out eval) gets what is left; the
+screening's verdicts are the tune's rule evidence (there is no separate evidence step). Against the
+former default (every single change at one sample on the target's evals, the best eight raced to
+the trials' samples) on the simulator's `careful` / `actions` (``benchmarks/design_lab.py --tune``,
+40 repetitions): the engine makes the one change worth +11 points the winner in 12, the former
+screen picked it in 14, at about the same calls. What the engine adds is not a better pick but
+verdicts with calibrated error on every rule and phrasing of the pool (the former flow's separate
+evidence step, about 300 calls, decided nothing), several decided changes at once, and phrasings
+weighed against the rule's own.
 """
 
 from __future__ import annotations
 
 from tuner.runs import Harness, outcomes_by_task, run_selections
+from tuner.stats.zones import Zone
 from tuner.tuning.config import TuneConfig
 from tuner.tuning.space import params_of
-from tuner.tuning.study import apply_moves, best_trial, local_moves, run_trials, specs_of
+from tuner.tuning.study import apply_moves, best_trial, run_trials, specs_of
 
-__all__ = ["SCREEN_TOP", "default_budget", "regression_samples", "screen", "screen_phases", "target_evals"]
+__all__ = ["SCREEN_SHARE", "assemble", "default_budget", "regression_samples", "screen", "screen_budget",
+           "screen_phases", "target_evals"]
 
-SCREEN_TOP = 8
-_CANDIDATES = 2  # the best change that helped alone, then all of them together
+SCREEN_SHARE = 0.5  # of the command's cap: the engine's screening on the target's evals
+_CANDIDATES = 2  # the assembled winner, then its best single change alone
 
 
 def default_budget(config: TuneConfig, n_models: int) -> int:
@@ -37,29 +53,32 @@ def default_budget(config: TuneConfig, n_models: int) -> int:
     return max((len(config.pool) + 1) * len(config.eval_ids) * n_models // 2, 600 * n_models)
 
 
+def screen_budget(cap: int) -> int:
+    return int(cap * SCREEN_SHARE)
+
+
 def target_evals(h: Harness, config: TuneConfig) -> list[str]:
     return [e for e in config.eval_ids if h.suite.get(e).category == config.category]
 
 
 def regression_samples(h: Harness, config: TuneConfig) -> int:
-    """The trials' samples: the target's part of the check is then the race's runs again (free).
-    Fewer were tried and refused true winners on noise: at 2 samples (18 pairs a category on the
-    Convex suite) the true +11-point `actions.storage-blobs` was refused for a drop beyond the
-    tolerance in some other category; on the Python suite (3 evals a category) so was `py.copy-inputs`."""
+    """The trials' samples. Fewer were tried and refused true winners on noise: at 2 samples (18
+    pairs a category on the Convex suite) the true +11-point `actions.storage-blobs` was refused for
+    a drop beyond the tolerance in some other category; on the Python suite (3 evals a category) so
+    was `py.copy-inputs`."""
     return config.samples
 
 
-def screen_phases(h: Harness, config: TuneConfig, n_models: int) -> list[tuple[str, int, list[str]]]:
-    """(phase, calls at most, evals) of screening, racing and the regression check."""
+def screen_phases(h: Harness, config: TuneConfig, n_models: int, cap: int) -> list[tuple[str, int, list[str]]]:
+    """(phase, calls at most, evals) of the baseline, the screening and the regression check."""
     target = target_evals(h, config)
-    moves = len(local_moves(config)) - 1
     k, kr = config.samples, regression_samples(h, config)
     return [
-        (f"screen: baseline x {k} + {moves} single changes x 1 sample on {len(target)} {config.category} evals",
-         (k + moves) * len(target) * n_models, target),
-        (f"race: up to {SCREEN_TOP} best changes to {k} samples", SCREEN_TOP * (k - 1) * len(target) * n_models, target),
-        (f"regression check: baseline + up to {_CANDIDATES} candidates x {kr} samples on all {len(config.eval_ids)} tuning evals",
-         (1 + _CANDIDATES) * kr * len(config.eval_ids) * n_models, list(config.eval_ids)),
+        (f"baseline: {k} samples on {len(target)} {config.category} evals", k * len(target) * n_models, target),
+        (f"screen: the rule-effect engine over {len(config.pool)} rules and their phrasings on the {config.category} "
+         "evals", screen_budget(cap), target),
+        (f"regression check: baseline + up to {_CANDIDATES} candidates x {kr} samples on all {len(config.eval_ids)} "
+         "tuning evals", (1 + _CANDIDATES) * kr * len(config.eval_ids) * n_models, list(config.eval_ids)),
     ]
 
 
@@ -72,44 +91,108 @@ def _rate(group: dict, category: str) -> float:
     return passes / total if total else 0.0
 
 
-def screen(h: Harness, study, config: TuneConfig, progress=None) -> dict:
-    """Screen, race and check; the winner is the study's best trial. What it spent and found."""
+def _move(config: TuneConfig, key: str) -> dict:
+    """The change a cell speaks for: a phrasing switch, adding a candidate, or dropping a rule."""
+    if "@" in key:
+        rule, variant = key.split("@", 1)
+        return {"kind": "variant", "rule": rule, "variant": variant}
+    if key in config.baseline_selection:
+        return {"kind": "drop", "rule": key}
+    return {"kind": "add", "rule": key, "variant": "default"}
+
+
+def _gain(config: TuneConfig, effect) -> float:
+    """How much the change a cell speaks for would raise the target: including a rule that is not
+    in the baseline, leaving out one that is, or using a phrasing."""
+    if effect.delta is None:
+        return 0.0
+    drop = "@" not in effect.rule and effect.rule in config.baseline_selection
+    return -effect.delta if drop else effect.delta
+
+
+def assemble(config: TuneConfig, effects: list) -> tuple[list[dict], str]:
+    """(the winner's changes, best first, and how they were chosen: decided | promising | none) from
+    the screening's verdicts on the target. A change needs its verdict in the right direction for some
+    model and against it for none; a phrasing only for a rule the winner keeps."""
+    target = [e for e in effects if e.category == config.category]
+    by_key: dict[str, list] = {}
+    for e in target:
+        by_key.setdefault(e.rule, []).append(e)
+
+    def good(e) -> bool:
+        return e.verdict in ("helps", "hurts") and _gain(config, e) > 0
+
+    def bad(e) -> bool:
+        return e.verdict in ("helps", "hurts") and _gain(config, e) < 0
+
+    decided = {k: es for k, es in by_key.items() if any(good(e) for e in es) and not any(bad(e) for e in es)}
+    how = "decided"
+    if not decided:
+        edge = Zone().delta0  # the screening's zone
+        hopeful = [(e.p_value, -_gain(config, e), k) for k, es in by_key.items() for e in es
+                   if _gain(config, e) > edge and not any(bad(x) for x in es)]
+        decided = {min(hopeful)[2]: by_key[min(hopeful)[2]]} if hopeful else {}
+        how = "promising" if decided else "none"
+    moves = {k: _move(config, k) for k in decided}
+    dropped = {m["rule"] for m in moves.values() if m["kind"] == "drop"}
+    kept_or_added = set(config.baseline_selection) - dropped | {m["rule"] for m in moves.values() if m["kind"] == "add"}
+    # A phrasing applies to a rule the winner has; two phrasings of one rule: the stronger one.
+    chosen: dict[str, tuple[float, str]] = {}
+    for k, m in moves.items():
+        if m["kind"] == "variant":
+            if m["rule"] not in kept_or_added:
+                continue
+            score = max(_gain(config, e) for e in decided[k])
+            if m["rule"] not in chosen or score > chosen[m["rule"]][0]:
+                chosen[m["rule"]] = (score, k)
+    keys = [k for k, m in moves.items() if m["kind"] != "variant"] + [k for _, k in chosen.values()]
+    ranked = sorted(keys, key=lambda k: (-max(_gain(config, e) for e in decided[k]), k))
+    return [moves[k] for k in ranked], how
+
+
+def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) -> tuple[dict, list]:
+    """Screen, assemble and check; the winner is the study's best trial. What it spent and found,
+    and the screening's rule effects (the tune's evidence)."""
+    from tuner.ablation import adaptive_effects
+
     specs = specs_of(config)
     target = target_evals(h, config)
-    moves = local_moves(config)[1:]
-    name = study.study_name
     base = run_selections(h, [("baseline", config.baseline_selection)], specs, target, samples=config.samples,
                           progress=progress)[0]
     base_rate = _rate(base, config.category)
-    selections = [(f"{name}-screen-{i}", apply_moves(config.baseline_selection, [m])) for i, m in enumerate(moves)]
-    first = run_selections(h, selections, specs, target, samples=1, progress=progress)
-    ranked = sorted(((_rate(g, config.category) - base_rate, i) for i, g in enumerate(first)), key=lambda x: (-x[0], x[1]))
-    top = [i for delta, i in ranked if delta > 0][:SCREEN_TOP]
-    raced = run_selections(h, [selections[i] for i in top], specs, target, samples=config.samples, progress=progress) if top else []
-    lifts = sorted(((_rate(g, config.category) - base_rate, i) for i, g in zip(top, raced)), key=lambda x: (-x[0], x[1]))
-    helped = [i for delta, i in lifts if delta > 0]
-    calls = (config.samples + len(moves)) * len(target) * len(specs) + len(top) * config.samples * len(target) * len(specs)
-    # The best change alone first: changes that look good on the target's evals are mostly noise and
-    # drops that other categories need (on the Convex simulator every combination of them fell in the
-    # regression check); the combination is tried when the best alone is refused.
+    pool = {rid: config.baseline_selection.get(rid, "default") for rid in config.pool}
+    variants = {rid: tuple(names) for rid, names in config.variants.items() if rid in pool and len(names) > 1}
+    # The engine's points are points of the tune's experiment (recorded when tune starts).
+    effects, engine = adaptive_effects(h, pool, specs, target, budget_calls=screen_budget(cap), zone=Zone(),
+                                       experiment_id=config.hash, seed=config.seed, prefix=f"{study.study_name}-screen",
+                                       progress=progress, variants=variants,
+                                       enough=lambda cells: assemble(config, cells)[1] == "decided")
+    changes, how = assemble(config, effects)
     candidates: list[dict] = []
-    for moves_in in ([moves[helped[0]]] if helped else [], [moves[i] for i in helped]):
+    for moves_in in (changes, changes[:1]):
         sel = apply_moves(config.baseline_selection, moves_in)
-        if moves_in and sel not in candidates:
+        if moves_in and sel not in candidates and sel != dict(config.baseline_selection):
             candidates.append(sel)
     checked = _check(h, study, config, candidates, progress, base_rate)
-    calls += checked["calls"]
-    new_calls = sum(o.new_calls for g in (base, *first, *raced) for o in g.values()) + checked["new_calls"]
-    return {"design": "screen", "changes": len(moves), "target_evals": len(target), "baseline_rate": base_rate,
-            "raced": [_describe(moves[i]) for i in top], "helped": [_describe(moves[i]) for i in helped],
-            "candidates": len(candidates), "checked": checked["trials"], "calls": calls, "new_calls": new_calls}
+    base_calls = config.samples * len(target) * len(specs)
+    return {
+        "design": "effects", "factors": sum(1 for e in effects if e.category == config.category) // max(1, len(specs)),
+        "target_evals": len(target), "baseline_rate": base_rate, "chosen_by": how,
+        "changes": [_describe(m) for m in changes],
+        "helped": [e.rule for e in effects if e.category == config.category and e.verdict in ("helps", "hurts")
+                   and _gain(config, e) > 0],
+        "engine": {k: v for k, v in engine.items() if k != "history"},
+        "candidates": len(candidates), "checked": checked["trials"],
+        "calls": base_calls + engine["calls"] + checked["calls"],
+        "new_calls": sum(o.new_calls for o in base.values()) + engine["new_calls"] + checked["new_calls"],
+    }, effects
 
 
 def _check(h: Harness, study, config: TuneConfig, candidates: list[dict], progress, base_rate: float) -> dict:
     """The regression check: the baseline and the candidates, one at a time until one is feasible."""
-    from optuna.trial import TrialState
-
     import json
+
+    from optuna.trial import TrialState
 
     kr = regression_samples(h, config)
     n_evals = len(config.eval_ids) * len(specs_of(config)) * kr

@@ -59,9 +59,11 @@ def default_trials(config: TuneConfig) -> int:
 
 
 def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = None,
-           confirm_budget: int | None = None, left: int | None = None, screening: dict | None = None) -> TuneReport:
-    """Confirm the best trial and measure which of its rules do what. ``left``: the calls the whole
-    command may still make (the screening flow shares them: confirmation, then evidence)."""
+           confirm_budget: int | None = None, left: int | None = None, screening: dict | None = None,
+           effects: list | None = None) -> TuneReport:
+    """Confirm the best trial and say which rules do what. ``left``: the calls the whole command may
+    still make. ``effects``: the screening's rule effects (the default flow), which are then the
+    evidence; otherwise the adaptive design measures the winner's rules (the tpe flow)."""
     config = load_config(study)
     specs = specs_of(config)
     best = best_trial(study)
@@ -70,19 +72,24 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
     focus = target_evals(h, config) if config.search == "screen" else None
     if left is not None and confirm_budget is None and changed:
         n_held = len(h.suite.select(held_out=True))
-        # Confirmation first (it decides whether the winner is offered): up to twice its fixed design
-        # (see confirmation.confirm), leaving the evidence at least a fifth of what is left.
+        # Confirmation (it decides whether the winner is offered): up to twice its fixed design (see
+        # confirmation.confirm), within what is left.
         confirm_budget = max(1, min(2 * fixed_confirm_calls(config, n_held, len(specs), len(focus or config.eval_ids)),
-                                    left * 4 // 5))
+                                    left))
     if changed:
         fresh, held, confirmation = confirm(h, config, specs, config.baseline_selection, best_sel, progress,
                                             budget_calls=confirm_budget, tuning_evals=focus)
     else:  # the baseline won: there is nothing to confirm, and nothing to publish
         fresh, held, confirmation = [], [], {"design": "none", "looks": 0, "calls": 0, "new_calls": 0,
                                              "stopped": "no change", "fixed_calls": 0, "saved_calls": 0, "fixed_samples": 0}
-    if left is not None and evidence_budget is None:
-        evidence_budget = max(0, left - confirmation["calls"])
-    effects, evidence = rule_evidence(h, config, specs, best_sel, progress, budget_calls=evidence_budget, eval_ids=focus)
+    if effects is not None:  # the screening's verdicts on the whole pool are the evidence
+        engine = (screening or {}).get("engine", {})
+        evidence = {"design": "screening", "calls": 0, "new_calls": 0, "rounds": engine.get("rounds", 0),
+                    "stopped": engine.get("stopped"), "budget_calls": engine.get("budget_calls")}
+    else:
+        if left is not None and evidence_budget is None:
+            evidence_budget = max(0, left - confirmation["calls"])
+        effects, evidence = rule_evidence(h, config, specs, best_sel, progress, budget_calls=evidence_budget, eval_ids=focus)
     evidence_runs = evidence.pop("run_ids", [])
     target = [e for e in effects if e.category == config.category]
     others = [e for e in effects if e.category != config.category]
@@ -104,21 +111,39 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
         rule_effects=effects,
         importance=importance(study),
         found_helpful=sorted({e.rule for e in target if e.verdict == "helps"}),
-        found_harmful=sorted({e.rule for e in others if e.verdict == "hurts"}),
+        found_harmful=sorted({e.rule for e in effects if e.verdict == "hurts"}),
         calls=(screening or {}).get("new_calls", sum(int(t.user_attrs.get("calls", 0)) for t in trials))
         + confirmation["new_calls"] + evidence["new_calls"],
         screening=screening,
         evidence=evidence,
         confirmation=confirmation,
         tolerance=config.tolerance,
-        acceptance=_refused(accept(config.category, fresh, held, config.tolerance, changed=changed), screening, changed),
+        acceptance=_refused(accept(config.category, fresh, held, config.tolerance, changed=changed), screening, changed,
+                            effects),
         evidence_runs=evidence_runs,
     )
 
 
-def _refused(acceptance, screening: dict | None, changed: bool):
-    """Say so when the screening found changes that helped the target but the regression check refused them."""
-    if changed or not screening or not screening.get("helped"):
+def _refused(acceptance, screening: dict | None, changed: bool, effects: list | None = None):
+    """Say why nothing changed: the regression check refused what the screening found, or the
+    screening left its questions undecided at this budget (no change is then not evidence of none)."""
+    if changed or not screening:
+        return acceptance
+    if screening.get("design") == "effects":
+        cells = effects or []  # the screening's cells: all on the target's evals
+        open_ = sum(1 for e in cells if e.verdict == "undecided")
+        if screening["changes"]:
+            what = ("the changes the screening decided" if screening["chosen_by"] == "decided"
+                    else "the screening's best bet (no change was decided)")
+            reason = (f"{what} ({', '.join(screening['changes'])}) refused by the regression check: another "
+                      "category's paired drop went beyond the tolerance, or was significant")
+        elif open_:
+            reason = (f"the screening decided no change within its {screening['engine']['budget_calls']} calls: {open_} of "
+                      f"{len(cells)} questions are still undecided (a larger --budget-calls goes on from here)")
+        else:
+            reason = "the screening found every rule and phrasing of the pool to make no meaningful difference"
+        return acceptance.model_copy(update={"reasons": [reason]})
+    if not screening.get("helped"):
         return acceptance
     reason = (f"the changes that raised the target on its evals ({', '.join(screening['helped'])}) were refused by the "
               "regression check: another category's paired drop went beyond the tolerance, or was significant")
@@ -153,9 +178,9 @@ def tune(
     try:
         if config.search == "screen":
             cap = budget_calls or default_budget(config, len(config.models))
-            screening = screen(h, study, config, run_progress)
-            report = finish(h, study, run_progress, evidence_budget=evidence_budget, confirm_budget=confirm_budget,
-                            left=max(0, cap - screening["calls"]), screening=screening)
+            screening, effects = screen(h, study, config, run_progress, cap=cap)
+            report = finish(h, study, run_progress, confirm_budget=confirm_budget,
+                            left=max(0, cap - screening["calls"]), screening=screening, effects=effects)
         else:
             run_trials(h, study, n_trials=n_trials, budget_calls=budget_calls, batch=batch, progress=progress,
                        run_progress=run_progress)

@@ -1,0 +1,282 @@
+"""The design lab: the rule-effect engine against a fast model of the simulator, in seconds.
+
+`bench_tuning.py` measures designs through the whole harness (prompts, the simulated provider,
+Node grading): faithful, and minutes per row. To compare design choices (error spending, how many
+rules a prompt drops, models) over many seeds, this script draws each call's pass/fail from the
+simulator's own pass probability (`tuner.models.sim.truth` semantics: gaps, cures, side effects,
+attention) computed per rule from its text, without composing prompts or grading. It agrees with
+`truth.pass_probability` on the composed prompt to within 0.002 (checked at start, `--check`).
+The engine run is `tuner.ablation.adaptive.run_adaptive` itself; only `observe` is simulated.
+
+Scoring as bench_tuning.py: a rule truly helps/hurts a category when its leave-one-out effect on
+the tuning evals is beyond +-8 points; flagging one within +-2 is a false alarm.
+
+`--tune`: what `tune`'s screening would make the winner (``tuner.tuning.screen.assemble`` on the
+engine's cells, phrasings included, from the `all-active` baseline over every active and candidate
+rule), against the former flow (every single change at one sample on the target's evals, the best
+eight raced to four samples), counting how often each picks the truly best single change.
+
+Run: .venv/bin/python benchmarks/design_lab.py --profile careful --categories actions --budget 2475 --seeds 16
+     .venv/bin/python benchmarks/design_lab.py --suite suites/python --set ALL --profile careful --categories text --budget 600
+     .venv/bin/python benchmarks/design_lab.py --tune --set ALL --profile careful --categories actions --budget 1237 --seeds 12
+     [--max-dropped 12] [--max-share 0.25] [--null] (A/A: dropping rules changes nothing)
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import os
+import time
+
+DELTA0, DELTA = 0.02, 0.08
+
+
+class FastModel:
+    """P(pass) of each tuning eval for a set of present rules, from per-rule cue strengths."""
+
+    def __init__(self, set_name: str, profile: str):
+        import numpy as np
+
+        from tuner.models.sim.profiles import load_sim_data
+        from tuner.models.sim.suite import load_suite
+        from tuner.runs import Harness
+
+        h = self.h = Harness()
+        if set_name == "ALL":  # every active and candidate rule (a suite without an `everything` set)
+            self.pool = {r.id: "default" for r in h.guidelines.library if r.status in ("active", "candidate")}
+            self.template = h.guidelines.load_set("all-active").template
+        else:
+            rule_set = h.guidelines.load_set(set_name)
+            self.pool, self.template = rule_set.select(h.guidelines.library), rule_set.template
+        self.data = load_sim_data(h.suite.root)
+        tuning = {e.id for e in h.suite.select(held_out=False)}
+        self.evals = [e for e in load_suite(h.suite.root) if e.id in tuning]
+        self.rules = sorted(self.pool)
+        full = self.compose(set(self.rules))
+        self.full_chars = len(full)
+        self.chars = np.array([len(full) - len(self.compose(set(self.rules) - {r})) for r in self.rules])
+        texts = {r: self.compose({r}) for r in self.rules}
+        # Other phrasings: their own text (cues) and length, as a swap from the default.
+        library = h.guidelines.library
+        self.phrasings = {r: [v for v in library.get(r).variant_names if v != "default"] for r in self.rules}
+        full_sel = {r: self.pool[r] for r in self.rules}
+        self.swap_chars, swap_texts = {}, {}
+        for r, names in self.phrasings.items():
+            for v in names:
+                swap_texts[(r, v)] = h.guidelines.compose_selection({r: v}, template=self.template).text
+                self.swap_chars[(r, v)] = len(h.guidelines.compose_selection({**full_sel, r: v}, template=self.template).text) - len(full)
+        self.prof = prof = self.data.profile(profile)
+        self.model = []
+        for ev in self.evals:
+            items = []
+            gaps = [g for g in self.data.gaps if g.id in prof.gaps and g.applies_to(ev.answer)]
+            for g in gaps:
+                cure = np.array([max([c.strength for c in g.cures if c.matches(texts[r])], default=0.0) for r in self.rules])
+                ind = np.array([max([c.strength for c in g.induced_by if c.matches(texts[r])], default=0.0) for r in self.rules])
+                swaps = {k: (max([c.strength for c in g.cures if c.matches(t)], default=0.0),
+                             max([c.strength for c in g.induced_by if c.matches(t)], default=0.0)) for k, t in swap_texts.items()}
+                items.append((prof.gaps.get(g.id, 0.0), cure, ind, swaps))
+            sides = [(e.probability, np.array([1.0 if e.cue().matches(texts[r]) else 0.0 for r in self.rules]),
+                      {k: e.cue().matches(t) for k, t in swap_texts.items()})
+                     for e in prof.side_effects if ev.category in e.categories and e.applies_to(ev.answer)]
+            self.model.append((bool(gaps), items, sides))
+
+    def compose(self, ids: set[str]) -> str:
+        return self.h.guidelines.compose_selection({r: self.pool[r] for r in ids}, template=self.template).text
+
+    def p(self, present, i: int, swapped: tuple[tuple[str, str], ...] = ()) -> float:
+        """``present``: a boolean array over ``rules``; ``i``: the eval's index; ``swapped``: (rule,
+        phrasing) pairs of present rules in another phrasing."""
+        prof = self.prof
+        if swapped:
+            present = present.copy()
+            for r, _ in swapped:
+                present[self.rules.index(r)] = False  # its default text is out; the phrasing's cues count below
+        chars = self.full_chars - self.chars[~present].sum() + sum(self.chars[self.rules.index(r)] + self.swap_chars[(r, v)]
+                                                                   for r, v in swapped)
+        att = prof.attention(math.ceil(chars / 4))
+        any_gap, items, sides = self.model[i]
+        p = 1 - prof.noise if any_gap else 1.0
+        for base, cure, ind, swaps in items:
+            c = max([cure[present].max() if present.any() else 0.0, *(swaps[k][0] for k in swapped)])
+            n = max([ind[present].max() if present.any() else 0.0, *(swaps[k][1] for k in swapped)])
+            p *= 1 - (base + (1 - base) * prof.cure_strength * n * att) * (1 - prof.cure_strength * c * att)
+        for prob, cue, swaps in sides:
+            p *= 1 - (prob * att if cue[present].any() or any(swaps[k] for k in swapped) else 0.0)
+        return p
+
+    def check(self, draws: int = 10) -> float:
+        """Largest gap to the exact truth over random subsets (every eval)."""
+        import random
+
+        import numpy as np
+
+        from tuner.models.sim.truth import pass_probability
+
+        rng, worst = random.Random(1), 0.0
+        for _ in range(draws):
+            drop = set(rng.sample(self.rules, min(len(self.rules) - 1, rng.choice([1, 8, 30]))))
+            present = np.array([r not in drop for r in self.rules])
+            text = self.compose(set(self.rules) - drop)
+            for i, ev in enumerate(self.evals):
+                worst = max(worst, abs(self.p(present, i) - pass_probability(self.prof, self.data, ev, text)))
+        return worst
+
+    def truth(self, category: str) -> dict[str, float]:
+        import numpy as np
+
+        idx = [i for i, e in enumerate(self.evals) if e.category == category]
+        full = np.ones(len(self.rules), bool)
+        base = np.array([self.p(full, i) for i in idx])
+        out = {}
+        for j, r in enumerate(self.rules):
+            present = full.copy()
+            present[j] = False
+            out[r] = float((base - np.array([self.p(present, i) for i in idx])).mean())
+        return out
+
+
+def run(model: FastModel, categories: list[str], budget: int, seed: int, null: bool, **plan_args):
+    import numpy as np
+
+    from tuner.ablation.adaptive import Plan, run_adaptive
+
+    index = {e.id: i for i, e in enumerate(model.evals)}
+    pos = {r: j for j, r in enumerate(model.rules)}
+    full = np.ones(len(model.rules), bool)
+
+    def observe(points):
+        out = []
+        for pt in points:
+            present = full.copy()
+            if not null:
+                for r in pt.dropped:
+                    present[pos[r]] = False
+            digest = hashlib.sha256(f"{seed}|{pt.eval_id}|{pt.replicate}|{pt.dropped}".encode()).digest()
+            out.append({"m": int.from_bytes(digest[:8], "big") / 2**64 < model.p(present, index[pt.eval_id])})
+        return out, len(points)
+
+    evals = {c: tuple(e.id for e in model.evals if e.category == c) for c in categories}
+    plan = Plan(rules=tuple(model.rules), evals=evals, models=("m",), budget_calls=budget, seed=seed, **plan_args)
+    return run_adaptive(plan, observe)
+
+
+def tune_picks(model: FastModel, category: str, budget: int, seeds: int) -> None:
+    """How often tune's screening (and the former single-change screen) make the truly best single
+    change the winner."""
+    from collections import Counter
+
+    import numpy as np
+
+    from tuner.ablation.adaptive import Plan, run_adaptive
+    from tuner.ablation.effects import Effect
+    from tuner.tuning.config import TuneConfig
+    from tuner.tuning.screen import assemble
+
+    library = model.h.guidelines.library
+    index = {e.id: i for i, e in enumerate(model.evals)}
+    evals = [e.id for e in model.evals if e.category == category]
+    base = {r for r in model.rules if library.get(r).status == "active"}
+
+    def present(rules: set[str]):
+        return np.array([r in rules for r in model.rules])
+
+    def rate(rules, swapped=()):
+        return float(np.mean([model.p(present(rules), index[e], swapped) for e in evals]))
+
+    b0 = rate(base)
+    changes = {f"add {r}": (base | {r}, ()) for r in model.rules if r not in base}
+    changes |= {f"drop {r}": (base - {r}, ()) for r in base}
+    changes |= {f"{r}@{v}": (base, ((r, v),)) for r in base for v in model.phrasings[r]}
+    gains = {k: rate(*v) - b0 for k, v in changes.items()}
+    best = max(gains, key=gains.get)
+    print(f"truly best single change on {category}: {best} ({gains[best]:+.3f}); next {sorted(gains.values())[-2]:+.3f}")
+    config = TuneConfig(category=category, models=[{"model": "m"}], samples=4, tolerance=0.15, baseline="all-active",
+                        baseline_selection={r: "default" for r in sorted(base)}, pool=list(model.rules),
+                        variants={r: ["default", *model.phrasings[r]] for r in model.rules}, eval_ids=evals)
+    new, old = Counter(), Counter()
+    for seed in range(seeds):
+        rng = np.random.default_rng(seed)
+        plan = Plan(rules=tuple(model.rules), evals={category: tuple(evals)}, models=("m",), budget_calls=budget, seed=seed,
+                    variants={r: tuple(v) for r, v in model.phrasings.items() if v})
+
+        def observe(points, rng=rng):
+            out = []
+            for pt in points:
+                kept = set(model.rules) - set(pt.dropped)
+                swapped = tuple(tuple(k.split("@", 1)) for k in pt.swapped)
+                out.append({"m": bool(rng.random() < model.p(present(kept), index[pt.eval_id], swapped))})
+            return out, len(points)
+
+        cells = run_adaptive(plan, observe).cells
+        effects = [Effect(rule=c.rule, model="m", category=category, delta=c.delta, lo=c.lo, hi=c.hi, p_value=c.p_value,
+                          verdict=c.verdict) for c in cells]
+        moves, how = assemble(config, effects)
+        label = lambda m: f"{m['rule']}@{m['variant']}" if m["kind"] == "variant" else f"{m['kind']} {m['rule']}"
+        new[(how, best in [label(m) for m in moves])] += 1
+        # The former flow: every change at one sample per eval, the best eight raced to four samples.
+        draw = lambda rules, swapped, n: np.mean([rng.random() < model.p(present(rules), index[e], swapped)
+                                                  for e in evals for _ in range(n)])
+        b = draw(base, (), 4)
+        first = {k: draw(*v, 1) - b for k, v in changes.items()}
+        top = [k for k in sorted(first, key=lambda k: -first[k]) if first[k] > 0][:8]
+        raced = {k: draw(*changes[k], 4) - b for k in top}
+        helped = [k for k in sorted(raced, key=lambda k: -raced[k]) if raced[k] > 0]
+        old[bool(helped) and helped[0] == best] += 1
+    print(f"tune's screening ({budget} calls): best change in the winner {sum(v for (h, ok), v in new.items() if ok)}/{seeds} "
+          f"(decided {new[('decided', True)]}, best bet {new[('promising', True)]}); chosen by: "
+          f"{dict(Counter(h for (h, _) in new.elements()))}")
+    calls = (4 + len(changes)) * len(evals) + 8 * 3 * len(evals)
+    print(f"former single-change screen + race ({calls} calls): best change picked {old[True]}/{seeds}")
+
+
+def main() -> None:
+    import numpy as np
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--suite", default=None, help="suite folder (default: the project's)")
+    parser.add_argument("--set", default="everything", help="the pool (ALL: every active and candidate rule)")
+    parser.add_argument("--profile", default="careful")
+    parser.add_argument("--categories", default="actions")
+    parser.add_argument("--budget", type=int, default=2475)
+    parser.add_argument("--seeds", type=int, default=8)
+    parser.add_argument("--max-dropped", type=float, default=None)
+    parser.add_argument("--max-share", type=float, default=None)
+    parser.add_argument("--null", action="store_true", help="A/A: dropping rules changes nothing")
+    parser.add_argument("--check", action="store_true", help="compare the fast model with the exact truth first")
+    parser.add_argument("--tune", action="store_true", help="what tune's screening makes the winner (see the docstring)")
+    args = parser.parse_args()
+    if args.suite:
+        os.environ["TUNER_SUITE"] = args.suite
+    model = FastModel(args.set, args.profile)
+    if args.check:
+        print(f"fast model vs exact truth: largest difference {model.check():.4f}")
+    if args.tune:
+        return tune_picks(model, args.categories.split(",")[0], args.budget, args.seeds)
+    categories = args.categories.split(",")
+    truth = {c: model.truth(c) for c in categories}
+    plan_args = {k: v for k, v in (("max_dropped", args.max_dropped), ("max_share", args.max_share)) if v is not None}
+    recall, precision, false_alarms, any_flag = [], [], [], 0
+    start = time.perf_counter()
+    for seed in range(args.seeds):
+        out = run(model, categories, args.budget, seed, args.null, **plan_args)
+        any_flag += any(c.verdict in ("helps", "hurts") for c in out.cells)
+        for cat in categories:
+            real = {r for r, d in truth[cat].items() if abs(d) >= DELTA}
+            nulls = {r for r, d in truth[cat].items() if abs(d) <= DELTA0}
+            flagged = {c.rule: c.verdict for c in out.cells if c.category == cat and c.verdict in ("helps", "hurts")}
+            hits = sum(1 for r, v in flagged.items() if r in real and (v == "helps") == (truth[cat][r] > 0))
+            judged = [r for r in flagged if r in real or r in nulls]
+            recall.append(hits / len(real) if real else np.nan)
+            precision.append(hits / len(judged) if judged else np.nan)
+            false_alarms.append(sum(1 for r in flagged if r in nulls))
+    print(f"{args.profile} {args.categories} budget {args.budget}{' A/A' if args.null else ''}: "
+          f"recall {np.nanmean(recall):.2f}, precision {np.nanmean(precision):.2f}, false alarms per design "
+          f"{np.mean(false_alarms):.2f}, designs flagging anything {any_flag}/{args.seeds} "
+          f"({len(model.rules)} rules, {args.seeds} seeds, {time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
