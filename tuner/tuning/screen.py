@@ -169,7 +169,9 @@ def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) ->
                                        enough=lambda cells: assemble(config, cells)[1] == "decided")
     changes, how = assemble(config, effects)
     candidates: list[dict] = []
-    for moves_in in (changes, changes[:1]):
+    # All of them (phrasings applied last, so a candidate added with another phrasing keeps it), then
+    # the best one alone.
+    for moves_in in (sorted(changes, key=lambda m: m["kind"] == "variant"), changes[:1]):
         sel = apply_moves(config.baseline_selection, moves_in)
         if moves_in and sel not in candidates and sel != dict(config.baseline_selection):
             candidates.append(sel)
