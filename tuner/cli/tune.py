@@ -168,16 +168,12 @@ def _print(result, path: Path) -> None:
         out.print(f"[dim]rule effects: adaptive design, {decided}/{len(result.rule_effects)} rule × category cells decided in "
                   f"{ev['rounds']} rounds, {ev['calls']} calls ({ev['stopped']}); a fixed leave-one-out at the same samples "
                   f"would make {ev['fixed_loo_calls']}: {ev['saved_calls']} saved[/dim]")
-    if result.screening and result.screening.get("design") == "effects":
+    if result.screening:
         sc, en = result.screening, result.screening["engine"]
         decided = sum(1 for e in result.rule_effects if e.verdict not in ("open", "undecided"))
         out.print(f"screened {sc['factors']} rules and phrasings on {sc['target_evals']} {result.category} evals: {decided}/"
                   f"{len(result.rule_effects)} cells decided in {en['rounds']} looks, {en['calls']} calls; changes taken "
                   f"({sc['chosen_by']}): {', '.join(sc['changes']) or 'none'}; regression-checked {sc['checked']} trial(s)")
-    elif result.screening:
-        sc = result.screening
-        out.print(f"screened {sc['changes']} single changes on {sc['target_evals']} {result.category} evals; raced "
-                  f"{len(sc['raced'])}; helped: {', '.join(sc['helped']) or 'none'}; regression-checked {sc['checked']} trial(s)")
     out.print(f"[dim]{result.trials} trials, {result.calls} provider calls; study {result.study}; report {path}[/dim]")
     a = result.acceptance
     if result.accepted:

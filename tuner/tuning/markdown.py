@@ -80,27 +80,20 @@ def _screening_lines(report: TuneReport) -> list[str]:
     sc = report.screening
     if not sc:
         return []
-    if sc.get("design") == "effects":
-        en = sc["engine"]
-        chosen = {"decided": "the changes whose verdict on the target is in (helps for a rule to add or a phrasing, "
-                              "hurts for a rule to drop)",
-                  "promising": "no change was decided, so the best bet (beyond the zone's edge, strongest evidence), for "
-                               "confirmation to judge",
-                  "none": "no change was decided or promising"}[sc["chosen_by"]]
-        return ["## Screening", "",
-                f"The rule-effect engine on the {sc['target_evals']} tuning evals of `{report.category}` (the baseline "
-                f"{sc['baseline_rate']:.0%} there): {sc['factors']} questions (each pool rule in or out, each other "
-                f"phrasing), {en['calls']} calls in {en['rounds']} looks of a budget of {en['budget_calls']} (stopped: "
-                f"{en['stopped']}; error spent in O'Brien-Fleming-type shares of the planned calls). Changes taken: "
-                f"{chosen}: {', '.join(sc['changes']) or 'none'}. {sc['checked']} trial(s) of the regression check on "
-                f"every tuning eval (the baseline included); {sc['calls']} calls in these steps ({sc['new_calls']} paid now).",
-                ""]
+    en = sc["engine"]
+    chosen = {"decided": "the changes whose verdict on the target is in (helps for a rule to add or a phrasing, "
+                          "hurts for a rule to drop)",
+              "promising": "no change was decided, so the best bet (beyond the zone's edge, strongest evidence), for "
+                           "confirmation to judge",
+              "none": "no change was decided or promising"}[sc["chosen_by"]]
     return ["## Screening", "",
-            f"{sc['changes']} single changes, each on the {sc['target_evals']} tuning evals of `{report.category}` (one "
-            f"sample; the baseline {sc['baseline_rate']:.0%} on the trials' samples). Raced to the trials' samples: "
-            f"{', '.join(sc['raced']) or 'none'}. Still above the baseline: {', '.join(sc['helped']) or 'none'}. "
-            f"{sc['checked']} trial(s) of the regression check on every tuning eval (the baseline included); "
-            f"{sc['calls']} calls in these steps ({sc['new_calls']} paid now).", ""]
+            f"The rule-effect engine on the {sc['target_evals']} tuning evals of `{report.category}` (the baseline "
+            f"{sc['baseline_rate']:.0%} there): {sc['factors']} questions (each pool rule in or out, each other "
+            f"phrasing), {en['calls']} calls in {en['rounds']} looks of a budget of {en['budget_calls']} (stopped: "
+            f"{en['stopped']}; error spent in O'Brien-Fleming-type shares of the planned calls). Changes taken: "
+            f"{chosen}: {', '.join(sc['changes']) or 'none'}. {sc['checked']} trial(s) of the regression check on "
+            f"every tuning eval (the baseline included); {sc['calls']} calls in these steps ({sc['new_calls']} paid now).",
+            ""]
 
 
 def decision_lines(report: TuneReport) -> list[str]:

@@ -92,7 +92,6 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
         effects, evidence = rule_evidence(h, config, specs, best_sel, progress, budget_calls=evidence_budget, eval_ids=focus)
     evidence_runs = evidence.pop("run_ids", [])
     target = [e for e in effects if e.category == config.category]
-    others = [e for e in effects if e.category != config.category]
     trials = study.get_trials(deepcopy=False)
     tokens = {t.number: int(t.user_attrs.get("tokens", 0)) for t in trials}
     base_trial = next((t for t in trials if t.user_attrs.get("baseline")), None)
@@ -129,24 +128,18 @@ def _refused(acceptance, screening: dict | None, changed: bool, effects: list | 
     screening left its questions undecided at this budget (no change is then not evidence of none)."""
     if changed or not screening:
         return acceptance
-    if screening.get("design") == "effects":
-        cells = effects or []  # the screening's cells: all on the target's evals
-        open_ = sum(1 for e in cells if e.verdict == "undecided")
-        if screening["changes"]:
-            what = ("the changes the screening decided" if screening["chosen_by"] == "decided"
-                    else "the screening's best bet (no change was decided)")
-            reason = (f"{what} ({', '.join(screening['changes'])}) refused by the regression check: another "
-                      "category's paired drop went beyond the tolerance, or was significant")
-        elif open_:
-            reason = (f"the screening decided no change within its {screening['engine']['budget_calls']} calls: {open_} of "
-                      f"{len(cells)} questions are still undecided (a larger --budget-calls goes on from here)")
-        else:
-            reason = "the screening found every rule and phrasing of the pool to make no meaningful difference"
-        return acceptance.model_copy(update={"reasons": [reason]})
-    if not screening.get("helped"):
-        return acceptance
-    reason = (f"the changes that raised the target on its evals ({', '.join(screening['helped'])}) were refused by the "
-              "regression check: another category's paired drop went beyond the tolerance, or was significant")
+    cells = effects or []  # the screening's cells: all on the target's evals
+    open_ = sum(1 for e in cells if e.verdict == "undecided")
+    if screening["changes"]:
+        what = ("the changes the screening decided" if screening["chosen_by"] == "decided"
+                else "the screening's best bet (no change was decided)")
+        reason = (f"{what} ({', '.join(screening['changes'])}) refused by the regression check: another "
+                  "category's paired drop went beyond the tolerance, or was significant")
+    elif open_:
+        reason = (f"the screening decided no change within its {screening['engine']['budget_calls']} calls: {open_} of "
+                  f"{len(cells)} questions are still undecided (a larger --budget-calls goes on from here)")
+    else:
+        reason = "the screening found every rule and phrasing of the pool to make no meaningful difference"
     return acceptance.model_copy(update={"reasons": [reason]})
 
 
