@@ -111,10 +111,11 @@ def ablate_verdicts(h, spec, categories, design, samples=1, budget=None, only=No
     """``only``: run on that category's evals alone (all calls answer its question). ``budget``
     None: the command's default."""
     from tuner.ablation import ablate
+    from tuner.ablation.adaptive import split_key
 
     report = ablate(h, design=design, set_name=SET, specs=[spec], samples=samples, budget_calls=budget, category=only)
     # Rules only (a phrasing's cell, rule@variant, is not a rule of the truth).
-    return {cat: {e.rule: e.verdict for e in report.effects if e.category == cat and "@" not in e.rule}
+    return {cat: {e.rule: e.verdict for e in report.effects if e.category == cat and split_key(e.rule)[1] is None}
             for cat in ([only] if only else categories)}
 
 
@@ -122,11 +123,12 @@ def tune_verdicts(h, spec, category, search: str = "screen") -> dict[str, str]:
     """As `tuner tune --category C` runs by default (the screening flow, its default cap): the
     evidence step's verdicts, and "helps" for a rule the accepted winner adds (its reason to exist);
     rules the winner leaves out get no other verdict."""
+    from tuner.ablation.adaptive import split_key
     from tuner.tuning import build_config, tune
 
     config = build_config(h, category, [spec], samples=4, tolerance=0.15, baseline=None, search=search)
     report = tune(h, config)
-    found = {e.rule: e.verdict for e in report.rule_effects if e.category == category and "@" not in e.rule}
+    found = {e.rule: e.verdict for e in report.rule_effects if e.category == category and split_key(e.rule)[1] is None}
     if report.accepted:
         found.update({rid: "helps" for rid in set(report.best_selection) - set(report.baseline_selection)})
     print(json.dumps({"tune": category, "decision": report.acceptance.decision if report.acceptance else None,

@@ -170,7 +170,7 @@ def tune_picks(model: FastModel, category: str, budget: int, seeds: int) -> None
 
     import numpy as np
 
-    from tuner.ablation.adaptive import Plan, run_adaptive
+    from tuner.ablation.adaptive import Plan, run_adaptive, split_key
     from tuner.ablation.effects import Effect
     from tuner.tuning.config import TuneConfig
     from tuner.tuning.screen import assemble
@@ -206,7 +206,7 @@ def tune_picks(model: FastModel, category: str, budget: int, seeds: int) -> None
             out = []
             for pt in points:
                 kept = set(model.rules) - set(pt.dropped)
-                swapped = tuple(tuple(k.split("@", 1)) for k in pt.swapped)
+                swapped = tuple(split_key(k) for k in pt.swapped)
                 out.append({"m": bool(rng.random() < model.p(present(kept), index[pt.eval_id], swapped))})
             return out, len(points)
 

@@ -66,7 +66,7 @@ def adaptive_effects(
     observations are stored as points of ``experiment_id`` (a recorded experiment). ``variants``:
     other phrasings to weigh against each rule's phrasing in ``selection`` (cells ``rule@variant``).
     ``enough``: ends the design after a look (``run_adaptive``)."""
-    from tuner.ablation.adaptive import Plan, run_adaptive, swap_key
+    from tuner.ablation.adaptive import Plan, run_adaptive, split_key, swap_key
     from tuner.compare.rates import model_label
     from tuner.runs import DesignPoint, execute_points
 
@@ -81,7 +81,7 @@ def adaptive_effects(
     def prompt_of(pt) -> dict[str, str]:
         chosen = {r: v for r, v in selection.items() if r not in pt.dropped}
         for key in pt.swapped:
-            rule, variant = key.split("@", 1)
+            rule, variant = split_key(key)
             chosen[rule] = variant
         return chosen
 

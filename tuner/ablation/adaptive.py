@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, UNDECIDED, Zone, zone_tests
 
-__all__ = ["Point", "Cell", "Plan", "AdaptiveOutcome", "planned_looks", "run_adaptive", "swap_key"]
+__all__ = ["Point", "Cell", "Plan", "AdaptiveOutcome", "planned_looks", "run_adaptive", "split_key", "swap_key"]
 
 _MIN_DROPS = 8  # a rule is not judged before it was left out this many times in the category
 _MIN_DF = 20  # nor before the category's fit has this many residual degrees of freedom
@@ -133,7 +133,14 @@ per point, provider calls paid)."""
 
 
 def swap_key(rule: str, variant: str) -> str:
+    """The key of a phrasing's cell: ``rule@variant``."""
     return f"{rule}@{variant}"
+
+
+def split_key(key: str) -> tuple[str, str | None]:
+    """(rule, phrasing) of a cell's key; the phrasing is None for a rule's own cell."""
+    rule, _, variant = key.partition("@")
+    return rule, variant or None
 
 
 def _factors(plan: Plan) -> list[str]:
@@ -144,7 +151,7 @@ def _factors(plan: Plan) -> list[str]:
 def _sign(key: str) -> float:
     """A fitted coefficient is the effect of applying a factor: leaving a rule out (the effect of
     including it is its negative) or switching to a phrasing (the effect as it is)."""
-    return 1.0 if "@" in key else -1.0
+    return -1.0 if split_key(key)[1] is None else 1.0
 
 
 def _uniform(*parts: object) -> float:
@@ -158,11 +165,12 @@ def _p_drop(plan: Plan, n_open: int) -> float:
 
 def _points(plan: Plan, category: str, open_keys: list[str], first: int, reps: int) -> list[Point]:
     p_drop = _p_drop(plan, len(open_keys))
-    rules = [k for k in open_keys if "@" not in k]
+    rules = [k for k in open_keys if split_key(k)[1] is None]
     swaps: dict[str, list[str]] = {}
     for key in open_keys:
-        if "@" in key:
-            swaps.setdefault(key.split("@", 1)[0], []).append(key)
+        rule, variant = split_key(key)
+        if variant is not None:
+            swaps.setdefault(rule, []).append(key)
     points = []
     for eval_id in plan.evals[category]:
         for rep in range(first, first + reps):
@@ -298,7 +306,7 @@ def _describe_cells(cells: dict, rows: dict) -> None:
             for eval_id, obs in by_eval.items():
                 out = [ok for d, ok in obs if r in d]
                 # A phrasing is weighed against the default with the rule in, not against its absence.
-                kept = [ok for d, ok in obs if r not in d and r.split("@", 1)[0] not in d]
+                kept = [ok for d, ok in obs if r not in d and split_key(r)[0] not in d]
                 if len(out) < _CELL_MIN_DROPS or not kept:
                     continue
                 # The effect of the factor, signed as the cell's (including a rule; using a phrasing).

@@ -34,6 +34,7 @@ weighed against the rule's own.
 
 from __future__ import annotations
 
+from tuner.ablation.adaptive import split_key
 from tuner.runs import Harness, outcomes_by_task, run_selections
 from tuner.stats.zones import Zone
 from tuner.tuning.config import TuneConfig
@@ -93,8 +94,8 @@ def _rate(group: dict, category: str) -> float:
 
 def _move(config: TuneConfig, key: str) -> dict:
     """The change a cell speaks for: a phrasing switch, adding a candidate, or dropping a rule."""
-    if "@" in key:
-        rule, variant = key.split("@", 1)
+    rule, variant = split_key(key)
+    if variant is not None:
         return {"kind": "variant", "rule": rule, "variant": variant}
     if key in config.baseline_selection:
         return {"kind": "drop", "rule": key}
@@ -106,7 +107,7 @@ def _gain(config: TuneConfig, effect) -> float:
     in the baseline, leaving out one that is, or using a phrasing."""
     if effect.delta is None:
         return 0.0
-    drop = "@" not in effect.rule and effect.rule in config.baseline_selection
+    drop = split_key(effect.rule)[1] is None and effect.rule in config.baseline_selection
     return -effect.delta if drop else effect.delta
 
 
