@@ -51,3 +51,38 @@ def test_tune_against_a_failing_provider_is_not_measured_exit_4(cli, py_project,
     r = cli("tune", "--category", "data", "--panel", "down", "--trials", "2", "--samples", "1")
     assert r.exit_code == 4, r.output
     assert "baseline was not measured" in r.output and "publish the winner" not in r.output
+
+
+def test_tune_default_flow_against_a_failing_provider_is_not_measured_exit_4(cli, py_project, provider):
+    """The default (screening) flow: an outage during the baseline and the screening is never read as
+    'no change'."""
+    provider.fault_rate, provider.timeout_sleep_s = 1.0, 0.6
+    write_panel(py_project, "down", "openai/faulty", provider.api_base, max_retries=0, timeout_s=0.3)
+    r = cli("tune", "--category", "data", "--panel", "down", "--samples", "1", "--budget-calls", "60")
+    assert r.exit_code == 4, r.output
+    assert "decision: no change" not in r.output and "publish the winner" not in r.output
+
+
+def test_tune_screening_that_lost_answers_is_not_measured_exit_4(cli, py_project, provider):
+    """The baseline measured, then the provider goes down during the screening: not 'no change'."""
+    write_panel(py_project, "down", "openai/faulty", provider.api_base, max_retries=0, timeout_s=0.3)
+    args = ("tune", "--category", "data", "--panel", "down", "--samples", "1")
+    provider.fault_rate = 0.0
+    r = cli(*args, "--budget-calls", "3")  # the baseline's 3 calls (1 sample x 3 data evals); no room to screen
+    assert r.exit_code == 4 and "screening was not measured" in r.output, r.output
+    assert "decision: no change" not in r.output
+    provider.fault_rate, provider.timeout_sleep_s = 1.0, 0.6
+    r = cli(*args, "--budget-calls", "60")  # the baseline comes back from the cache; every screening call fails
+    assert r.exit_code == 4, r.output
+    assert "screening was not measured" in r.output and "decision: no change" not in r.output
+
+
+def test_ablate_default_design_against_a_failing_provider_is_not_measured_exit_4(cli, py_project, provider):
+    provider.fault_rate, provider.timeout_sleep_s = 1.0, 0.6
+    write_panel(py_project, "down", "openai/faulty", provider.api_base, max_retries=0, timeout_s=0.3)
+    r = cli("ablate", "--category", "data", "--panel", "down", "--budget-calls", "40", "--json")
+    assert r.exit_code == 4, r.output
+    assert "not measured" in r.stderr
+    data = json.loads(r.stdout)
+    assert data["adaptive"]["lost"] == data["adaptive"]["calls"] > 0
+    assert {e["verdict"] for e in data["effects"]} == {"undecided"}  # never "no meaningful effect"

@@ -109,7 +109,7 @@ def adaptive_effects(
                       decided_round=c.decided_round, by_eval=c.by_eval or None) for c in outcome.cells]
     spent = {"delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta, "budget_calls": budget_calls,
              "rounds": outcome.rounds, "stopped": outcome.stopped, "calls": outcome.calls, "new_calls": outcome.new_calls,
-             "history": outcome.history, "looks": outcome.looks, "spending": "obrien-fleming"}
+             "history": outcome.history, "looks": outcome.looks, "spending": "obrien-fleming", "lost": outcome.lost}
     return effects, spent
 
 

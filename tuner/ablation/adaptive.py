@@ -125,6 +125,7 @@ class AdaptiveOutcome:
     stopped: str  # "decided" | "budget" (the planned looks are done) | "enough" (the caller's question is answered)
     history: list[dict] = field(default_factory=list)
     looks: list[int] = field(default_factory=list)  # the planned replicates per eval at each look
+    lost: int = 0  # answers lost to provider or grader failures (left out of every fit: not measured)
 
 
 Observe = Callable[[list[Point]], tuple[list[dict[str, bool | None]], int]]
@@ -251,7 +252,7 @@ def run_adaptive(plan: Plan, observe: Observe, progress: Callable[[dict], None] 
     cells = {(r, m, c): Cell(r, m, c) for c in plan.evals for m in plan.models for r in _factors(plan)}
     rows: dict[tuple[str, str], list[tuple[tuple[str, ...], str, bool]]] = {(m, c): [] for m in plan.models for c in plan.evals}
     looks = planned_looks(plan)
-    calls = new_calls = rounds = 0
+    calls = new_calls = rounds = lost = 0
     history: list[dict] = []
     stopped = "budget"
     for look, until in enumerate(looks, start=1):
@@ -268,7 +269,9 @@ def run_adaptive(plan: Plan, observe: Observe, progress: Callable[[dict], None] 
         rounds = look
         for pt, by_model in zip(points, results):
             for m, passed in by_model.items():
-                if passed is not None:
+                if passed is None:
+                    lost += 1
+                else:
                     rows[(m, pt.category)].append((pt.applied, pt.eval_id, passed))
         for c, rs in open_by_cat.items():
             for cell in (cells[(r, m, c)] for m in plan.models for r in rs):
@@ -287,7 +290,7 @@ def run_adaptive(plan: Plan, observe: Observe, progress: Callable[[dict], None] 
         if cell.verdict == OPEN:
             cell.verdict = UNDECIDED
     _describe_cells(cells, rows)
-    return AdaptiveOutcome(list(cells.values()), rounds, calls, new_calls, stopped, history, looks)
+    return AdaptiveOutcome(list(cells.values()), rounds, calls, new_calls, stopped, history, looks, lost)
 
 
 def _describe_cells(cells: dict, rows: dict) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tuner.cli._common import SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, print_json, resolve_models
+from tuner.cli._common import SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, err_console, print_json, resolve_models
 from tuner.cli._plan import BudgetUsdOption, PlanOption, install, show, spent_line
 from tuner.cli._progress import phase_progress
 
@@ -61,11 +61,16 @@ def ablate(
         write_atomic(md, render_markdown(report))
         write_atomic(md.with_suffix(".json"), report.model_dump_json(indent=2))
         write_heatmap(report, md.with_suffix(".png"))
+    lost = (report.adaptive or {}).get("lost", 0)
     if as_json:
         print_json({**report.model_dump(mode="json"), "report": str(md), "spent": budget.spent})
-        return
-    _print(report, md)
-    console().print(f"[dim]{spent_line(budget)}[/dim]")
+    else:
+        _print(report, md)
+        console().print(f"[dim]{spent_line(budget)}[/dim]")
+    if lost:  # an outage is never a verdict: what was decided stands, the rest is not measured
+        err_console().print(f"not measured: {lost} answers lost to provider or grader failures (left out of "
+                                   "every estimate); run the same command again to retry them")
+        raise typer.Exit(4)
 
 
 def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None):

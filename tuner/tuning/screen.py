@@ -39,7 +39,7 @@ from tuner.runs import Harness, outcomes_by_task, run_selections
 from tuner.stats.zones import Zone
 from tuner.tuning.config import TuneConfig
 from tuner.tuning.space import params_of
-from tuner.tuning.study import apply_moves, best_trial, run_trials, specs_of
+from tuner.tuning.study import apply_moves, best_trial, run_trials, specs_of, unmeasured_cells
 
 __all__ = ["SCREEN_SHARE", "assemble", "default_budget", "regression_samples", "screen", "screen_budget",
            "screen_phases", "target_evals"]
@@ -160,6 +160,12 @@ def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) ->
     target = target_evals(h, config)
     base = run_selections(h, [("baseline", config.baseline_selection)], specs, target, samples=config.samples,
                           progress=progress)[0]
+    from tuner.errors import IncompleteError
+
+    missing = unmeasured_cells(config, base, config.samples, n_evals=len(target))
+    if missing:
+        raise IncompleteError(f"the baseline was not measured ({', '.join(missing)}: answers lost to provider or grader "
+                              "failures); no change can be judged against it: run the same command again to retry them")
     base_rate = _rate(base, config.category)
     pool = {rid: config.baseline_selection.get(rid, "default") for rid in config.pool}
     variants = {rid: tuple(names) for rid, names in config.variants.items() if rid in pool and len(names) > 1}
@@ -168,6 +174,15 @@ def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) ->
                                        experiment_id=config.hash, seed=config.seed, prefix=f"{study.study_name}-screen",
                                        progress=progress, variants=variants,
                                        enough=lambda cells: assemble(config, cells)[1] == "decided")
+    if engine["rounds"] == 0:  # the cap's share was less than one sample of the target's evals
+        raise IncompleteError(f"the screening was not measured: its share of the cap ({engine['budget_calls']} calls) is "
+                              f"less than one sample of the {len(target)} {config.category} evals; run it with a larger "
+                              "--budget-calls")
+    if engine["lost"]:
+        # Verdicts from what was measured stand, but "no change" would read an outage as evidence.
+        raise IncompleteError(f"the screening was not measured: {engine['lost']} of {engine['calls']} answers lost to "
+                              "provider or grader failures; run the same command again to retry them (nothing measured "
+                              "is bought again)")
     changes, how = assemble(config, effects)
     candidates: list[dict] = []
     # All of them (phrasings applied last, so a candidate added with another phrasing keeps it), then

@@ -30,7 +30,7 @@ from tuner.tuning.space import params_of, rule_pool, suggest
 
 __all__ = [
     "TrialScore", "open_study", "load_config", "run_trials", "best_trial", "score_trial", "specs_of",
-    "local_moves", "apply_moves", "trial_counts",
+    "local_moves", "apply_moves", "trial_counts", "unmeasured_cells",
 ]
 
 _CONFIG_ATTR = "tuner_config"
@@ -197,14 +197,15 @@ def _violation(delta: float, p_value: float, tolerance: float) -> float:
     return violation
 
 
-def _not_measured(config: TuneConfig, runs: dict, samples: int | None = None) -> list[str]:
+def unmeasured_cells(config: TuneConfig, runs: dict, samples: int | None = None, n_evals: int | None = None) -> list[str]:
     """``model · category`` cells of ``runs`` ({model key: RunOutcome}) missing an answer or holding an
-    infrastructure failure (``"model · all"`` when results are missing outright)."""
+    infrastructure failure (``"model · all"`` when results are missing outright). ``n_evals``: the
+    evals the runs were planned on (default: every tuning eval)."""
     cells = []
     for outcome in runs.values():
         label = model_label(outcome.run.model, outcome.run.params)
         cells += sorted({f"{label} · {r.category}" for r in outcome.results if r.outcome == "infra"})
-        if len(outcome.results) < len(config.eval_ids) * (samples or config.samples):
+        if len(outcome.results) < (n_evals or len(config.eval_ids)) * (samples or config.samples):
             cells.append(f"{label} · all")
     return sorted(set(cells))
 
@@ -214,7 +215,7 @@ def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict, samples: 
     worst = float("-inf")
     deltas: dict[str, dict[str, float | None]] = {}
     categories = sorted({r.category for o in base_runs.values() for r in o.results})
-    missing = _not_measured(config, trial_runs, samples)
+    missing = unmeasured_cells(config, trial_runs, samples)
     for key, outcome in trial_runs.items():
         table = outcomes_by_task(outcome.results, config.category)
         passes += sum(sum(v) for v in table.values())
@@ -287,7 +288,7 @@ def run_trials(
     pool = [r for r in rule_pool(h.guidelines.library) if r.id in set(config.pool)]
     base_runs = run_selections(h, [("baseline", config.baseline_selection)], specs, config.eval_ids,
                                samples=k, experiment_id=None, progress=run_progress)[0]
-    missing = _not_measured(config, base_runs, k)
+    missing = unmeasured_cells(config, base_runs, k)
     if missing:
         raise IncompleteError(f"the baseline was not measured ({', '.join(missing)}: answers lost to provider or "
                               "grader failures); no trial can be judged against it: run the same command again to retry them")
