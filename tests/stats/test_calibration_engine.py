@@ -97,3 +97,21 @@ def test_a_rule_that_matters_is_rarely_called_no_meaningful_effect():
           f"null cells settled {settled / seeds:.1f} of 13")
     assert settled / seeds >= 3  # the design does call nulls "no meaningful effect" here: the check bites
     assert missed / seeds <= Zone().beta
+
+
+def test_the_reported_intervals_cover_the_truth_at_their_level():
+    """Each tested cell reports its last look's interval, at that look's level 1 - 2 alpha_look (at
+    least 0.90 here: the last of three planned looks spends about 0.047). Over every tested cell of
+    the A/A and the +delta0 worlds, at 3 evals a category."""
+    covered = tested = 0
+    for effect in (0.0, Zone().delta0):
+        for seed in range(SEEDS):
+            for cell in _design(seed, effect=effect).cells:
+                if cell.lo is None:
+                    continue
+                truth = effect if (cell.rule, cell.category) == ("r0", "a") else 0.0
+                tested += 1
+                covered += cell.lo <= truth <= cell.hi
+    print(f"engine: interval coverage {covered / tested:.3f} over {tested} cells")
+    assert tested >= SEEDS * 10  # most cells are tested: the check is about them, not a few
+    assert covered / tested >= 0.90
