@@ -112,8 +112,13 @@ def test_tune_plan_lists_every_phase_within_the_default_cap_and_calls_nothing(cl
     plan = json.loads(r.stdout)
     assert _calls(server) == 0 and _runs(Path.cwd()) == 0
     names = [p["name"].split(":")[0] for p in plan["phases"]]
-    assert names == ["baseline", "screen", "regression check", "confirmation"]
+    assert names == ["baseline", "screen", "regression check", "regression check", "confirmation"]
     assert plan["cap"]["calls"] == plan["calls_at_most"] == sum(p["calls"] for p in plan["phases"])
+    # the baseline and the screening always run; the check and the confirmation only on a finding
+    assert [bool(p["only_if"]) for p in plan["phases"]] == [False, False, True, True, True]
+    assert plan["calls_always"] == plan["phases"][0]["calls"] + plan["phases"][1]["calls"]
+    r = cli("tune", "--suite", py_project, "--panel", "local", "--category", "data", "--plan")
+    assert f"of these, {plan['calls_always']:,} always" in r.stdout
 
 
 def _faulty_panel(server, retries: int = 3) -> None:

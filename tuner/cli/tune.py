@@ -103,13 +103,13 @@ def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budge
     if config.search == "screen":
         focus = target_evals(h, config)
         used = 0
-        for name, calls, evals in screen_phases(h, config, n, budget_calls):
-            builder.add_calls(name, calls, tokens, evals)
+        for name, calls, evals, only_if in screen_phases(h, config, n, budget_calls):
+            builder.add_calls(name, calls, tokens, evals, only_if=only_if)
             used += calls
         left = max(0, budget_calls - used)
         conf = confirm_budget or max(1, min(2 * fixed_confirm_calls(config, len(held), n, len(focus)), left))
         builder.add_calls("confirmation: fresh samples of the target's evals + held-out evals, sequential", conf, tokens,
-                          focus + held, note="only if a change won; what the cap leaves")
+                          focus + held, note="what the cap leaves", only_if="a change passes the check")
     else:
         k = trials or default_trials(config)
         builder.add("trials", tokens, config.eval_ids, config.samples, arms=k)

@@ -60,6 +60,10 @@ class Phase(BaseModel):
     tokens_in: int
     tokens_out: int
     note: str = ""
+    only_if: str = ""
+    """Empty: the phase always runs (up to its calls). Otherwise the finding that makes it run at all
+    (tune's regression check runs only if its screening finds a change): a plan that only said "at
+    most" would overstate what most runs cost."""
 
 
 class Plan(BaseModel):
@@ -73,6 +77,12 @@ class Plan(BaseModel):
     def calls(self) -> int:
         """Calls at most: the phases' sum, or the cap when it is lower."""
         total = sum(p.calls for p in self.phases)
+        return min(total, self.cap_calls) if self.cap_calls is not None else total
+
+    @property
+    def calls_always(self) -> int:
+        """Calls at most of the phases that run whatever is found (``only_if`` empty)."""
+        total = sum(p.calls for p in self.phases if not p.only_if)
         return min(total, self.cap_calls) if self.cap_calls is not None else total
 
     @property
@@ -98,7 +108,8 @@ class Plan(BaseModel):
         return None if cost is None or not total else cost / total
 
     def as_dict(self) -> dict:
-        return {"command": self.command, "calls_at_most": self.calls, "tokens_in": self.tokens_in,
+        return {"command": self.command, "calls_at_most": self.calls, "calls_always": self.calls_always,
+                "tokens_in": self.tokens_in,
                 "tokens_out": self.tokens_out, "cost_usd": self.cost_usd,
                 "cap": {"calls": self.cap_calls, "usd": self.cap_usd},
                 "phases": [p.model_dump() for p in self.phases],
@@ -109,8 +120,12 @@ class Plan(BaseModel):
         """The plan as a person reads it."""
         out = [f"plan: {self.command} makes at most {self.calls:,} provider calls, "
                f"~{self.tokens_in:,} tokens in, ~{self.tokens_out:,} out; cost {_usd(self.cost_usd)}"]
+        if self.calls_always < self.calls:
+            out.append(f"  of these, {self.calls_always:,} always; the other {self.calls - self.calls_always:,} only "
+                       "if what it finds calls for them (the phases marked 'only if')")
         for p in self.phases:
-            note = f" ({p.note})" if p.note else ""
+            note = "; ".join(x for x in (f"only if {p.only_if}" if p.only_if else "", p.note) if x)
+            note = f" ({note})" if note else ""
             out.append(f"  {p.name}: {p.calls:,} calls, ~{p.tokens_in:,} in, ~{p.tokens_out:,} out{note}")
         for price in self.prices:
             if price.known:
@@ -156,13 +171,15 @@ class PlanBuilder:
         self.phases.append(phase)
         return phase
 
-    def add_calls(self, name: str, calls: int, prompt_tokens: int, eval_ids, *, note: str = "") -> Phase:
+    def add_calls(self, name: str, calls: int, prompt_tokens: int, eval_ids, *, note: str = "",
+                  only_if: str = "") -> Phase:
         """A phase known by its call budget: tokens at the average call over ``eval_ids``."""
         eval_ids = list(eval_ids)
         user, answer = self._shape(eval_ids)
         per_in = prompt_tokens + (user / len(eval_ids) if eval_ids else 0)
         per_out = answer / len(eval_ids) if eval_ids else 0
-        phase = Phase(name=name, calls=calls, tokens_in=round(calls * per_in), tokens_out=round(calls * per_out), note=note)
+        phase = Phase(name=name, calls=calls, tokens_in=round(calls * per_in), tokens_out=round(calls * per_out), note=note,
+                      only_if=only_if)
         self.phases.append(phase)
         return phase
 
@@ -262,8 +279,13 @@ class Budget:
 
     def summary_line(self) -> str:
         cost = self.spent["cost_usd"]
-        return (f"spent: {self.spent_calls:,} provider calls, {self.tokens_in:,} tokens in, {self.tokens_out:,} out, "
-                f"cost {'unknown' if cost is None else f'${cost:,.4f}'}")
+        planned = ""
+        if self.plan is not None:
+            always = self.plan.calls_always
+            planned = (f" (plan: at most {self.plan.calls:,}" + (f", {always:,} of them always" if always < self.plan.calls
+                                                                   else "") + ")")
+        return (f"spent: {self.spent_calls:,} provider calls{planned}, {self.tokens_in:,} tokens in, "
+                f"{self.tokens_out:,} out, cost {'unknown' if cost is None else f'${cost:,.4f}'}")
 
 
 PlanHook = Callable[[list], None]

@@ -70,16 +70,21 @@ def regression_samples(h: Harness, config: TuneConfig) -> int:
     return config.samples
 
 
-def screen_phases(h: Harness, config: TuneConfig, n_models: int, cap: int) -> list[tuple[str, int, list[str]]]:
-    """(phase, calls at most, evals) of the baseline, the screening and the regression check."""
+def screen_phases(h: Harness, config: TuneConfig, n_models: int, cap: int) -> list[tuple[str, int, list[str], str]]:
+    """(phase, calls at most, evals, the finding it runs only if: empty for always) of the baseline,
+    the screening and the regression check."""
     target = target_evals(h, config)
     k, kr = config.samples, regression_samples(h, config)
+    everywhere = kr * len(config.eval_ids) * n_models
     return [
-        (f"baseline: {k} samples on {len(target)} {config.category} evals", k * len(target) * n_models, target),
+        (f"baseline: {k} samples on {len(target)} {config.category} evals", k * len(target) * n_models, target, ""),
         (f"screen: the rule-effect engine over {len(config.pool)} rules and their phrasings on the {config.category} "
-         "evals", screen_budget(cap), target),
-        (f"regression check: baseline + up to {_CANDIDATES} candidates x {kr} samples on all {len(config.eval_ids)} "
-         "tuning evals", (1 + _CANDIDATES) * kr * len(config.eval_ids) * n_models, list(config.eval_ids)),
+         "evals", screen_budget(cap), target, ""),
+        (f"regression check: the baseline and the screening's winner x {kr} samples on all {len(config.eval_ids)} "
+         "tuning evals", 2 * everywhere, list(config.eval_ids), "the screening finds a change"),
+        (f"regression check: the winner's best single change alone x {kr} samples on all {len(config.eval_ids)} "
+         "tuning evals", (_CANDIDATES - 1) * everywhere, list(config.eval_ids),
+         "the winner holds several changes and is refused"),
     ]
 
 

@@ -1,0 +1,78 @@
+"""The README's first command, measured: `tuner tune --category actions` with defaults, empty caches.
+
+What it reports (issue 22's "done when"): wall time (the Node toolchain installed beforehand, as
+after `./dev`'s first use), provider calls made, and the plan printed before the first call, both its
+"at most" and the calls of the phases that ran (the baseline and the screening always run; the
+regression check only if the screening finds a change, its second candidate only if the first is
+refused, the confirmation only if a change passes the check). The store and every cache (answers,
+grades) are fresh temporary ones; the report goes there too, so the checkout is left as it was.
+
+Run: .venv/bin/python benchmarks/bench_quickstart.py [--category actions] [--repeat 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TUNER = str(ROOT / ".venv" / "bin" / "tuner")
+
+
+def _ran(plan: dict, data: dict) -> int:
+    """Calls of the plan's phases that ran: the ones that always do, the check's phases for the
+    trials the check measured (the baseline and the winner are the first phase), the confirmation
+    when it ran."""
+    phases = plan["phases"]
+    checks = [p["calls"] for p in phases if p["name"].startswith("regression check")]
+    checked = (data.get("screening") or {}).get("checked", 0)
+    confirmed = (data.get("confirmation") or {}).get("design", "none") != "none"
+    return plan["calls_always"] + sum(checks[: max(0, checked - 1)]) + (phases[-1]["calls"] if confirmed else 0)
+
+
+def once(category: str, tmp: Path) -> dict:
+    env = {**os.environ, "TUNER_CACHE_DIR": str(tmp / "cache"), "TUNER_DB": f"sqlite:///{tmp / 'tuner.db'}"}
+    planned = subprocess.run([TUNER, "tune", "--category", category, "--plan", "--json"], env=env, cwd=ROOT,
+                             capture_output=True, text=True, check=True)
+    plan = json.loads(planned.stdout)
+    start = time.perf_counter()
+    done = subprocess.run([TUNER, "tune", "--category", category, "--json", "--report", str(tmp / "report.md")],
+                          env=env, cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if done.returncode not in (0, 4):
+        sys.exit(f"tune failed (exit {done.returncode}): {done.stderr.strip().splitlines()[-1:]}")
+    data = json.loads(done.stdout)
+    made = data["spent"]["calls"]
+    ran = _ran(plan, data)
+    return {
+        "wall_s": round(wall, 1), "calls": made, "plan_at_most": plan["calls_at_most"],
+        "plan_always": plan["calls_always"], "plan_of_phases_run": ran, "made_over_plan_run": round(made / ran, 3),
+        "made_over_at_most": round(made / plan["calls_at_most"], 3), "decision": data["decision"],
+        "chosen_by": (data.get("screening") or {}).get("chosen_by"),
+        "changes": (data.get("screening") or {}).get("changes"), "checked": (data.get("screening") or {}).get("checked"),
+        "confirmation": (data.get("confirmation") or {}).get("stopped"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--category", default="actions")
+    parser.add_argument("--repeat", type=int, default=1, help="fresh runs (each with empty caches)")
+    args = parser.parse_args()
+    # Install the grader toolchain first: the figure is the command's time after installation.
+    from tuner.suites.convex.toolchain import ensure_toolchain
+
+    ensure_toolchain(ROOT / "evals" / "toolchain")
+    for _ in range(args.repeat):
+        with tempfile.TemporaryDirectory(prefix="bench-quickstart-") as tmp:
+            print(json.dumps(once(args.category, Path(tmp))), flush=True)
+
+
+if __name__ == "__main__":
+    main()
