@@ -163,7 +163,7 @@ def run(model: FastModel, categories: list[str], budget: int, seed: int, null: b
     return run_adaptive(plan, observe)
 
 
-def tune_picks(model: FastModel, category: str, budget: int, seeds: int) -> None:
+def tune_picks(model: FastModel, category: str, budget: int, seeds: int, first_seed: int = 0) -> None:
     """How often tune's screening (and the former single-change screen) make the truly best single
     change the winner."""
     from collections import Counter
@@ -197,7 +197,7 @@ def tune_picks(model: FastModel, category: str, budget: int, seeds: int) -> None
                         baseline_selection={r: "default" for r in sorted(base)}, pool=list(model.rules),
                         variants={r: ["default", *model.phrasings[r]] for r in model.rules}, eval_ids=evals)
     new, old = Counter(), Counter()
-    for seed in range(seeds):
+    for seed in range(first_seed, first_seed + seeds):
         rng = np.random.default_rng(seed)
         plan = Plan(rules=tuple(model.rules), evals={category: tuple(evals)}, models=("m",), budget_calls=budget, seed=seed,
                     variants={r: tuple(v) for r, v in model.phrasings.items() if v})
@@ -242,6 +242,7 @@ def main() -> None:
     parser.add_argument("--categories", default="actions")
     parser.add_argument("--budget", type=int, default=2475)
     parser.add_argument("--seeds", type=int, default=8)
+    parser.add_argument("--first-seed", type=int, default=0, help="--tune: the first of the seeds")
     parser.add_argument("--max-dropped", type=float, default=None)
     parser.add_argument("--max-share", type=float, default=None)
     parser.add_argument("--null", action="store_true", help="A/A: dropping rules changes nothing")
@@ -254,7 +255,7 @@ def main() -> None:
     if args.check:
         print(f"fast model vs exact truth: largest difference {model.check():.4f}")
     if args.tune:
-        return tune_picks(model, args.categories.split(",")[0], args.budget, args.seeds)
+        return tune_picks(model, args.categories.split(",")[0], args.budget, args.seeds, args.first_seed)
     categories = args.categories.split(",")
     truth = {c: model.truth(c) for c in categories}
     plan_args = {k: v for k, v in (("max_dropped", args.max_dropped), ("max_share", args.max_share)) if v is not None}
