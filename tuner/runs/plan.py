@@ -76,14 +76,15 @@ class Plan(BaseModel):
     @property
     def calls(self) -> int:
         """Calls at most: the phases' sum, or the cap when it is lower."""
-        total = sum(p.calls for p in self.phases)
-        return min(total, self.cap_calls) if self.cap_calls is not None else total
+        return self._capped(sum(p.calls for p in self.phases))
 
     @property
     def calls_always(self) -> int:
         """Calls at most of the phases that run whatever is found (``only_if`` empty)."""
-        total = sum(p.calls for p in self.phases if not p.only_if)
-        return min(total, self.cap_calls) if self.cap_calls is not None else total
+        return self._capped(sum(p.calls for p in self.phases if not p.only_if))
+
+    def _capped(self, calls: int) -> int:
+        return min(calls, self.cap_calls) if self.cap_calls is not None else calls
 
     @property
     def tokens_in(self) -> int:

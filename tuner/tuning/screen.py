@@ -35,6 +35,7 @@ weighed against the rule's own.
 from __future__ import annotations
 
 from tuner.ablation.adaptive import split_key
+from tuner.errors import IncompleteError
 from tuner.runs import Harness, outcomes_by_task, run_selections
 from tuner.stats.zones import Zone
 from tuner.tuning.config import TuneConfig
@@ -165,8 +166,6 @@ def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) ->
     target = target_evals(h, config)
     base = run_selections(h, [("baseline", config.baseline_selection)], specs, target, samples=config.samples,
                           progress=progress)[0]
-    from tuner.errors import IncompleteError
-
     missing = unmeasured_cells(config, base, config.samples, n_evals=len(target))
     if missing:
         raise IncompleteError(f"the baseline was not measured ({', '.join(missing)}: answers lost to provider or grader "
