@@ -37,7 +37,11 @@ def test_simulated_analyst_report_sections_path_and_store(cli, py_project, sim_r
     assert r.exit_code == 0, r.output
     path = py_project / "reports" / "sim" / "careful" / f"{run_id[7:15]}_{_today()}.md"
     text = path.read_text()
-    assert r.stdout.startswith(text.rstrip()[:200])
+    # The terminal gets a summary and the report's path (issue 33: the report is a file, 100s of lines).
+    lines = r.stdout.splitlines()
+    assert len(lines) <= 8 and lines[-1].startswith(f"report: {path}") and "# Failure analysis" not in r.stdout
+    assert lines[0].startswith(f"run {run_id[7:19]} · sim/careful") and "failed of" in lines[0]
+    assert re.search(r"classified \d+ failed evals? \(sim/analyst \(simulated\)\): \d+ MODEL_FAULT", r.stdout)
     positions = [text.index(s) for s in SECTIONS]
     assert positions == sorted(positions)
     assert "simulated" in text.splitlines()[2]

@@ -109,25 +109,33 @@ def test_runs_list_and_show_report_calls_tokens_and_cost(py_project):
     store = Store.open(f"sqlite:///{py_project / 'experiments' / 'tuner.db'}")
     try:
         results = store.results(run)
-        expected_tokens = sum((r.prompt_tokens or 0) + (r.completion_tokens or 0) for r in results)
+        # Tokens of the answers a call was made for (a cache hit bought none), as the spent line counts them.
+        expected_tokens = sum((r.prompt_tokens or 0) + (r.completion_tokens or 0) for r in results if r.attempts != 0)
         expected_calls = sum(r.attempts or 0 for r in results)
     finally:
         store.close()
     assert expected_tokens > 0 and expected_calls > 0
     listed = next(x for x in json.loads(invoke("runs", "list", "--json", "-n", "50").stdout) if x["id"] == run)
     assert listed["usage"]["tokens"] == expected_tokens and listed["usage"]["calls"] == expected_calls
-    assert listed["usage"]["cost_usd"] is None  # the simulator is not priced: unknown, never a false $0
+    assert listed["usage"]["cost_usd"] == 0.0  # the simulator's price is $0, as the plan and the spent line say
     shown = json.loads(invoke("runs", "show", run[7:19], "--json").stdout)
     assert shown["usage"] == listed["usage"]
     text = invoke("runs", "show", run[7:19]).stdout
-    assert "provider calls" in text and "cost unknown" in text
-    # Priced answers are summed; one unpriced answer makes the total unknown rather than too low.
+    assert "provider calls" in text and "cost $0.0000" in text
+    # A model litellm does not price: priced answers are summed; one unpriced answer makes the total
+    # unknown rather than too low.
     store = Store.open(f"sqlite:///{py_project / 'experiments' / 'tuner.db'}")
     try:
-        priced = [r.model_copy(update={"cost_usd": 0.001}) for r in results]
+        from tuner.store.schema import RunRow
+
+        with store.session() as s:
+            s.get(RunRow, run).model = "openai/unpriced-model"
+        paid = [r for r in results if r.attempts != 0]
+        priced = [r.model_copy(update={"cost_usd": 0.001}) for r in paid]
         store.record_results(run, priced)
-        assert json.loads(invoke("runs", "show", run, "--json").stdout)["usage"]["cost_usd"] == pytest.approx(0.001 * len(results))
+        assert json.loads(invoke("runs", "show", run, "--json").stdout)["usage"]["cost_usd"] == pytest.approx(0.001 * len(paid))
         store.record_results(run, [priced[0].model_copy(update={"cost_usd": None})])
         assert json.loads(invoke("runs", "show", run, "--json").stdout)["usage"]["cost_usd"] is None
+        assert ">= $" in invoke("runs", "show", run).stdout
     finally:
         store.close()

@@ -96,3 +96,75 @@ def viewer(env, store):
     with TestClient(create_app(store, find_project(), Login("t"))) as c:
         assert c.get("/login?token=t", follow_redirects=False).status_code == 303
         yield c
+
+
+# --- the README's flows, recorded once (issue 33: the pages that answer "ship it?" and "which rules help?") ---
+
+FLOW_COMMANDS = [
+    # A plain run, then a compare whose "after" side is that same run (same prompt, evals, samples).
+    ("run", ["run", "--guidelines", "all-active", "--samples", "1"]),
+    ("compare", ["compare", "--before", "none", "--after", "all-active", "--samples", "1"]),
+    ("ablate", ["ablate", "--category", "data", "--budget-calls", "300"]),
+    ("tune", ["tune", "--category", "data", "--budget-calls", "300"]),
+]
+
+
+@pytest.fixture(scope="session")
+def flows(tmp_path_factory, shared_cache) -> SimpleNamespace:
+    """`run`, `compare`, `ablate`, `tune` and `analyze` on the Python suite, as a user types them (in
+    this process: the imports are paid once), with what each printed as spent. Answers are bought
+    afresh (a private response cache: the spent lines count real calls); grades come from the
+    session's grading cache (the same either way)."""
+    import json
+    import re
+
+    from sessionkit import invoke
+
+    root = _project(tmp_path_factory.mktemp("flows") / "proj")
+    cache = tmp_path_factory.mktemp("flows-cache")
+    (shared_cache / "grading").mkdir(exist_ok=True)
+    (cache / "grading").symlink_to(shared_cache / "grading", target_is_directory=True)
+    db = root / "experiments" / "tuner.db"
+    env = {"TUNER_HOME": str(root), "TUNER_CACHE_DIR": str(cache), "TUNER_DB": f"sqlite:///{db}",
+           "TUNER_SUITE": str(root / "suites" / "python"), "COLUMNS": "80"}
+    out, spent = {}, {}
+    with pytest.MonkeyPatch.context() as mp:
+        for k, v in env.items():
+            mp.setenv(k, v)
+        mp.chdir(root)
+
+        def tuner(*args: str) -> str:
+            r = invoke(*args)
+            assert r.exit_code == 0, (args, r.output[-3000:])
+            return r.stdout
+
+        for name, args in FLOW_COMMANDS:
+            out[name] = tuner(*args)
+            # The last line, however the terminal's width wrapped it.
+            m = re.search(r"spent: ([\d,]+) provider calls?\b.*?([\d,]+) tokens in, ([\d,]+) out, cost (\S+)$",
+                          " ".join(out[name].split()))
+            assert m, out[name][-1500:]
+            spent[name] = {"calls": int(m.group(1).replace(",", "")), "tokens": int(m.group(2).replace(",", ""))
+                           + int(m.group(3).replace(",", "")), "cost": m.group(4)}
+        [run] = [r for r in json.loads(tuner("runs", "list", "--json")) if r["set"] == "all-active"]
+        out["analyze"] = tuner("analyze", run["id"])
+    return SimpleNamespace(root=root, db=db, url=f"sqlite:///{db}", out=out, spent=spent, run=run["id"], env=env)
+
+
+@pytest.fixture
+def flows_viewer(flows, monkeypatch):
+    """The viewer over the flows' store (read only: no test here writes labels)."""
+    from fastapi.testclient import TestClient
+
+    from tuner.paths import find_project
+    from tuner.store import Store
+    from tuner.web import Login, create_app
+
+    monkeypatch.setenv("TUNER_HOME", str(flows.root))
+    monkeypatch.delenv("TUNER_SUITE", raising=False)
+    monkeypatch.chdir(flows.root)
+    store = Store.open(flows.url)
+    with TestClient(create_app(store, find_project(), Login("t"))) as c:
+        assert c.get("/login?token=t", follow_redirects=False).status_code == 303
+        yield c
+    store.close()

@@ -73,6 +73,8 @@ def test_experiment_to_rule_to_side_by_side_with_no_missing_glyph(env, stocked, 
 
             # experiment -> rule page, through the heatmap's rule labels
             page.click(f"a[href='/experiments/{ablation['id']}']")
+            expect(page.locator("#answer")).to_be_visible()  # the answer first; every cell one click away
+            page.click("details.chart-section summary >> nth=-1")
             expect(page.locator("svg#heatmap-0")).to_be_visible()
             check(page, "ablation")
             rule = sorted({e["rule"] for e in ablation["effects"]})[0]
@@ -100,6 +102,8 @@ def test_experiment_to_rule_to_side_by_side_with_no_missing_glyph(env, stocked, 
             page.click("#experiments tr[data-kind='tune'] a")
             expect(page.locator("h1")).to_contain_text(stocked["tune"]["study"])
             expect(page.locator("svg#tune-history circle")).to_have_count(2)
+            expect(page.locator("#decision")).to_be_visible()
+            page.click("#runs-trial summary")
             expect(page.locator("table[data-role='trial']")).to_be_visible()
             check(page, "tune")
 

@@ -35,10 +35,10 @@ def test_home_lists_experiments_with_kind_suite_models_set_status_calls_cost(vie
     rows = page[page.index('<table id="experiments">'):page.index("</table>")]
     compare = next(r for r in rows.split("<tr") if 'data-kind="compare"' in r)
     for text in ("python", "sim/careful", "sim/overeager", "all-active", "none", "finished",
-                 f"/experiments/{linked['compare']}", "unknown"):
+                 f"/experiments/{linked['compare']}", "$0.0000"):  # the simulator's price is $0 (issue 33)
         assert text in compare, text
     calls = sum(x.summary["calls"]["provider_calls"] for x in linked["runs"].values())
-    assert f'<td class="num">{calls}</td>' in compare
+    assert f'<td class="num calls">{calls}</td>' in compare
     tune = next(r for r in rows.split("<tr") if 'data-kind="tune"' in r)
     assert "running" in tune and "study-text" in tune
     # Plain runs are listed only when no experiment linked them: the four are the compare's.
@@ -147,4 +147,4 @@ def test_home_charts_calls_per_experiment(viewer, linked):
     page = viewer.get("/").text
     chart = page[page.index('id="costs"'):]
     chart = chart[:chart.index("</svg>")]
-    assert f'href="/experiments/{linked["compare"]}"' in chart and "calls, unknown" in chart
+    assert f'href="/experiments/{linked["compare"]}"' in chart and "calls, $0.0000" in chart

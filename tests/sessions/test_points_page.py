@@ -28,13 +28,18 @@ def ablation(env, store) -> str:
 
 
 def _section(page: str) -> str:
-    return page[page.index('<section id="design-points">'):page.index("</section>")]
+    start = page.index('id="design-points"')
+    return page[start:page.index("</details>", start)]
 
 
 def test_the_page_summarises_and_lists_an_adaptive_ablations_points(viewer, store, ablation):
     points = store.design_points(ablation)
     assert points
-    page = viewer.get(f"/experiments/{ablation}").text
+    collapsed = viewer.get(f"/experiments/{ablation}").text
+    # Behind the verdicts: collapsed, and its rows only when asked for.
+    assert 'id="design-points" open' not in collapsed and 'class="points"' not in collapsed
+    assert 'href="?points=0#design-points"' in collapsed
+    page = viewer.get(f"/experiments/{ablation}?points=0").text
     section = _section(page)
     outcomes = Counter(p.outcome for p in points.values())
     summary = section[section.index('id="points-summary"'):section.index("</div>")]
@@ -52,7 +57,10 @@ def test_the_page_summarises_and_lists_an_adaptive_ablations_points(viewer, stor
         table = section[section.index(f'data-eval="{eval_id}"'):]
         table = table[:table.index("</table>")]
         assert table.count("<tr>") - 1 == sum(p.eval_id == eval_id for p in points.values())
-    assert 'id="usage"' not in page  # no runs: the points' summary says what was spent, not "0 runs"
+    usage = page[page.index('id="usage"'):]
+    usage = usage[:usage.index("</div>")]  # no runs: what it spent is its points'
+    assert f"{sum(p.attempts or 0 for p in points.values())}</b> provider calls" in usage
+    assert f"0 runs made, {len(points)} design points" in usage
     dropped = next(p for p in points.values() if p.dropped)
     assert f'href="/rule/{dropped.dropped[0]}"' in section
     assert f'href="/prompts/{dropped.prompt_hash}"' in section
@@ -63,7 +71,7 @@ def test_a_point_whose_generation_is_stored_links_to_its_session(viewer, store, 
 
     points = store.design_points(ablation)
     point = next(p for p in points.values() if p.dropped)
-    page = viewer.get(f"/experiments/{ablation}").text
+    page = viewer.get(f"/experiments/{ablation}?points=0").text
     linked = set(re.findall(r'class="session-link" href="/sessions/([^"]+)"', page))
     held = {p.response_key for p in points.values()} & {r.response_key for run in env.runs for r in store.results(run.id)}
     assert linked == held  # only generations the store holds are links: the others would be a 404
@@ -75,7 +83,7 @@ def test_a_point_whose_generation_is_stored_links_to_its_session(viewer, store, 
                                                  sample_index=point.sample_index, outcome=point.outcome,
                                                  output="answer", response_key=point.response_key,
                                                  messages=base.messages))
-    page = viewer.get(f"/experiments/{ablation}").text
+    page = viewer.get(f"/experiments/{ablation}?points=0").text
     assert f'class="session-link" href="/sessions/{point.response_key}"' in page
     assert viewer.get(f"/sessions/{point.response_key}").status_code == 200
 
@@ -90,7 +98,7 @@ def test_points_are_paged_with_a_count(viewer, store, ablation):
     last = design_points_view(store, ablation, offset=10 ** 6, page_size=7)
     assert last.offset == (n - 1) // 7 * 7 and last.next_offset is None and last.shown == n - last.offset
     page = viewer.get(f"/experiments/{ablation}?points=0").text
-    assert f"points 1 to {min(n, 500)} of {n}" in page
+    assert f"points 1 to {min(n, 100)} of {n}" in page
 
 
 def test_an_experiment_without_points_shows_no_points_section(viewer, store):
@@ -108,6 +116,6 @@ def test_rule_and_eval_ids_are_escaped(viewer, store, ablation):
     points = list(store.design_points(ablation).values())
     evil = points[0].model_copy(update={"eval_id": "<script>e</script>", "dropped": ["<b>rule</b>"], "sample_index": 999})
     store.record_points(ablation, [PointRecord(**evil.model_dump())])
-    page = viewer.get(f"/experiments/{ablation}").text
+    page = viewer.get(f"/experiments/{ablation}?points=0").text
     assert "<script>e</script>" not in page and "&lt;script&gt;e&lt;/script&gt;" in page
     assert "<b>rule</b>" not in page and "&lt;b&gt;rule&lt;/b&gt;" in page

@@ -55,3 +55,20 @@ def test_points_down():
     assert points_down(-0.05, -0.01, None, 0.15)  # significant
     assert points_down(0.0, 0.1, "regressed", 0.15)
     assert not points_down(-0.05, 0.05, "undecided", 0.15)
+
+
+def test_the_report_says_a_phase_did_not_run_rather_than_that_the_suite_lacks_evals():
+    """Issue 33: with no confirmation (no change to confirm) the report said "the suite has no
+    held-out evals" of a suite with 24."""
+    from tuner.tuning.markdown import render_markdown
+    from tuner.tuning.report import TuneReport
+
+    report = TuneReport(study="s", category="actions", baseline="all-active", trials=1, best_trial=0,
+                        baseline_selection={"a": "default"}, best_selection={"a": "default"}, baseline_tokens=10,
+                        best_tokens=10, fresh=[], held_out=[], rule_effects=[], importance={}, found_helpful=[],
+                        found_harmful=[], calls=0,
+                        confirmation={"design": "none", "looks": 0, "calls": 0, "stopped": "no change"})
+    text = render_markdown(report)
+    assert "has no held-out evals" not in text
+    section = text[text.index("## Confirmation on held-out evals"):]
+    assert section.splitlines()[2] == "(not run: no change)"

@@ -97,3 +97,29 @@ def test_ties_go_to_the_fewest_changes_from_the_baseline():
                                           user_attrs={"constraint": -1.0, "tokens": tokens})
         study.add_trial(trial)
     assert best_trial(study).params == {"a.x": "default", "b.y": OFF}
+
+
+def test_an_infeasible_trial_names_the_cell_that_refused_it():
+    """Issue 33: a refusal says which category and cell fell, by how much, and why."""
+    base = {"k": outcome({"actions": [False] * 8, "queries": [True] * 8, "schema": [True] * 8})}
+    trial = {"k": outcome({"actions": [True] * 8, "queries": [False] * 8, "schema": [True] * 8})}
+    score = score_trial(CONFIG, trial, base)
+    assert score.constraint > 0 and len(score.refused_by) == 1
+    assert score.refused_by[0].startswith("sim/careful (simulator) · queries: -100% [")
+    assert score.refused_by[0].endswith("beyond the tolerance of 10%")
+    level = {"k": outcome({"actions": [True] * 8, "queries": [True] * 8, "schema": [True] * 8})}
+    assert score_trial(CONFIG, level, base).refused_by == []
+
+
+def test_the_tune_refusal_names_the_category_and_cell():
+    from tuner.tuning.acceptance import Acceptance
+    from tuner.tuning.tune import _refused
+
+    screening = {"changes": ["drop mutations.hot-documents"], "chosen_by": "promising", "engine": {"budget_calls": 600}}
+    no_change = Acceptance(decision="no change", reasons=["no selection beat the baseline"], cells=[])
+    named = _refused(no_change, screening, False, [], refused_by=["sim/careful · queries: -25% [-50%, +0%], beyond the "
+                                                                  "tolerance of 15%"])
+    assert named.reasons == ["the screening's best bet (no change was decided) (drop mutations.hot-documents) refused by "
+                             "the regression check: sim/careful · queries: -25% [-50%, +0%], beyond the tolerance of 15%"]
+    older = _refused(no_change, screening, False, [])  # a study from before trials recorded it
+    assert "another category's paired drop went beyond the tolerance" in older.reasons[0]

@@ -36,7 +36,7 @@ def show(h, plan, *, plan_only: bool, as_json: bool) -> None:
     else:
         out = err_console() if as_json else console()
         for line in plan.lines():
-            out.print(line, markup=False, soft_wrap=True)
+            out.print(line, markup=False)  # wrapped at the terminal's width, as every line is
     if plan_only:
         raise typer.Exit(0)
 

@@ -109,6 +109,8 @@ def _zone(delta0: float, delta: float):
 def _print(report, md: Path) -> None:
     from rich.table import Table
 
+    from tuner.runs.usage import plural
+
     out = console()
     categories = sorted({e.category for e in report.effects})
     for model in report.models:
@@ -116,7 +118,7 @@ def _print(report, md: Path) -> None:
         table.add_column("rule")
         table.add_column("tok", justify="right")
         for cat in categories:
-            table.add_column(cat[:10], justify="right")
+            table.add_column(cat, justify="right", overflow="fold")  # the whole name: a header may wrap, never cut
         cells: dict[str, dict[str, str]] = {}
         tokens: dict[str, int] = {}
         for e in report.effects:
@@ -129,7 +131,8 @@ def _print(report, md: Path) -> None:
         out.print(table)
     if report.adaptive is not None:
         a = report.adaptive
-        out.print(f"{a['rounds']} rounds, {a['calls']} of {a['budget_calls']} budgeted calls ({a['new_calls']} paid now), "
+        out.print(f"{plural(a['rounds'], 'round')}, {a['calls']:,} of {plural(a['budget_calls'], 'budgeted call')} "
+                  f"({a['new_calls']:,} paid now), "
                   f"stopped: {a['stopped']}; " + ", ".join(f"{sum(1 for e in report.effects if e.verdict == v)} {v}"
                   for v in ("helps", "hurts", "no meaningful effect", "undecided")))
         if any(e.verdict == "undecided" for e in report.effects):
@@ -139,7 +142,7 @@ def _print(report, md: Path) -> None:
         out.print(f"[yellow]no rule reached q < 0.05 with {report.samples} sample(s) per eval: the data cannot tell these "
                   "effects from noise yet; more --samples, or --category to ask about one category, give more power "
                   "(`tuner power` estimates how many)[/yellow]")
-    out.print(f"[dim]{report.runs} variants, {report.calls} provider calls; report {md} (+ .json, .png)[/dim]")
+    out.print(f"[dim]{plural(report.runs, 'round' if report.adaptive else 'variant')}, {plural(report.calls, 'provider call')}; report {md} (+ .json, .png)[/dim]")
 
 
 def register(app: typer.Typer) -> None:

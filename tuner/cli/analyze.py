@@ -40,8 +40,37 @@ def analyze(
     if result.all_passed:
         console().print(f"run {result.run_id[7:19]}: all {result.total} results passed; nothing to analyse (no report written).")
         return
-    typer.echo(result.markdown)
-    typer.echo(f"report: {result.path} (and {result.path.with_suffix('.json').name})")
+    _summary(result)
+
+
+def _summary(result) -> None:
+    """What the analysis found, in a few lines; the whole report is the file (the viewer shows it)."""
+    from tuner.runs.usage import plural
+
+    b, out = result.body or {}, console()
+    t = b.get("totals") or {}
+    rate = "n/a" if t.get("pass_rate") is None else f"{t['pass_rate']:.0%}"
+    out.print(f"run {result.run_id[7:19]} · {b.get('model', '')} · set {b.get('set', '')}: "
+              f"{plural(t.get('failed', 0), 'result')} failed of {t.get('results', result.total)} ({rate} passed)"
+              + (f", {t['infra']} infrastructure failures" if t.get("infra") else ""), soft_wrap=True)
+    counts = b.get("counts") or {}
+    who = b.get("analyst", "") + (" (simulated)" if b.get("simulated_analyst") else "")
+    out.print(f"classified {plural(len(b.get('verdicts') or []), 'failed eval')} ({who}): "
+              + (", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1]) if n) or "none"),
+              soft_wrap=True)
+    steps = b.get("by_step") or {}
+    if steps:
+        out.print("failed at: " + ", ".join(f"{k} {v}" for k, v in sorted(steps.items(), key=lambda kv: -kv[1])),
+                  soft_wrap=True)
+    if b.get("actionable") is not None:
+        fixed = b.get("pass_rate_if_fixed")
+        out.print(f"actionable: {b['actionable']} (grader, eval or rule changes), genuine model faults: {b.get('model_faults', 0)}"
+                  + (f"; pass rate if the actionable ones were fixed: {fixed:.0%}" if fixed is not None else ""),
+                  soft_wrap=True)
+    recs = b.get("recommendations") or []
+    if recs:
+        out.print(f"{plural(len(recs), 'recommendation')} in the report")
+    out.print(f"report: {result.path} (and {result.path.with_suffix('.json').name}; `tuner serve` shows it)", soft_wrap=True)
 
 
 def propose(

@@ -12,6 +12,7 @@ from tuner.cli._common import (
 )
 from tuner.cli._plan import BudgetCallsOption, BudgetUsdOption, PlanOption, install, spent_line
 from tuner.cli._progress import phase_progress
+from tuner.cli._table import WideOption
 
 __all__ = ["register"]
 
@@ -35,6 +36,7 @@ def compare_cmd(
     no_cache: NoCacheOption = False,
     db: DbOption = None,
     suite: SuiteOption = None,
+    wide: WideOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Compare two rule sets (or stored runs), paired per eval and sample; exit 1 on a significant regression, 4 when a cell could not be measured."""
@@ -59,7 +61,7 @@ def compare_cmd(
     if as_json:
         print_json({**result.to_json(), "report": str(report_path), "chart": str(chart_path), "spent": budget.spent})
     else:
-        _print(result, report_path, chart_path)
+        _print(result, report_path, chart_path, wide)
         console().print(f"[dim]{spent_line(budget)}[/dim]")
     if result.exit_code:
         raise typer.Exit(result.exit_code)
@@ -74,30 +76,38 @@ def _relative(path: Path, base: Path) -> str:
         return str(path.resolve())
 
 
-def _print(result, report_path: Path, chart_path: Path) -> None:
-    from rich.table import Table
-
+def _print(result, report_path: Path, chart_path: Path, wide: bool = False) -> None:
+    from tuner.cli._table import Column, fitted_table, print_wide
     from tuner.compare.report import fmt_delta, fmt_rate
+    from tuner.runs.usage import plural
 
     out = console()
     styles = {"improved": "green", "regressed": "bold red", "not measured": "bold yellow"}
+    infra = any(c.infra_before or c.infra_after for c in result.cells)
+    # What a reader needs first stays at any width: the category, the change, q and the verdict.
+    columns = [Column("category", 0), Column("Δ [95% CI]", 0, "right"), Column("q (BH)", 1, "right"),
+               Column("verdict", 0), Column("f→p/p→f", 2, "right"), Column("after", 3, "right"),
+               Column("before", 4, "right"), Column("p", 5, "right"), Column("infra", 1 if infra else 6, "right")]
+    left_out: list[str] = []
     for key in dict.fromkeys(c.model_key for c in result.cells):
         cells = [c for c in result.cells if c.model_key == key]
-        table = Table(title=f"{cells[0].model_label} · {result.before.label} → {result.after.label} · {result.samples} samples/eval")
-        for col in ("category", "before", "after", "Δ [95% CI]", "p", "q (BH)", "f→p", "p→f", "infra", "verdict"):
-            table.add_column(col, justify="left" if col in ("category", "verdict") else "right")
+        rows = []
         for c in cells:
             f2p = sum(f.fail_to_pass for f in c.flips.values())
             p2f = sum(f.pass_to_fail for f in c.flips.values())
             style = styles.get(c.verdict, "")
-            table.add_row(
-                c.category, fmt_rate(c.before), fmt_rate(c.after), fmt_delta(c), f"{c.p_value:.3g}",
-                "-" if c.q_value is None else f"{c.q_value:.3g}",
-                str(f2p), str(p2f), f"{c.infra_before}/{c.infra_after}",
-                f"[{style}]{c.verdict}[/{style}]" if style else c.verdict,
-                end_section=len(cells) > 1 and cells[-1].category == "overall" and c is cells[-2],
-            )
-        out.print(table)
+            rows.append([c.category, fmt_delta(c), "-" if c.q_value is None else f"{c.q_value:.3g}",
+                         f"[{style}]{c.verdict}[/{style}]" if style else c.verdict, f"{f2p}/{p2f}", fmt_rate(c.after),
+                         fmt_rate(c.before), f"{c.p_value:.3g}", f"{c.infra_before}/{c.infra_after}"])
+        last = len(cells) - 2 if len(cells) > 1 and cells[-1].category == "overall" else -1
+        table, dropped, needed = fitted_table(f"{cells[0].model_label} · {result.before.label} → {result.after.label} · "
+                                              f"{plural(result.samples, 'sample')}/eval", columns, rows, width=out.width,
+                                              wide=wide,
+                                      sections={last})
+        left_out += [d for d in dropped if d not in left_out]
+        print_wide(out, table, needed)
+    if left_out:
+        out.print(f"[dim]not shown at {out.width} columns: {', '.join(left_out)} (--wide shows them)[/dim]")
     flipped = [(c.model_label, ev, f) for c in result.cells if c.category != "overall" for ev, f in c.flips.items()]
     if flipped:
         out.print("[bold]flips per eval[/bold] (fail→pass / pass→fail)")

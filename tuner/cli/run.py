@@ -31,7 +31,8 @@ def run(
     as_json: JsonOption = False,
 ) -> None:
     """Run a rule set on models over the eval suite; prints pass rates per category."""
-    from tuner.runs import Harness, RunConfig, execute_runs
+    from tuner.runs import Harness, RunConfig
+    from tuner.runs.plain import run_experiment
 
     with Harness(db=db, use_cache=not no_cache) as h:
         budget = install(h, "run", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
@@ -40,7 +41,7 @@ def run(
         evals = h.suite.select(category=category)
         configs = [RunConfig(spec=s, rule_set=rule_set, eval_ids=tuple(e.id for e in evals), samples=samples) for s in specs]
         with phase_progress(not as_json) as progress:
-            outcomes = execute_runs(h, configs, progress)
+            outcomes = run_experiment(h, configs, progress, category=category)
     causes = infra_causes([r for o in outcomes for r in o.results])
     if as_json:
         print_json([{"run": o.run.id, "model": o.run.model, "model_key": o.run.model_key, "prompt": o.prompt.hash,
@@ -79,6 +80,7 @@ def _print(outcomes) -> None:
 
     from tuner.compare.rates import model_label
     from tuner.hashing import short
+    from tuner.runs.usage import plural
 
     out = console()
     for o in outcomes:
@@ -92,8 +94,9 @@ def _print(outcomes) -> None:
         out.print(table)
         calls = o.summary["calls"]
         out.print(
-            f"[dim]{calls['provider_calls']} provider calls, {calls['response_cache_hits']} cache hits, "
-            f"{calls['kept']} results kept from before; prompt {short(o.prompt.hash)} ({o.prompt.tokens} tokens); status {o.run.status}[/dim]"
+            f"[dim]{plural(calls['provider_calls'], 'provider call')}, {plural(calls['response_cache_hits'], 'cache hit')}, "
+            f"{plural(calls['kept'], 'result')} kept from before; prompt {short(o.prompt.hash)} ({o.prompt.tokens} tokens); "
+            f"status {o.run.status}[/dim]"
         )
 
 

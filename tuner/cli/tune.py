@@ -13,6 +13,7 @@ from tuner.cli._common import (
 )
 from tuner.cli._plan import BudgetUsdOption, PlanOption, install, show, spent_line
 from tuner.cli._progress import phase_progress
+from tuner.cli._table import WideOption
 
 __all__ = ["register"]
 
@@ -42,6 +43,7 @@ def tune(
     no_cache: NoCacheOption = False,
     db: DbOption = None,
     suite: SuiteOption = None,
+    wide: WideOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Find the rules that raise CATEGORY's pass rate without regressing the others."""
@@ -81,7 +83,7 @@ def tune(
                     "decision": decision, "publish_command": publish_command(result.study) if result.accepted else None,
                     "spent": budget.spent, "plan": budget.plan.as_dict() if budget.plan else None})
     else:
-        _print(result, path)
+        _print(result, path, wide)
         console().print(f"[dim]{spent_line(budget)}[/dim]")
     if decision == "not measured":
         raise typer.Exit(4)
@@ -134,31 +136,37 @@ def _write_report(project, result, path: Path | None) -> Path:
     return write_atomic(path or project.reports / "tune" / f"{result.study}.md", render_markdown(result))
 
 
-def _print(result, path: Path) -> None:
-    from rich import box
-    from rich.table import Table
+def _print(result, path: Path, wide: bool = False) -> None:
+    from tuner.cli._table import Column, fitted_table, print_wide
+    from tuner.runs.usage import plural
 
     out = console()
+    columns = [Column("category", 0), Column("Δ pts [95% CI]", 0, "right"), Column("verdict", 0), Column("q", 2, "right"),
+               Column("after %", 3, "right"), Column("before %", 4, "right")]
+    left_out: list[str] = []
     for title, rows in (("fresh samples, tuning evals", result.fresh), ("held-out evals", result.held_out)):
         for model in dict.fromkeys(r.model for r in rows):
-            table = Table(title=f"{model} · {result.baseline} → winner · {title}", box=box.SIMPLE_HEAD)
-            for col in ("category", "before %", "after %", "Δ pts [95% CI]", "q", "verdict"):
-                table.add_column(col)
-            for r in (r for r in rows if r.model == model):
-                q = "n/a" if r.paired.q_value is None else f"{r.paired.q_value:.3f}"
-                verdict = {"no detectable change": "–"}.get(r.paired.verdict, r.paired.verdict)
-                table.add_row(r.category, _pct(r.before), _pct(r.after), _points(r.paired), q, verdict,
-                              style="bold" if r.category == result.category else None)
-            out.print(table)
-    out.print("[dim]intervals treat evals as the unit (they speak for tasks like these); verdict and q are the sequential "
-              "test with an indifference zone on paired samples of these evals (BH across each look)[/dim]")
+            mine = [r for r in rows if r.model == model]
+            cells = [[r.category, _points(r.paired), {"no detectable change": "–"}.get(r.paired.verdict, r.paired.verdict),
+                      "n/a" if r.paired.q_value is None else f"{r.paired.q_value:.3f}", _pct(r.after), _pct(r.before)]
+                     for r in mine]
+            table, dropped, needed = fitted_table(f"{model} · {result.baseline} → winner · {title}", columns, cells,
+                                                  width=out.width, wide=wide,
+                                                  row_styles=["bold" if r.category == result.category else None for r in mine])
+            left_out += [d for d in dropped if d not in left_out]
+            print_wide(out, table, needed)
+    if left_out:
+        out.print(f"[dim]not shown at {out.width} columns: {', '.join(left_out)} (--wide shows them)[/dim]")
+    if result.fresh or result.held_out:
+        out.print("[dim]intervals treat evals as the unit (they speak for tasks like these); verdict and q are the "
+                  "sequential test with an indifference zone on paired samples of these evals (BH across each look)[/dim]")
     if result.confirmation and result.confirmation.get("design") != "none":
         c = result.confirmation
-        out.print(f"[dim]confirmation: {c['looks']} looks, {c['calls']} calls ({c['stopped']}); the fixed design "
+        out.print(f"[dim]confirmation: {plural(c['looks'], 'look')}, {plural(c['calls'], 'call')} ({c['stopped']}); the fixed design "
                   f"({c['fixed_samples']} samples everywhere) would make {c['fixed_calls']}: {c['saved_calls']} saved[/dim]")
     added = sorted(set(result.best_selection) - set(result.baseline_selection))
     removed = sorted(set(result.baseline_selection) - set(result.best_selection))
-    out.print(f"winner: trial {result.best_trial}, {len(result.best_selection)} rules, {result.best_tokens} tokens "
+    out.print(f"winner: trial {result.best_trial}, {plural(len(result.best_selection), 'rule')}, {result.best_tokens} tokens "
               f"(baseline {result.baseline_tokens}); added: {', '.join(added) or 'none'}; removed: {', '.join(removed) or 'none'}")
     out.print(f"rules that help {result.category}: [green]{', '.join(result.found_helpful) or 'none detected'}[/green]")
     out.print(f"rules that hurt another category: [red]{', '.join(result.found_harmful) or 'none detected'}[/red]")
@@ -166,15 +174,16 @@ def _print(result, path: Path) -> None:
         ev = result.evidence
         decided = sum(1 for e in result.rule_effects if e.verdict not in ("open", "undecided"))
         out.print(f"[dim]rule effects: adaptive design, {decided}/{len(result.rule_effects)} rule × category cells decided in "
-                  f"{ev['rounds']} rounds, {ev['calls']} calls ({ev['stopped']}); a fixed leave-one-out at the same samples "
+                  f"{plural(ev['rounds'], 'round')}, {plural(ev['calls'], 'call')} ({ev['stopped']}); a fixed leave-one-out at the same samples "
                   f"would make {ev['fixed_loo_calls']}: {ev['saved_calls']} saved[/dim]")
     if result.screening:
         sc, en = result.screening, result.screening["engine"]
         decided = sum(1 for e in result.rule_effects if e.verdict not in ("open", "undecided"))
         out.print(f"screened {sc['factors']} rules and phrasings on {sc['target_evals']} {result.category} evals: {decided}/"
-                  f"{len(result.rule_effects)} cells decided in {en['rounds']} looks, {en['calls']} calls; changes taken "
-                  f"({sc['chosen_by']}): {', '.join(sc['changes']) or 'none'}; regression-checked {sc['checked']} trial(s)")
-    out.print(f"[dim]{result.trials} trials, {result.calls} provider calls; study {result.study}; report {path}[/dim]")
+                  f"{len(result.rule_effects)} cells decided in {plural(en['rounds'], 'look')}, {plural(en['calls'], 'call')}; changes taken "
+                  f"({sc['chosen_by']}): {', '.join(sc['changes']) or 'none'}; regression-checked {plural(sc['checked'], 'trial')}")
+    out.print(f"[dim]{plural(result.trials, 'trial')}, {plural(result.calls, 'provider call')}; study {result.study}; "
+              f"report {path}[/dim]")
     a = result.acceptance
     if result.accepted:
         out.print("[green]decision: accepted[/green] (the target improved on fresh samples; no other cell points down)")

@@ -122,8 +122,10 @@ def _record(h, c: Comparison) -> None:
     """The comparison as an experiment (its id: both sides' run ids), linked to its runs."""
     config = {"before": c.before.token, "after": c.after.token, "category": c.category, "samples": c.samples,
               "models": sorted(c.before.runs)}
+    # The cells are the comparison's answer: recorded, so the viewer shows them as decided here.
     result = {"regressions": len(c.regressions), "improvements": len(c.improvements),
-              "not_measured": len(c.not_measured), "exit_code": c.exit_code}
+              "not_measured": len(c.not_measured), "exit_code": c.exit_code,
+              "cells": [cell.model_dump(mode="json") for cell in c.cells]}
     h.store.save_experiment(c.identity, f"{c.before.label} vs {c.after.label}", "compare", config, result=result)
     h.store.link_runs(c.identity, c.before.runs.values(), "before")
     h.store.link_runs(c.identity, c.after.runs.values(), "after")

@@ -119,7 +119,9 @@ class Plan(BaseModel):
 
     def lines(self) -> list[str]:
         """The plan as a person reads it."""
-        out = [f"plan: {self.command} makes at most {self.calls:,} provider calls, "
+        from tuner.runs.usage import plural
+
+        out = [f"plan: {self.command} makes at most {plural(self.calls, 'provider call')}, "
                f"~{self.tokens_in:,} tokens in, ~{self.tokens_out:,} out; cost {_usd(self.cost_usd)}"]
         if self.calls_always < self.calls:
             out.append(f"  of these, {self.calls_always:,} always; the other {self.calls - self.calls_always:,} only "
@@ -127,14 +129,14 @@ class Plan(BaseModel):
         for p in self.phases:
             note = "; ".join(x for x in (f"only if {p.only_if}" if p.only_if else "", p.note) if x)
             note = f" ({note})" if note else ""
-            out.append(f"  {p.name}: {p.calls:,} calls, ~{p.tokens_in:,} in, ~{p.tokens_out:,} out{note}")
+            out.append(f"  {p.name}: {plural(p.calls, 'call')}, ~{p.tokens_in:,} in, ~{p.tokens_out:,} out{note}")
         for price in self.prices:
             if price.known:
                 out.append(f"  price {price.model}: ${_per_million(price.input_per_token):.2f} in, "
                            f"${_per_million(price.output_per_token):.2f} out per million tokens")
             else:
                 out.append(f"  price {price.model}: unknown (not in litellm's cost map)")
-        caps = [f"{self.cap_calls:,} calls" if self.cap_calls is not None else "",
+        caps = [plural(self.cap_calls, "call") if self.cap_calls is not None else "",
                 f"${self.cap_usd:.2f}" if self.cap_usd is not None else ""]
         if any(caps):
             out.append("  cap: " + ", ".join(c for c in caps if c) + " over the whole command")
@@ -279,14 +281,15 @@ class Budget:
                 "cap": {"calls": self.calls, "usd": self.usd}, "refused_calls": self.refused}
 
     def summary_line(self) -> str:
-        cost = self.spent["cost_usd"]
+        from tuner.runs.usage import fmt_cost, plural
+
         planned = ""
         if self.plan is not None:
             always = self.plan.calls_always
             planned = (f" (plan: at most {self.plan.calls:,}" + (f", {always:,} of them always" if always < self.plan.calls
                                                                    else "") + ")")
-        return (f"spent: {self.spent_calls:,} provider calls{planned}, {self.tokens_in:,} tokens in, "
-                f"{self.tokens_out:,} out, cost {'unknown' if cost is None else f'${cost:,.4f}'}")
+        return (f"spent: {plural(self.spent_calls, 'provider call')}{planned}, {self.tokens_in:,} tokens in, "
+                f"{self.tokens_out:,} out, cost {fmt_cost(self.spent['cost_usd'])}")
 
 
 PlanHook = Callable[[list], None]

@@ -117,9 +117,11 @@ def outcomes_by_task(results: list[ResultRecord], category: str | None = None) -
     return {k: [ok for _, ok in sorted(v)] for k, v in sorted(table.items())}
 
 
-def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None = None) -> list[RunOutcome]:
+def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None = None, *,
+                 on_start=None) -> list[RunOutcome]:
     """Outcomes in the order of ``configs``. Configurations that are the same run (same hash) are
-    generated and graded once and share the outcome."""
+    generated and graded once and share the outcome. ``on_start(run ids)`` is told the runs once they
+    are recorded, before any call (an experiment links them then, so an interrupted one keeps them)."""
     _check_models(h, configs)
     if h.plan_hook is not None:  # the command's plan, shown (or only shown: --plan) before the first call
         hook, h.plan_hook = h.plan_hook, None
@@ -131,6 +133,8 @@ def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None
         if p.run.id not in run_ids:
             prepared.append(p)
         run_ids.append(p.run.id)
+    if on_start is not None:
+        on_start(list(dict.fromkeys(run_ids)))
     generate(h, prepared, progress)
     _stop_on_unusable_model(h, prepared)
     grade_jobs(h, prepared, progress)

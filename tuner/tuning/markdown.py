@@ -96,6 +96,16 @@ def _screening_lines(report: TuneReport) -> list[str]:
             ""]
 
 
+def _not_confirmed(report: TuneReport, held_out: bool = False) -> str:
+    """Why a confirmation table is empty: the step did not run (say why), or ran with no such evals."""
+    c = report.confirmation or {}
+    if not c or c.get("design") == "none" or not c.get("looks"):
+        why = c.get("stopped") or ("no change to confirm" if report.best_selection == report.baseline_selection
+                                   else "no calls left")
+        return f"(not run: {why})"
+    return "(the suite has no held-out evals)" if held_out else "(no rows)"
+
+
 def decision_lines(report: TuneReport) -> list[str]:
     """The decision on the winner and why, as Markdown lines."""
     a = report.acceptance
@@ -133,11 +143,11 @@ def render_markdown(report: TuneReport) -> str:
         *_confirmation_intro(report),
         "## Confirmation on fresh samples (tuning evals)",
         "",
-        *_rows(report.fresh),
+        *(_rows(report.fresh) if report.fresh else [_not_confirmed(report)]),
         "",
         "## Confirmation on held-out evals",
         "",
-        *(_rows(report.held_out) if report.held_out else ["(the suite has no held-out evals)"]),
+        *(_rows(report.held_out) if report.held_out else [_not_confirmed(report, held_out=True)]),
         "",
         "## Which rules do what" + (" (the screening)" if (report.evidence or {}).get("design") == "screening"
                                      else " (adaptive design, the winner's rules)"),

@@ -166,6 +166,7 @@ def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) ->
     target = target_evals(h, config)
     base = run_selections(h, [("baseline", config.baseline_selection)], specs, target, samples=config.samples,
                           progress=progress)[0]
+    h.store.link_runs(config.hash, [o.run.id for o in base.values()], "baseline")  # a part of the tune, never a run of its own
     missing = unmeasured_cells(config, base, config.samples, n_evals=len(target))
     if missing:
         raise IncompleteError(f"the baseline was not measured ({', '.join(missing)}: answers lost to provider or grader "

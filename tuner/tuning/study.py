@@ -45,6 +45,9 @@ class TrialScore(BaseModel):
     run_ids: list[str]
     calls: int
     not_measured: list[str] = []  # "model · category" cells with an answer lost to an infrastructure failure
+    # the cells that made it infeasible, in words ("model · category: -20% [-45%, +5%], beyond the
+    # tolerance of 15%"): what a refusal names
+    refused_by: list[str] = []
 
 
 def _storage(url: str):
@@ -216,6 +219,7 @@ def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict, samples: 
     deltas: dict[str, dict[str, float | None]] = {}
     categories = sorted({r.category for o in base_runs.values() for r in o.results})
     missing = unmeasured_cells(config, trial_runs, samples)
+    refused: list[str] = []
     for key, outcome in trial_runs.items():
         table = outcomes_by_task(outcome.results, config.category)
         passes += sum(sum(v) for v in table.values())
@@ -228,7 +232,13 @@ def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict, samples: 
                 continue
             model_deltas[cat] = interval[1]
             if cat != config.category:
-                worst = max(worst, _violation(interval[0], mcnemar_p(before, after), config.tolerance))
+                violation = _violation(interval[0], mcnemar_p(before, after), config.tolerance)
+                worst = max(worst, violation)
+                if violation > 0:
+                    why = (f"beyond the tolerance of {config.tolerance:.0%}" if -interval[0] > config.tolerance
+                           else "a significant drop")
+                    refused.append(f"{model_label(outcome.run.model, outcome.run.params)} · {cat}: {interval[0]:+.0%} "
+                                   f"[{interval[1]:+.0%}, {interval[2]:+.0%}], {why}")
     first = next(iter(trial_runs.values()))
     constraint = worst if worst != float("-inf") else 0.0
     if missing:
@@ -237,6 +247,7 @@ def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict, samples: 
         target=(passes / total) if total else None,
         constraint=constraint,
         not_measured=missing,
+        refused_by=refused + [f"{cell}: not measured" for cell in missing],
         tokens=first.prompt.tokens,
         deltas=deltas,
         run_ids=[o.run.id for o in trial_runs.values()],
@@ -288,6 +299,8 @@ def run_trials(
     pool = [r for r in rule_pool(h.guidelines.library) if r.id in set(config.pool)]
     base_runs = run_selections(h, [("baseline", config.baseline_selection)], specs, config.eval_ids,
                                samples=k, experiment_id=None, progress=run_progress)[0]
+    if h.store.experiment(config.hash) is not None:  # a part of the tune, never a run of its own
+        h.store.link_runs(config.hash, [o.run.id for o in base_runs.values()], "baseline")
     missing = unmeasured_cells(config, base_runs, k)
     if missing:
         raise IncompleteError(f"the baseline was not measured ({', '.join(missing)}: answers lost to provider or "

@@ -118,14 +118,24 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
         confirmation=confirmation,
         tolerance=config.tolerance,
         acceptance=_refused(accept(config.category, fresh, held, config.tolerance, changed=changed), screening, changed,
-                            effects),
+                            effects, refused_by=_refused_cells(trials)),
         evidence_runs=evidence_runs,
     )
 
 
-def _refused(acceptance, screening: dict | None, changed: bool, effects: list | None = None):
-    """Say why nothing changed: the regression check refused what the screening found, or the
-    screening left its questions undecided at this budget (no change is then not evidence of none)."""
+def _refused_cells(trials) -> list[str]:
+    """The cells that made the regression check refuse the screening's first candidate (the
+    assembled winner), as its trial recorded them (``TrialScore.refused_by``)."""
+    refused = [t for t in trials if t.state.name == "COMPLETE" and not t.user_attrs.get("baseline")
+               and t.user_attrs.get("constraint", 0) > 0]
+    return list(min(refused, key=lambda t: t.number).user_attrs.get("refused_by") or []) if refused else []
+
+
+def _refused(acceptance, screening: dict | None, changed: bool, effects: list | None = None,
+             refused_by: list[str] | None = None):
+    """Say why nothing changed: the regression check refused what the screening found (naming the
+    category and cell that refused it), or the screening left its questions undecided at this
+    budget (no change is then not evidence of none)."""
     if changed or not screening:
         return acceptance
     cells = effects or []  # the screening's cells: all on the target's evals
@@ -133,8 +143,9 @@ def _refused(acceptance, screening: dict | None, changed: bool, effects: list | 
     if screening["changes"]:
         what = ("the changes the screening decided" if screening["chosen_by"] == "decided"
                 else "the screening's best bet (no change was decided)")
-        reason = (f"{what} ({', '.join(screening['changes'])}) refused by the regression check: another "
-                  "category's paired drop went beyond the tolerance, or was significant")
+        reason = (f"{what} ({', '.join(screening['changes'])}) refused by the regression check: " + (
+            "; ".join(refused_by) if refused_by else
+            "another category's paired drop went beyond the tolerance, or was significant"))
     elif open_:
         reason = (f"the screening decided no change within its {screening['engine']['budget_calls']} calls: {open_} of "
                   f"{len(cells)} questions are still undecided (a larger --budget-calls goes on from here)")

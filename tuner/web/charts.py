@@ -12,16 +12,43 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-__all__ = ["Interval", "interval_chart", "heatmap", "history_chart", "verdict_colour", "symmetric_range"]
+__all__ = ["Interval", "interval_chart", "heatmap", "history_chart", "verdict_colour", "verdict_class", "symmetric_range",
+           "legend", "FINDINGS", "OPEN_COLOUR"]
 
 _FONT = 'font-family="system-ui, sans-serif" font-size="12"'
-_COLOURS = {"helps": "#137333", "improved": "#137333", "hurts": "#b3261e", "regressed": "#b3261e",
-            "no meaningful effect": "#6b7280", "no detectable change": "#6b7280", "no detectable effect": "#6b7280",
-            "undecided": "#a15c00", "not measured": "#9ca3af"}
+
+# Colour means a verdict, never a point estimate: a cell or row is green or red only when its
+# recorded verdict is a finding, blue when it was decided to make no meaningful difference, and
+# grey (with its interval) while it is open. A fixed design's "no detectable effect" is open too:
+# it says the test did not reject, not that the effect is small.
+FINDINGS = {"helps": "up", "improved": "up", "hurts": "down", "regressed": "down"}
+_SETTLED = {"no meaningful effect", "no meaningful change"}
+_FILL = {"up": "#15803d", "down": "#b91c1c", "none": "#bfdbfe", "open": "#e5e7eb"}
+_INK = {"up": "#15803d", "down": "#b91c1c", "none": "#2563eb", "open": "#9ca3af"}
+OPEN_COLOUR = _FILL["open"]
+
+
+def verdict_class(verdict: str | None) -> str:
+    """up | down | none (decided: no meaningful difference) | open (undecided, not significant, not measured)."""
+    if verdict in FINDINGS:
+        return FINDINGS[verdict]
+    return "none" if verdict in _SETTLED else "open"
 
 
 def verdict_colour(verdict: str | None) -> str:
-    return _COLOURS.get(verdict or "", "#1d4ed8")
+    """The colour of a dot or bar for this verdict (a chart's rows)."""
+    return _INK[verdict_class(verdict)]
+
+
+def legend(kind: str = "effect") -> Markup:
+    """What the colours mean, as HTML beside a chart (``kind``: effect | change)."""
+    words = ({"up": "helps", "down": "hurts", "none": "no meaningful effect (decided)",
+              "open": "undecided or not significant: no finding, its interval shown"} if kind == "effect" else
+             {"up": "improved", "down": "regressed", "none": "no meaningful change (decided)",
+              "open": "undecided or no detectable change: no finding"})
+    items = "".join(f'<span class="key"><span class="swatch" style="background:{_FILL[k]}"></span>{escape(v)}</span>'
+                    for k, v in words.items())
+    return Markup(f'<div class="legend">{items}</div>')
 
 
 @dataclass
@@ -48,8 +75,10 @@ def _label_width(labels: list[str], cap: int = 480) -> int:
 
 def _fit(label: str, width: int) -> str:
     """``label`` cut to the column (the whole text stays in the row's tooltip)."""
+    if int(len(label) * _CHAR_W) + 12 <= width:  # as _label_width sized it: the longest label fits whole
+        return label
     most = max(4, int((width - 12) / _CHAR_W))
-    return label if len(label) <= most else label[: most - 3] + "..."
+    return label[: most - 3] + "..."
 
 
 def _link(element: str, href: str | None) -> str:
@@ -109,11 +138,13 @@ def interval_chart(rows: list[Interval], *, lo: float = 0.0, hi: float = 1.0, ze
 
 def heatmap(rows: list[str], cols: list[str], cells: dict[tuple[str, str], dict], *, title: str = "",
             row_href=None, chart_id: str = "") -> Markup:
-    """Effects as coloured cells (green helps, red hurts, by size); ``cells[(row, col)]`` holds
-    ``delta``, ``lo``, ``hi``, ``verdict``. Column labels are written at an angle so long category
-    names never overlap; each cell's tooltip has the numbers."""
+    """Effects as cells coloured by their recorded verdict (see ``verdict_class``); ``cells[(row,
+    col)]`` holds ``delta``, ``lo``, ``hi``, ``verdict``. A finding shows its estimate; an open cell
+    is grey and shows its interval, so no colour or bold number reads as a finding that was not
+    made. Column labels are written at an angle so long category names never overlap; each cell's
+    tooltip has the numbers and the verdict."""
     label_w = _label_width(rows, cap=360)
-    cell_w, cell_h = 64, 22
+    cell_w, cell_h = 84, 22
     col_h = min(160, max([40, *(int(len(c) * 6.8 * 0.72) + 20 for c in cols)]))
     top = col_h + (22 if title else 0)
     width, height = label_w + 10 + cell_w * len(cols) + 60, top + cell_h * len(rows) + 10
@@ -133,21 +164,24 @@ def heatmap(rows: list[str], cols: list[str], cells: dict[tuple[str, str], dict]
             cell = cells.get((r, c))
             x = left + j * cell_w
             if cell is None or cell.get("delta") is None:
-                out.append(f'<rect x="{x}" y="{y}" width="{cell_w - 2}" height="{cell_h - 2}" fill="#f3f4f6"/>')
+                out.append(f'<rect x="{x}" y="{y}" width="{cell_w - 2}" height="{cell_h - 2}" fill="#f9fafb" '
+                           f'stroke="#e5e7eb" data-verdict="not measured"/>')
                 continue
-            d = max(-1.0, min(1.0, cell["delta"]))
-            strength = min(1.0, abs(d) * 2.5)
-            rgb = (19, 115, 51) if d > 0 else (179, 38, 30)
-            fill = "#{:02x}{:02x}{:02x}".format(*(round(255 - (255 - v) * strength) for v in rgb))
             verdict = cell.get("verdict") or ""
-            strong = verdict in ("helps", "hurts", "improved", "regressed")
-            weight = ' font-weight="600"' if strong else ""
-            interval = f" [{cell['lo']:+.0%}, {cell['hi']:+.0%}]" if cell.get("lo") is not None and cell.get("hi") is not None else ""
-            out.append(f'<g><title>{escape(r)} · {escape(c)}: {d:+.0%}{escape(interval)} {escape(verdict)}</title>'
-                       f'<rect x="{x}" y="{y}" width="{cell_w - 2}" height="{cell_h - 2}" fill="{fill}"'
-                       + (' stroke="#111827" stroke-width="1.5"' if strong else "") + "/>"
+            kind = verdict_class(verdict)
+            d = cell["delta"]
+            has_interval = cell.get("lo") is not None and cell.get("hi") is not None
+            interval = f"[{cell['lo']:+.0%}, {cell['hi']:+.0%}]" if has_interval else ""
+            # A finding or a settled "no effect" shows its estimate; an open cell its interval only.
+            shown = f"{d:+.0%}" if kind != "open" or not has_interval else f"{cell['lo'] * 100:+.0f}..{cell['hi'] * 100:+.0f}"
+            ink = "#fff" if kind in ("up", "down") else "#4b5563" if kind == "open" else "#111827"
+            weight = ' font-weight="600"' if kind in ("up", "down") else ""
+            size = ' font-size="10.5"' if kind == "open" else ""
+            out.append(f'<g class="cell" data-verdict="{escape(verdict or "none recorded")}"><title>{escape(r)} · {escape(c)}: '
+                       f'{d:+.0%} {escape(interval)} {escape(verdict or "no verdict recorded")}</title>'
+                       f'<rect x="{x}" y="{y}" width="{cell_w - 2}" height="{cell_h - 2}" fill="{_FILL[kind]}"/>'
                        f'<text x="{x + cell_w / 2 - 1:.1f}" y="{y + cell_h / 2 + 4:.1f}" text-anchor="middle" '
-                       f'fill="{"#fff" if strength > 0.6 else "#111827"}"{weight}>{d:+.0%}</text></g>')
+                       f'fill="{ink}"{weight}{size}>{escape(shown)}</text></g>')
     out.append("</svg>")
     return Markup("".join(out))
 

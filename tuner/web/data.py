@@ -221,3 +221,13 @@ class Suites:
     def all(self) -> list:
         return list(self._load().values())
 
+    def suite_of(self, eval_ids) -> str | None:
+        """The name of the suite holding these evals (an experiment that recorded no suite), if one does."""
+        wanted = set(eval_ids or ())
+        if not wanted:
+            return None
+        for name, suite in self._load().items():
+            if wanted <= {e.id for e in suite.evals}:
+                return name
+        return None
+

@@ -1,29 +1,33 @@
 """The experiments a store holds, as the viewer's home page lists them.
 
-An experiment is a piece of work a person started: a compare, a tune, an ablation (rows of the
-``experiments`` table, linked to the runs they made by ``experiment_runs``), a failure analysis
-(a row of ``reports``), or a plain `tuner run` (a run no experiment made). Sub-runs, the one-eval
-runs of an ablation or a tune, are reached from their experiment, never listed beside it.
+An experiment is a piece of work a person started: a `tuner run`, a compare, a tune, an ablation
+(rows of the ``experiments`` table, linked to the runs they made or read by ``experiment_runs``), or
+a failure analysis (a row of ``reports``), or a published version (its manifest on disk). The runs an ablation or a tune made as parts of itself
+are reached from it, never listed beside it; a run a later experiment read again (a compare reusing
+a `tuner run`) stays listed under the experiment that made it, and its calls are counted there
+once (``tuner.runs.usage``).
 
-Stores written before v4 linked no runs: an experiment there shows what its configuration says,
-and runs that are visibly parts of one (set names ``ablate-...`` or ``<study>#<trial>``) are not
-listed as plain runs.
+Stores written before `tuner run` recorded an experiment list a run no experiment linked as a plain
+run; before v4 nothing was linked, so runs that are visibly parts of one (set names ``ablate-...``,
+``<study>#<trial>``, tune's ``baseline``) are not listed as plain runs.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Callable
 from datetime import datetime
 
 from pydantic import BaseModel, Field
 from sqlalchemy import exists, select
 
 from tuner.runs.listing import is_legacy_part as _legacy_part, standalone_condition
-from tuner.store.schema import ExperimentRunRow, ReportRow, RunRow
+from tuner.runs.usage import ExperimentUsage, Usage, total_usage
+from tuner.store.schema import DesignPointRow, ExperimentRunRow, ReportRow, RunRow
+from tuner.web.published import published_versions
 
-__all__ = ["ExperimentFilter", "ExperimentItem", "list_experiments", "experiment_detail", "known_values"]
+__all__ = ["ExperimentFilter", "ExperimentItem", "list_experiments", "experiment_detail", "known_values", "totals"]
 
-KINDS = ("run", "compare", "tune", "ablate", "analyze")
+KINDS = ("run", "compare", "tune", "ablate", "analyze", "publish")
 
 
 class ExperimentFilter(BaseModel):
@@ -44,10 +48,21 @@ class ExperimentItem(BaseModel):
     suites: list[str] = Field(default_factory=list)
     models: list[str] = Field(default_factory=list)
     sets: list[str] = Field(default_factory=list)
-    runs: int = 0
-    calls: int = 0
-    cost: str = "n/a"
+    answer: str = ""  # what it decided, in one line (tuner.web.answers.headline)
+    usage: ExperimentUsage | None = None  # None: nothing recorded per call (an analysis)
     when: datetime | None = None
+
+    @property
+    def runs(self) -> int:
+        return self.usage.runs if self.usage else 0
+
+    @property
+    def calls(self) -> int:
+        return self.usage.spent.calls if self.usage else 0
+
+    @property
+    def cost(self) -> str:
+        return self.usage.spent.cost_text() if self.usage else ""
 
 
 def _config_facts(config: dict) -> tuple[list[str], list[str]]:
@@ -72,42 +87,76 @@ def _since(text: str) -> datetime | None:
         raise InputError(f"since {text!r}: a date as YYYY-MM-DD") from None
 
 
-def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int = 100, cache=None) -> list[ExperimentItem]:
-    """Experiments newest first, each with its suites, models, sets, run count, calls and cost."""
-    from tuner.runs.usage import run_usage, total_usage
+def _points_models(store, exp_ids: list[str]) -> dict[str, set[str]]:
+    """{experiment id: models of its design points} (a design that made no runs says its models here)."""
+    out: dict[str, set[str]] = {}
+    with store.reading() as s:
+        for chunk in (exp_ids[i:i + 500] for i in range(0, len(exp_ids), 500)):
+            for eid, model in s.execute(select(DesignPointRow.experiment_id, DesignPointRow.model).distinct()
+                                        .where(DesignPointRow.experiment_id.in_(chunk))):
+                out.setdefault(eid, set()).add(model)
+    return out
+
+
+def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int = 100, cache=None,
+                     suite_of: Callable[[list[str]], str | None] | None = None, project=None,
+                     loaded_suites: list | None = None) -> list[ExperimentItem]:
+    """Experiments newest first, each with its suites, models, sets, answer, and what it spent.
+    ``suite_of(eval ids)`` names the suite of an experiment that recorded neither runs nor its suite;
+    with ``project`` (and ``loaded_suites``), published versions are listed too (kind ``publish``)."""
+    from tuner.runs.usage import experiment_links, experiment_usage
+    from tuner.web.answers import headline
 
     filt = filt or ExperimentFilter()
     since = _since(filt.since)
-    items: list[tuple[ExperimentItem, list[str]]] = []
-    if filt.kind not in ("run", "analyze"):
+    items: list[tuple[ExperimentItem, list[str] | None]] = []
+    if filt.kind not in ("analyze", "publish"):
         exps = store.experiments(filt.kind or None)
-        ids = [e["id"] for e in exps]
-        links: dict[str, list[str]] = defaultdict(list)
-        with store.reading() as s:
-            for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
-                for eid, rid in s.execute(select(ExperimentRunRow.experiment_id, ExperimentRunRow.run_id)
-                                          .where(ExperimentRunRow.experiment_id.in_(chunk))):
-                    links[eid].append(rid)
+        links = experiment_links(store, [e["id"] for e in exps])
         facts = _run_facts(store, {r for rs in links.values() for r in rs})
+        point_models = _points_models(store, [e["id"] for e in exps if not links.get(e["id"])])
         for e in exps:
-            runs = list(dict.fromkeys(links.get(e["id"], [])))
-            models, sets = _config_facts(e["config"] or {})
+            runs = links.get(e["id"], [])
+            config, result = e["config"] or {}, e["result"] or {}
+            models, sets = _config_facts(config)
             suites = sorted({facts[r][2] for r in runs if r in facts})
-            models = sorted({facts[r][0] for r in runs if r in facts} or set(models))
+            if not suites:
+                named = config.get("suite")
+                suites = [named] if isinstance(named, str) else []
+                if not suites and suite_of and isinstance(config.get("evals") or config.get("eval_ids"), list):
+                    found = suite_of(config.get("evals") or config.get("eval_ids"))
+                    suites = [found] if found else []
+            models = sorted({facts[r][0] for r in runs if r in facts} or point_models.get(e["id"], set()) or set(models))
             sets = sorted(set(sets) | {facts[r][1] for r in runs if r in facts and not _legacy_part(facts[r][1])})
-            suite_cfg = (e["config"] or {}).get("suite")
-            items.append((ExperimentItem(id=e["id"], kind=e["kind"], name=e["name"], href=f"/experiments/{e['id']}",
-                                         status=e["status"], suites=suites or ([suite_cfg] if isinstance(suite_cfg, str) else []),
-                                         models=models, sets=sets, runs=len(runs), when=e["updated_at"]), runs))
+            items.append((ExperimentItem(id=e["id"], kind=e["kind"], name=e["name"], href=_href(e, runs), status=e["status"],
+                                         suites=suites, models=models, sets=sets, answer=headline(e),
+                                         when=e["updated_at"]), runs))
+    every_version = published_versions(project, loaded_suites or []) if project is not None else []
+    for v in every_version if filt.kind in ("", "publish") else []:
+        gate = v["gate"]
+        status = gate.get("status") or "not recorded"
+        items.append((ExperimentItem(id=f"publish:{v['name']}@{v['version']}", kind="publish", name=f"{v['name']}@{v['version']}",
+                                     href=f"/published/{v['name']}/{v['version']}", status="finished",
+                                     models=list(gate.get("models") or []),
+                                     sets=[str((v["source"] or {}).get("name"))] if (v["source"] or {}).get("name") else [],
+                                     answer=f"gate: {status}" + (" (forced)" if gate.get("forced") else ""), when=v["when"]),
+                      v["run_ids"]))
+    gate_runs = {r for v in every_version for r in v["run_ids"]}
     if filt.kind in ("", "run"):
+        # Runs no experiment linked: recorded by a `tuner run` before it recorded an experiment.
         with store.reading() as s:
-            q = (select(RunRow.id, RunRow.model, RunRow.set_name, RunRow.suite, RunRow.status, RunRow.updated_at)
+            q = (select(RunRow.id, RunRow.model, RunRow.set_name, RunRow.suite, RunRow.status, RunRow.updated_at,
+                        RunRow.summary)
                  .where(standalone_condition(),
                         ~exists(select(ExperimentRunRow.run_id).where(ExperimentRunRow.run_id == RunRow.id)))
                  .order_by(RunRow.updated_at.desc()).limit(limit * 2))
-            for rid, model, set_name, suite, status, when in s.execute(q):
+            for rid, model, set_name, suite, status, when, summary in s.execute(q):
+                if rid in gate_runs:  # a publish gate's run: a part of that publish
+                    continue
+                overall = (summary or {}).get("overall") or {}
+                answer = f"pass rate {overall['pass_rate']:.0%}" if overall.get("pass_rate") is not None else ""
                 items.append((ExperimentItem(id=rid, kind="run", name=f"run {rid[7:19]}", href=f"/runs/{rid}",
-                                             status=status, suites=[suite], models=[model], sets=[set_name], runs=1,
+                                             status=status, suites=[suite], models=[model], sets=[set_name], answer=answer,
                                              when=when), [rid]))
     if filt.kind in ("", "analyze"):
         with store.reading() as s:
@@ -122,16 +171,28 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
                                                if r.run_id else rel.rsplit("/", 1)[-1]),
                                          href=f"/reports/{rel}", status="finished",
                                          suites=[f[2]] if f else [], models=[r.model], sets=[f[1]] if f else [],
-                                         runs=1 if r.run_id else 0, when=r.created_at), []))
+                                         answer="failures classified: see the report", when=r.created_at), None))
     chosen = [(it, runs) for it, runs in items if _matches(it, filt, since)]
     chosen.sort(key=lambda x: x[0].when or datetime.min, reverse=True)
     chosen = chosen[:limit]
-    ids = [r for _, runs in chosen for r in runs]
-    usage = cache.usage(store, ids) if cache is not None else run_usage(store, ids)
+    # An analysis's calls (the analyst's) are not recorded per answer: it shows none rather than 0.
+    usage = experiment_usage(store, {it.id: runs for it, runs in chosen if runs is not None}, cache=cache)
     for it, runs in chosen:
-        total = total_usage(usage[r] for r in runs)
-        it.calls, it.cost = total.calls, total.cost_text()
+        if runs is not None:
+            it.usage = usage[it.id]
     return [it for it, _ in chosen]
+
+
+def _href(exp: dict, runs: list[str]) -> str:
+    """A `tuner run` of one model opens its run; everything else its experiment page."""
+    if exp["kind"] == "run" and len(runs) == 1:
+        return f"/runs/{runs[0]}"
+    return f"/experiments/{exp['id']}"
+
+
+def totals(items: list[ExperimentItem]) -> Usage:
+    """What the listed experiments spent together (each call once: runs are counted by their maker)."""
+    return total_usage(it.usage.spent for it in items if it.usage)
 
 
 def _matches(it: ExperimentItem, f: ExperimentFilter, since: datetime | None) -> bool:
@@ -153,9 +214,10 @@ def _run_facts(store, run_ids) -> dict[str, tuple[str, str, str]]:
 
 
 def experiment_detail(store, exp_id: str, *, cache=None) -> dict:
-    """One experiment with its runs grouped by role (each run: model, set, status, rate, usage)."""
+    """One experiment with its runs grouped by role (each run: model, set, status, rate, usage, and
+    whether this experiment made it or reused it) and what it spent."""
     from tuner.errors import NotFoundError
-    from tuner.runs.usage import run_usage, total_usage
+    from tuner.runs.usage import experiment_usage, run_usage
     from tuner.store.records import RunRecord
 
     exp = store.experiment(exp_id)
@@ -166,25 +228,27 @@ def experiment_detail(store, exp_id: str, *, cache=None) -> dict:
         exp = matches[0]
     links = store.experiment_runs(exp["id"])
     with store.reading() as s:
-        ids = [r for r, _ in links]
+        ids = list(dict.fromkeys(r for r, _ in links))
         runs = {}
         for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
             for row in s.execute(select(RunRow).where(RunRow.id.in_(chunk))).scalars():
                 runs[row.id] = RunRecord.from_row(row)
     usage = cache.usage(store, ids) if cache is not None else run_usage(store, ids)
-    by_role: dict[str, list] = defaultdict(list)
+    spent = experiment_usage(store, {exp["id"]: ids}, cache=cache)[exp["id"]]
+    owned = set(spent.owned)
+    by_role: dict[str, list] = {}
     for rid, role in links:
         if rid in runs:
-            by_role[role].append({"run": runs[rid], "usage": usage[rid]})
+            by_role.setdefault(role, []).append({"run": runs[rid], "usage": usage[rid], "reused": rid not in owned})
     for rows in by_role.values():
         rows.sort(key=lambda x: (x["run"].model, x["run"].set_name, x["run"].id))
     order = {r: i for i, r in enumerate(_ROLE_ORDER)}
     roles = sorted(by_role, key=lambda r: (order.get(r, len(order)), r))
-    return {"experiment": exp, "by_role": {r: by_role[r] for r in roles}, "usage": total_usage(usage.values()), "runs": runs}
+    return {"experiment": exp, "by_role": {r: by_role[r] for r in roles}, "usage": spent, "runs": runs}
 
 
 # How a reader goes through an experiment's runs: the sides first, then the parts.
-_ROLE_ORDER = ("before", "after", "run", "baseline", "trial", "confirm", "gate", "design")
+_ROLE_ORDER = ("before", "after", "run", "baseline", "trial", "confirm", "evidence", "gate", "design")
 
 
 def known_values(store) -> dict[str, list[str]]:
@@ -195,4 +259,3 @@ def known_values(store) -> dict[str, list[str]]:
                 if not _legacy_part(x)]
     return {"suites": suites, "sets": sets, "kinds": list(KINDS), "statuses": ["running", "finished", "failed", "interrupted",
                                                                                  "complete", "partial"]}
-

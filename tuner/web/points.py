@@ -3,7 +3,8 @@ of points grouped by eval.
 
 An adaptive or screening ablation and a tune's evidence step record their observations as points of
 the experiment (schema v5), not as runs, so the runs the page lists leave them out. A design can hold
-thousands of points: the summary counts all of them, the table shows one page at a time.
+thousands of points: the summary counts all of them, the table shows one page at a time, and only
+when asked for (the page leads with what the design decided, not with its observations).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from tuner.runs.usage import Usage
 
 __all__ = ["PointRow", "PointsView", "POINTS_PAGE", "design_points_view"]
 
-POINTS_PAGE = 500
+POINTS_PAGE = 100
 
 
 class PointRow(BaseModel):
@@ -45,6 +46,7 @@ class PointsView(BaseModel):
     offset: int
     shown: int
     page_size: int
+    rows: bool = True  # whether the page of rows was asked for
     by_eval: dict[str, list[PointRow]] = Field(default_factory=dict)
 
     @property
@@ -57,12 +59,15 @@ class PointsView(BaseModel):
 
 
 def _usage(points) -> Usage:
-    answered = [p for p in points if p.prompt_tokens is not None or p.completion_tokens is not None]
-    priced = [p.cost_usd for p in points if p.cost_usd is not None]
+    """What the points cost, counted as every other figure is (``tuner.runs.usage``)."""
+    from tuner.runs.usage import SIM_PREFIX
+
+    paid = [p for p in points if p.attempts is None or p.attempts > 0]
+    priced = [p for p in paid if p.cost_usd is not None or p.model.startswith(SIM_PREFIX)]
     return Usage(results=len(points), calls=sum(p.attempts or 0 for p in points),
-                 prompt_tokens=sum(p.prompt_tokens or 0 for p in points),
-                 completion_tokens=sum(p.completion_tokens or 0 for p in points),
-                 priced=len(priced), answered=len(answered), cost_usd=sum(priced) if priced else None)
+                 prompt_tokens=sum(p.prompt_tokens or 0 for p in paid),
+                 completion_tokens=sum(p.completion_tokens or 0 for p in paid),
+                 paid=len(paid), priced=len(priced), cost_usd=sum(p.cost_usd or 0.0 for p in priced))
 
 
 def _sessions_held(store, keys: list[str]) -> set[str]:
@@ -75,8 +80,10 @@ def _sessions_held(store, keys: list[str]) -> set[str]:
     return held
 
 
-def design_points_view(store, exp_id: str, *, offset: int = 0, page_size: int = POINTS_PAGE) -> PointsView | None:
-    """The points of ``exp_id`` (None if it has none), with the page of rows starting at ``offset``."""
+def design_points_view(store, exp_id: str, *, offset: int = 0, page_size: int = POINTS_PAGE,
+                       rows: bool = True) -> PointsView | None:
+    """The points of ``exp_id`` (None if it has none), with the page of rows starting at ``offset``
+    (no rows unless ``rows``)."""
     points = list(store.design_points(exp_id).values())
     if not points:
         return None
@@ -93,7 +100,7 @@ def design_points_view(store, exp_id: str, *, offset: int = 0, page_size: int = 
             cell[0] += p.outcome == "pass"
             cell[1] += 1
     offset = min(max(0, offset), (len(points) - 1) // page_size * page_size)
-    page = points[offset:offset + page_size]
+    page = points[offset:offset + page_size] if rows else []
     held = _sessions_held(store, sorted({p.response_key for p in page if p.response_key}))
     by_eval: dict[str, list[PointRow]] = defaultdict(list)
     for p in page:
@@ -103,4 +110,4 @@ def design_points_view(store, exp_id: str, *, offset: int = 0, page_size: int = 
     return PointsView(points=len(points), outcomes=dict(outcomes), pass_rate=outcomes["pass"] / measured if measured else None,
                       usage=_usage(points), models=sorted(cells), categories=sorted({p.category for p in points}),
                       cells={m: dict(c) for m, c in cells.items()}, evals=len({p.eval_id for p in points}),
-                      offset=offset, shown=len(page), page_size=page_size, by_eval=dict(by_eval))
+                      offset=offset, shown=len(page), page_size=page_size, by_eval=dict(by_eval), rows=rows)

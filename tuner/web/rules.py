@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+
 from sqlalchemy import select
 
 from tuner.errors import NotFoundError
@@ -63,35 +64,10 @@ def decided_by(effect: dict, design: str, adaptive: dict | None) -> str:
     return f"fixed design: BH q = {q:.3f} against alpha 0.05" if q is not None else "fixed design: no q-value"
 
 
-def _effects_of(rule_id: str, source: dict, href: str, label: str) -> list[dict]:
-    out = []
-    design = source.get("design") or ("tune evidence" if "rule_effects" in source else "")
-    adaptive = source.get("adaptive") or (source.get("evidence") if "rule_effects" in source else None)
-    for e in source.get("effects") or source.get("rule_effects") or []:
-        if e.get("rule") != rule_id:
-            continue
-        out.append({**e, "source": label, "href": href, "design": design or "adaptive",
-                    "decided_by": decided_by(e, "adaptive" if "rule_effects" in source else design, adaptive)})
-    return out
+def _measured(store, project, rule_id: str, suite_of=None) -> list[dict]:
+    from tuner.web.effects import measured_effects
 
-
-def _measured(store, project, rule_id: str) -> list[dict]:
-    effects, seen = [], set()
-    for exp in store.experiments():
-        if exp["kind"] not in ("ablate", "tune") or not exp.get("result"):
-            continue
-        seen.add(exp["id"])
-        effects += _effects_of(rule_id, exp["result"], f"/experiments/{exp['id']}", f"{exp['kind']} {exp['name']}")
-    folder = project.reports / "ablate"
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        try:
-            body = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if not isinstance(body, dict) or body.get("id") in seen or "effects" not in body:
-            continue
-        rel = path.with_suffix(".md").relative_to(project.reports).as_posix()
-        effects += _effects_of(rule_id, body, f"/reports/{rel}", f"report {path.stem}")
+    effects = [e for e in measured_effects(store, project, suite_of) if e["rule"] == rule_id]
     effects.sort(key=lambda e: (e["category"], e["model"], e["source"]))
     return effects
 
@@ -146,7 +122,7 @@ def _manifests(project) -> list[tuple[str, str, list[dict]]]:
     return out
 
 
-def rule_page(store, project, suites, rule_id: str) -> dict:
+def rule_page(store, project, suites, rule_id: str, suite_of=None) -> dict:
     rule, sets, libs = None, [], _libraries(project, suites)
     for g in libs:
         if rule_id in g.library.rules:
@@ -157,7 +133,7 @@ def rule_page(store, project, suites, rule_id: str) -> dict:
                         sets.append(name)
                 except Exception:  # noqa: BLE001 - a broken set elsewhere must not hide this rule
                     continue
-    effects = _measured(store, project, rule_id)
+    effects = _measured(store, project, rule_id, suite_of)
     if rule is None and not effects:
         raise NotFoundError(f"unknown rule '{rule_id}'")
     current = {v: rule.hash(v) for v in rule.variant_names} if rule else {}

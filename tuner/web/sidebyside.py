@@ -1,8 +1,10 @@
-"""Two runs side by side: each eval's outcomes before and after, the step whose result changed, the
-answers of flipped samples next to each other, and the diff between the two system prompts.
+"""Two runs side by side: the flipped samples first (their answers next to each other, the step
+whose result changed), every flip a page at a time, each eval's outcomes before and after, and the
+diff between the two system prompts (collapsed). ``category`` narrows it to one category (what a
+tune's refusal points at).
 
 Samples are paired by (eval, sample index), as compare pairs them. Only light columns are read for
-every result; answers and steps are loaded for the flipped pairs shown (at most ``MAX_SHOWN``).
+every result; answers and steps are loaded for the flipped pairs of the page shown (``MAX_SHOWN``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from sqlalchemy.orm import selectinload
 from tuner.store.records import ResultRecord
 from tuner.store.schema import ResultRow
 
-__all__ = ["side_by_side", "MAX_SHOWN"]
+__all__ = ["side_by_side", "pick", "MAX_SHOWN"]
 
 MAX_SHOWN = 20
 
@@ -58,29 +60,52 @@ def _prompt_diff(store, before_hash: str, after_hash: str) -> list[dict]:
     return [{"kind": _kind(line), "text": line} for line in lines]
 
 
-def side_by_side(store, before_id: str, after_id: str, *, only_changed: bool = True) -> dict:
+def side_by_side(store, before_id: str, after_id: str, *, only_changed: bool = True, category: str | None = None,
+                 offset: int = 0) -> dict:
     before, after = store.run(before_id), store.run(after_id)
     lb, la = _light(store, before.id), _light(store, after.id)
+    categories = sorted({x["category"] for x in (*lb.values(), *la.values())})
+    if category is not None and category not in categories:
+        from tuner.errors import NotFoundError
+
+        raise NotFoundError(f"neither run has results in category '{category}' (they have: {', '.join(categories)})")
     evals: dict[str, dict] = {}
     flips = []
     for key in sorted(set(lb) | set(la)):
         b, a = lb.get(key), la.get(key)
-        row = evals.setdefault(key[0], {"eval": key[0], "category": (b or a)["category"], "before": [], "after": [],
-                                        "changed": False})
+        cat = (b or a)["category"]
+        if category is not None and cat != category:
+            continue
+        row = evals.setdefault(key[0], {"eval": key[0], "category": cat, "before": [], "after": [], "changed": False})
         row["before"].append(b["outcome"] if b else "missing")
         row["after"].append(a["outcome"] if a else "missing")
         if b and a and {b["outcome"], a["outcome"]} == {"pass", "fail"}:
             row["changed"] = True
             flips.append((key, b["id"], a["id"], "fail->pass" if a["outcome"] == "pass" else "pass->fail"))
-    full = _full(store, [i for _, b, a, _ in flips[:MAX_SHOWN] for i in (b, a)])
+    # Harms first: a reader who follows a refusal here wants the pass-to-fail flips.
+    flips.sort(key=lambda f: (f[3] != "pass->fail", f[0]))
+    offset = min(max(0, offset), max(0, (len(flips) - 1) // MAX_SHOWN * MAX_SHOWN))
+    page = flips[offset:offset + MAX_SHOWN]
+    full = _full(store, [i for _, b, a, _ in page for i in (b, a)])
     shown = []
-    for (eval_id, sample), b, a, direction in flips[:MAX_SHOWN]:
+    for (eval_id, sample), b, a, direction in page:
         rb, ra = full[b], full[a]
         shown.append({"eval": eval_id, "sample": sample, "direction": direction, "before": rb, "after": ra,
                       "step": _changed_step(rb, ra)})
     rows = [r for r in evals.values() if r["changed"] or not only_changed]
+    paired = {k for k in set(lb) & set(la) if category is None or lb[k]["category"] == category}
     return {"before": before, "after": after, "rows": rows, "flips": shown, "n_flips": len(flips),
             "fail_to_pass": sum(1 for f in flips if f[3] == "fail->pass"),
             "pass_to_fail": sum(1 for f in flips if f[3] == "pass->fail"),
-            "paired": len(set(lb) & set(la)), "prompt_diff": _prompt_diff(store, before.prompt_hash, after.prompt_hash),
-            "only_changed": only_changed}
+            "paired": len(paired), "prompt_diff": _prompt_diff(store, before.prompt_hash, after.prompt_hash),
+            "only_changed": only_changed, "category": category, "categories": categories, "offset": offset,
+            "page_size": MAX_SHOWN, "next_offset": offset + MAX_SHOWN if offset + MAX_SHOWN < len(flips) else None,
+            "prev_offset": max(0, offset - MAX_SHOWN) if offset else None}
+
+
+def pick(store, *, model: str = "", suite: str = "", limit: int = 200) -> dict:
+    """Runs to choose two from (the runs a person asked for, newest first), and their prompts."""
+    from tuner.runs.listing import list_runs
+
+    runs = list_runs(store, model=model or None, suite=suite or None, limit=limit)
+    return {"runs": runs, "model": model, "suite": suite}

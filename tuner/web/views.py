@@ -12,9 +12,11 @@ from __future__ import annotations
 from markupsafe import Markup
 from sqlalchemy import inspect, text
 
-from tuner.web.charts import Interval, heatmap, history_chart, interval_chart, symmetric_range, verdict_colour
+from tuner.web.charts import (
+    Interval, heatmap, history_chart, interval_chart, symmetric_range, verdict_class, verdict_colour,
+)
 
-__all__ = ["run_chart", "experiment_charts", "effects_heatmaps", "tune_history", "effects_forest", "costs_chart"]
+__all__ = ["run_chart", "experiment_charts", "effects_heatmaps", "tune_history", "effects_forest", "costs_chart", "Chart"]
 
 
 def run_chart(categories: list[tuple[str, dict]], overall: dict | None, run_id: str) -> Markup:
@@ -27,8 +29,8 @@ def run_chart(categories: list[tuple[str, dict]], overall: dict | None, run_id: 
     return interval_chart(rows, title="Pass rate per category (95% interval)", chart_id="pass-rates")
 
 
-def effects_heatmaps(effects: list[dict]) -> list[tuple[str, Markup]]:
-    """One heatmap per model of rule x category effects."""
+def effects_heatmaps(effects: list[dict], prefix: str = "") -> list[tuple[str, Markup]]:
+    """One heatmap per model of rule x category effects, coloured by their recorded verdicts."""
     out = []
     for model in sorted({e["model"] for e in effects}):
         mine = [e for e in effects if e["model"] == model]
@@ -36,7 +38,7 @@ def effects_heatmaps(effects: list[dict]) -> list[tuple[str, Markup]]:
         cats = sorted({e["category"] for e in mine})
         cells = {(e["rule"], e["category"]): e for e in mine}
         out.append((f"Effect of each rule, {model}",
-                    heatmap(rules, cats, cells, row_href=lambda r: f"/rule/{r}", chart_id=f"heatmap-{len(out)}")))
+                    heatmap(rules, cats, cells, row_href=lambda r: f"/rule/{r}", chart_id=f"{prefix}heatmap-{len(out)}")))
     return out
 
 
@@ -110,36 +112,74 @@ def _best_so_far(points: list[tuple[int, float | None]]) -> list[tuple[int, floa
     return out
 
 
-def experiment_charts(store, detail: dict) -> list[tuple[str, Markup]]:
+class Chart(dict):
+    """A chart on an experiment page: ``title``, ``svg``, ``open`` (shown, or collapsed under its
+    title), ``legend`` (effect | change | None) and ``note``."""
+
+
+def _chart(title: str, svg: Markup, *, open: bool = True, legend: str | None = None, note: str = "") -> Chart:
+    return Chart(title=title, svg=svg, open=open, legend=legend, note=note)
+
+
+def _effect_rows(effects: list[dict]) -> list[dict]:
+    decided = [e for e in effects if verdict_class(e.get("verdict")) != "open"]
+    return sorted(decided, key=lambda e: (verdict_class(e.get("verdict")) == "none", e.get("category", ""),
+                                          -abs(e.get("delta") or 0)))
+
+
+def experiment_charts(store, detail: dict) -> list[Chart]:
+    """The charts of an experiment, the decided first: an effects chart shows its decided cells, and
+    every cell (the open ones grey, with their intervals) is one click away, collapsed."""
     exp = detail["experiment"]
     result = exp.get("result") or {}
     kind = exp["kind"]
-    charts: list[tuple[str, Markup]] = []
+    charts: list[Chart] = []
     if kind == "tune":
+        effects = result.get("rule_effects") or []
+        if effects:
+            decided = _effect_rows(effects)
+            what = "screening" if (result.get("evidence") or {}).get("design") == "screening" else "winner's rules"
+            if decided:
+                charts.append(_chart(f"Decided rule effects ({len(decided)} of {len(effects)} cells, the {what})",
+                                     _forest(decided, "Effect of including each rule: decided cells", "tune-decided"),
+                                     legend="effect"))
+            charts.append(_chart(f"Every rule effect of the {what} ({len(effects)} cells, "
+                                 f"{len(effects) - len(decided)} open)",
+                                 _forest(effects, "Effect of including each rule", "tune-effects"), open=False,
+                                 legend="effect"))
         points = tune_history(store, exp["name"])
-        if points:
-            charts.append(("Optimisation history", history_chart(points, best=_best_so_far(points),
-                                                                 title=f"Trials of {exp['name']}", y_label="objective",
-                                                                 chart_id="tune-history")))
+        if len(points) > 1:
+            charts.append(_chart("Optimisation history", history_chart(points, best=_best_so_far(points),
+                                                                        title=f"Trials of {exp['name']}", y_label="objective",
+                                                                        chart_id="tune-history"), open=False))
         importance = result.get("importance") or {}
         if importance:
             top = max(importance.values()) or 1.0
             rows = [Interval(label=k, value=v, lo=None, hi=None, note=f"{v:.2f}", href=f"/rule/{k}")
                     for k, v in sorted(importance.items(), key=lambda kv: -kv[1])]
-            charts.append(("Parameter importance", interval_chart(rows, lo=0.0, hi=max(top, 1e-9), percent=False,
-                                                                  title="Rule importance (Optuna)", chart_id="importance")))
-        if result.get("rule_effects"):
-            charts.append(("Rule effects of the winner", _forest(result["rule_effects"], "Effect of each rule of the winner",
-                                                                 "tune-effects")))
+            charts.append(_chart("Parameter importance", interval_chart(rows, lo=0.0, hi=max(top, 1e-9), percent=False,
+                                                                        title="Rule importance (Optuna)",
+                                                                        chart_id="importance"), open=False))
     elif kind == "ablate" and result.get("effects"):
-        charts += effects_heatmaps(result["effects"])
+        effects = result["effects"]
+        decided_rules = {(e["model"], e["rule"]) for e in effects if verdict_class(e.get("verdict")) in ("up", "down", "none")}
+        # One category: the decided cells' table above says all a heatmap of them would.
+        if decided_rules and len({e["category"] for e in effects}) > 1:
+            for title, svg in effects_heatmaps([e for e in effects if (e["model"], e["rule"]) in decided_rules],
+                                               prefix="decided-"):
+                charts.append(_chart(title.replace("Effect of each rule", "Rules with a decided cell"), svg,
+                                     legend="effect"))
+        for title, svg in effects_heatmaps(effects):
+            charts.append(_chart(f"{title} (every rule; open cells grey, with their interval)", svg, open=False,
+                                 legend="effect"))
     elif kind == "compare":
-        sides = _compare_sides(detail)
-        if sides is not None:
-            charts.append(("Pass rate per category, before and after", sides))
         cells = [c for c in result.get("cells") or [] if isinstance(c, dict) and "category" in c]
         if cells:
             rows = [{"category": c["category"], "model": c.get("model_label") or c.get("model", ""), "delta": c.get("delta"),
                      "lo": c.get("lo"), "hi": c.get("hi"), "verdict": c.get("verdict")} for c in cells]
-            charts.append(("Change per category", _forest(rows, "Change in pass rate, after minus before", "compare-forest")))
+            charts.append(_chart("Change per category", _forest(rows, "Change in pass rate, after minus before",
+                                                                "compare-forest"), legend="change"))
+        sides = _compare_sides(detail)
+        if sides is not None:
+            charts.append(_chart("Pass rate per category, before and after", sides, open=not cells))
     return charts
