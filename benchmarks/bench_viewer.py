@@ -233,6 +233,8 @@ def measure(quick: bool = False, store_path: Path | None = None) -> dict:
         "experiment (tune, 30 runs)": f"/experiments/{_hash('exp', 'tune')}",
         "side by side (2 x 960 results)": f"/compare/{_hash('run', 0)}/{_hash('run', 5)}",
         "rules": "/rules",
+        "rule effects (rules x categories)": "/effects",
+        "compare: pick two runs": "/compare",
         "rule (effects forest)": None,
     }
     figures: dict[str, dict] = {}

@@ -136,8 +136,9 @@ def _print(report, md: Path) -> None:
                   f"stopped: {a['stopped']}; " + ", ".join(f"{sum(1 for e in report.effects if e.verdict == v)} {v}"
                   for v in ("helps", "hurts", "no meaningful effect", "undecided")))
         if any(e.verdict == "undecided" for e in report.effects):
-            out.print("[yellow]undecided cells: a larger --budget-calls, or --category C to spend the budget on one "
-                      "category, decides more (points already measured are not paid again)[/yellow]")
+            one = "" if len(categories) == 1 else ", or --category C to spend the budget on one category,"
+            out.print(f"[yellow]undecided cells: a larger --budget-calls{one} decides more (points already measured "
+                      "are not paid again)[/yellow]")
     elif all(e.verdict == "no detectable effect" for e in report.effects):
         out.print(f"[yellow]no rule reached q < 0.05 with {report.samples} sample(s) per eval: the data cannot tell these "
                   "effects from noise yet; more --samples, or --category to ask about one category, give more power "

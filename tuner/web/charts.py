@@ -69,7 +69,7 @@ def _x(v: float, lo: float, hi: float, left: int, width: int) -> float:
 _CHAR_W = 6.8  # average width of a 12px system-ui character, enough to size label columns
 
 
-def _label_width(labels: list[str], cap: int = 480) -> int:
+def _label_width(labels: list[str], cap: int = 560) -> int:
     return min(cap, max([60, *(int(len(s) * _CHAR_W) + 12 for s in labels)]))
 
 
