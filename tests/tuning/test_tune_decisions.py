@@ -53,8 +53,9 @@ def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, p
     for cell in data["acceptance"]["cells"]:  # nothing the decision read points down
         assert cell["check"] in ("improved", "no gain", "within tolerance"), cell
         assert cell["hi"] >= 0 and cell["delta"] >= -data["tolerance"]
-    # The study is recorded as a finished experiment linked to its trial and confirmation runs; the
-    # screening's observations are points of the experiment, not runs (schema v5).
+    # The study is recorded as a finished experiment linked to its baseline, trial and confirmation
+    # runs (all parts of it: none is listed as a run of its own); the screening's observations are
+    # points of the experiment, not runs (schema v5).
     from tuner.store import Store
 
     store = Store.open(f"sqlite:///{Path.cwd() / 'experiments' / 'tuner.db'}", create=False)
@@ -64,7 +65,7 @@ def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, p
         points = store.design_points(exp["id"])
     finally:
         store.close()
-    assert exp["status"] == "finished" and exp["name"] == data["study"] and roles == {"trial", "confirm"}
+    assert exp["status"] == "finished" and exp["name"] == data["study"] and roles == {"baseline", "trial", "confirm"}
     assert len(points) == data["screening"]["engine"]["calls"] > 0
 
 
