@@ -33,6 +33,15 @@ def _serve(make) -> None:
     asyncio.run(main())
 
 
+def _warm_up() -> None:
+    """Import litellm in the background (seconds): the first call this worker gets need not wait."""
+    import threading
+
+    from tuner.models.runtime import litellm_module
+
+    threading.Thread(target=litellm_module, name="tuner-warm-up", daemon=True).start()
+
+
 @cluster_app.command("scheduler")
 def scheduler(
     host: Annotated[str, typer.Option(help="Interface to listen on (an address the workers and commands reach; keep it "
@@ -83,6 +92,7 @@ def worker(
         w = Worker(address, nthreads=calls + grading, resources={CALLS: calls, GRADING: grading}, name=label,
                    local_directory=str(project.cache_dir / "cluster-worker"), dashboard=False)
         await w
+        _warm_up()
         console().print(f"worker {label} joined {address}: project {project.root}; {calls} calls and {grading} "
                         f"grading chunk(s) at once; {tools}", soft_wrap=True)
         return w

@@ -55,7 +55,8 @@ class Cluster:
 
         self.address, self.project = address, project
         try:
-            self.client = Client(address, timeout=f"{min(_wait_s(), 30):g}s", set_as_default=False)
+            # A scheduler that is up answers in milliseconds; Dask retries within this time.
+            self.client = Client(address, timeout=f"{min(_wait_s(), 5):g}s", set_as_default=False)
         except (OSError, TimeoutError) as exc:
             raise ClusterError(f"--cluster {address}: no scheduler answers there ({type(exc).__name__}); start one with "
                                "`tuner cluster scheduler` and give its address") from None
