@@ -86,6 +86,10 @@ def worker(
     label = name or f"{socket.gethostname()}-{os.getpid()}"
     tools = ", ".join(f"{t} {'yes' if shutil.which(t) else 'MISSING'}" for t in ("bwrap", "node", "gcc"))
 
+    from tuner.runs.remote import code_identity
+
+    code_identity()  # of the code this process loaded: files edited later do not pass for it
+
     async def make():
         from distributed import Worker
 
