@@ -292,6 +292,6 @@ def test_serve_warns_on_plain_http_and_believes_forwarded_headers_only_from_name
     err.seek(0)
     assert "plain HTTP" not in err.read()
     for bad, message in [(("--session-idle", "soon"), "positive duration"), (("--trusted-proxy", "proxy.lan"), "IP address"),
-                         (("--link-expiry", "0"), "positive duration")]:
+                         (("--link-expiry", "0"), "--link-expiry '0'"), (("--allowed-host", "tuner.*"), "a pattern is")]:
         r = invoke("serve", *bad)
         assert r.exit_code == 2 and message in r.output, r.output

@@ -15,11 +15,11 @@ _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
 _UNIT = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-def _seconds(value: str) -> float:
+def _seconds(option: str, value: str) -> float:
     """'90s', '30m', '12h', '7d' or a number of seconds."""
     m = _DURATION.match(value or "")
     if not m or float(m.group(1)) <= 0:
-        raise typer.BadParameter(f"{value!r}: give a positive duration such as 90s, 30m, 12h or 7d")
+        raise typer.BadParameter(f"{option} {value!r}: give a positive duration such as 90s, 30m, 12h or 7d")
     return float(m.group(1)) * _UNIT[m.group(2)]
 
 
@@ -27,14 +27,14 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on (default: this machine only).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="Port (0: any free port).")] = 8765,
     allowed_host: Annotated[Optional[list[str]], typer.Option(
-        "--allowed-host", help="Another Host name the viewer answers to (repeatable; '*.example.com' patterns; '*': any). "
+        "--allowed-host", metavar="HOST", help="Another Host name the viewer answers to (repeatable; '*.example.com' patterns; '*': any). "
                                "By default only the address it listens on (127.0.0.1, localhost, [::1] for loopback).")] = None,
     trusted_proxy: Annotated[Optional[list[str]], typer.Option(
-        "--trusted-proxy", help="Address (or network) of a reverse proxy whose X-Forwarded-For/-Proto headers are "
+        "--trusted-proxy", metavar="ADDRESS", help="Address (or network) of a reverse proxy whose X-Forwarded-For/-Proto headers are "
                                 "believed (repeatable). By default no client's are.")] = None,
-    session_idle: Annotated[str, typer.Option("--session-idle", help="A browser session ends after this long without a request.")] = "12h",
-    session_max: Annotated[str, typer.Option("--session-max", help="A browser session ends this long after it was opened.")] = "7d",
-    link_expiry: Annotated[str, typer.Option("--link-expiry", help="An unused one-time login link lapses after this long.")] = "1h",
+    session_idle: Annotated[str, typer.Option("--session-idle", metavar="DURATION", help="A browser session ends after this long without a request.")] = "12h",
+    session_max: Annotated[str, typer.Option("--session-max", metavar="DURATION", help="A browser session ends this long after it was opened.")] = "7d",
+    link_expiry: Annotated[str, typer.Option("--link-expiry", metavar="DURATION", help="An unused one-time login link lapses after this long.")] = "1h",
     db: DbOption = None,
     suite: SuiteOption = None,
 ) -> None:
@@ -47,7 +47,8 @@ def serve(
 
     from tuner.errors import InputError
 
-    times = {"idle": _seconds(session_idle), "lifetime": _seconds(session_max), "link_ttl": _seconds(link_expiry)}
+    times = {"idle": _seconds("--session-idle", session_idle), "lifetime": _seconds("--session-max", session_max),
+             "link_ttl": _seconds("--link-expiry", link_expiry)}
     proxies = [p.strip() for value in trusted_proxy or [] for p in value.split(",") if p.strip()]
     _check_proxies(proxies)
     from tuner.web.guard import allowed_hosts

@@ -176,7 +176,16 @@ def allowed_hosts(listen: str, extra: list[str] | tuple[str, ...] = ()) -> list[
     for h in map(_as_host_header, hosts):
         if h and h not in out:
             out.append(h)
+    _check_patterns(out)
     return out
+
+
+def _check_patterns(hosts) -> None:
+    for pattern in hosts:
+        if "*" in pattern[1:] or (pattern.startswith("*") and pattern != "*" and not pattern.startswith("*.")):
+            from tuner.errors import InputError
+
+            raise InputError(f"allowed host {pattern!r}: a pattern is '*' or '*.example.com'")
 
 
 def install(app, hosts: list[str] | tuple[str, ...]) -> None:
@@ -184,11 +193,7 @@ def install(app, hosts: list[str] | tuple[str, ...]) -> None:
     check, then the origin check of changes."""
     from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-    for pattern in hosts:
-        if "*" in pattern[1:] or (pattern.startswith("*") and pattern != "*" and not pattern.startswith("*.")):
-            from tuner.errors import InputError
-
-            raise InputError(f"allowed host {pattern!r}: a pattern is '*' or '*.example.com'")
+    _check_patterns(hosts)
     app.add_middleware(SameOriginWrites)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts), www_redirect=False)
     app.add_middleware(SecurityHeaders)
