@@ -164,7 +164,7 @@ def flows_viewer(flows, monkeypatch):
     monkeypatch.delenv("TUNER_SUITE", raising=False)
     monkeypatch.chdir(flows.root)
     store = Store.open(flows.url)
-    with TestClient(create_app(store, find_project(), Login("t"))) as c:
+    with TestClient(create_app(store, find_project(), Login("t")), base_url="http://127.0.0.1") as c:
         assert c.get("/login?token=t", follow_redirects=False).status_code == 303
         yield c
     store.close()

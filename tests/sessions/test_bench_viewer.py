@@ -23,6 +23,6 @@ def test_measure_quick_times_every_page(tmp_path):
     per_run = len(load_suite(Project(REPO)).evals) * bench.SAMPLES
     assert out["results"] == out["runs"] * per_run and abs(out["results"] - 10_000) <= per_run / 2
     assert out["labelled"] > 2_000
-    assert len(out["pages"]) == 23 and all(ms > 0 for ms in out["pages"].values())
+    assert len(out["pages"]) == 25 and all(ms > 0 for ms in out["pages"].values())
     assert out["median_ms"] > 0 and out["max_ms"] >= out["median_ms"]
     assert out["bytes"]["api export text (1000)"] > 100_000  # a real export came back

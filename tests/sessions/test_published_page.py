@@ -49,7 +49,7 @@ def test_a_published_version_leads_with_its_gate_and_owns_its_gate_runs(project_
     folder = project_dir / "guidelines" / "published" / "convex_rules"
     folder.mkdir(parents=True)
     (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    with TestClient(create_app(store, find_project(), Login("t"))) as c:
+    with TestClient(create_app(store, find_project(), Login("t")), base_url="http://127.0.0.1") as c:
         assert c.get("/login?token=t", follow_redirects=False).status_code == 303
         home = c.get("/").text
         page = c.get("/published/convex_rules/1.0.0").text

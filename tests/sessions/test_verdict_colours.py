@@ -43,7 +43,7 @@ def undecided(project_dir, tmp_path, monkeypatch):
                                   "evidence": {"design": "screening"}, "baseline_selection": {}, "best_selection": {},
                                   "acceptance": {"decision": "no change", "reasons": ["the screening decided no change"],
                                                  "cells": []}})
-    with TestClient(create_app(store, find_project(), Login("t"))) as client:
+    with TestClient(create_app(store, find_project(), Login("t")), base_url="http://127.0.0.1") as client:
         assert client.get("/login?token=t", follow_redirects=False).status_code == 303
         yield client
     store.close()
