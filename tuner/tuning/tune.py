@@ -102,6 +102,10 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
         acceptance = acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": [
             f"the regression check was not measured ({', '.join(lost)}: answers lost to provider or grader failures); "
             "run the same command again to retry them (nothing measured is bought again)"]})
+    elif confirmation.get("stopped") == "no budget":
+        acceptance = acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": [
+            f"the confirmation was not measured: its {confirmation['budget_calls']} calls (what the cap left) are less than "
+            "one fresh sample of every eval for both prompts; a larger --budget-calls (or --confirm-budget) goes on from here"]})
     elif evidence.get("lost"):
         acceptance = acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": acceptance.reasons + [
             f"the rule evidence was not measured: {evidence['lost']} answers lost to provider or grader failures; "
