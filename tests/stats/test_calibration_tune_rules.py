@@ -32,6 +32,7 @@ SHAPES = {
     "check, Python": [(3, 2)],
     "acceptance, Convex, 8 samples": [(12, 8)] * 7 + [(3, 8)],
     "acceptance, Convex, 3 samples": [(12, 3)] * 7 + [(3, 3)],
+    "acceptance, Convex, 2 models": ([(12, 8)] * 7 + [(3, 8)]) * 2,
     "acceptance, Python, 16 samples": [(4, 16), (1, 16)],
     "gate, Convex": [(3, 12)] * 8,
     "gate, Python": [(1, 12)] * 2,
@@ -62,7 +63,7 @@ def _rates(shape, shift: float = 0.0, seed: int = 1) -> tuple[float, float]:
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_a_change_that_drops_nowhere_is_stopped_at_most_alpha_of_the_time(name):
     """Measured: check 0.008 (Convex) / 0.004 (Python); acceptance 0.029 (Convex, 8 samples), 0.014 (3),
-    0.017 (Python); gate 0.021 (Convex), 0.010 (Python)."""
+    0.025 (Convex, two models: 16 cells), 0.017 (Python); gate 0.021 (Convex), 0.010 (Python)."""
     any_flag, _ = _rates(SHAPES[name])
     print(f"{name}: stopped {any_flag:.3f}")
     assert any_flag <= ALPHA, (name, any_flag)

@@ -292,9 +292,10 @@ def _recorder(h: Harness, study, config: TuneConfig):
     from optuna.distributions import CategoricalDistribution
     from optuna.trial import TrialState
 
-    from tuner.tuning.space import choices, rule_pool
+    from tuner.tuning.space import choices
 
-    dists = {r.id: CategoricalDistribution(choices(r)) for r in rule_pool(h.guidelines.library) if r.id in set(config.pool)}
+    # Every pool rule by id (a baseline may hold a rule the pool's statuses would leave out).
+    dists = {rid: CategoricalDistribution(choices(h.guidelines.library.get(rid))) for rid in config.pool}
     have = {t.user_attrs.get("selection") for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
             if not t.user_attrs.get("not_measured")}
 
@@ -304,7 +305,7 @@ def _recorder(h: Harness, study, config: TuneConfig):
             return
         attrs = {**score.model_dump(exclude={"target"}), "selection": key, "baseline": baseline}
         trial = optuna.trial.create_trial(
-            params=params_of(selection, config.pool), distributions={rid: dists[rid] for rid in config.pool},
+            params=params_of(selection, config.pool), distributions=dists,
             value=score.target, user_attrs=attrs,
             state=TrialState.COMPLETE if score.target is not None else TrialState.FAIL)
         trial.set_constraint("no_regression", score.constraint)
