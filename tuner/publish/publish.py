@@ -159,7 +159,9 @@ def _measured_effects(h: Harness) -> dict[str, list[str]]:
         for row in rows:
             for e in (row.result or {}).get("rule_effects") or (row.result or {}).get("effects") or []:
                 if e.get("verdict") in ("helps", "hurts") and len(out.setdefault(e["rule"], [])) < 4:
-                    out[e["rule"]].append(f"{e['verdict']} {e['category']} ({e['delta']:+.0%}, {e['model']}, {row.kind} {row.name})")
+                    where = " on its tuning evals" if row.kind == "tune" else ""  # where tune measured it
+                    out[e["rule"]].append(f"{e['verdict']} {e['category']}{where} ({e['delta']:+.0%}, {e['model']}, "
+                                          f"{row.kind} {row.name})")
     return out
 
 
