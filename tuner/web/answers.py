@@ -110,7 +110,7 @@ def _trial_attrs(store, study: str) -> list[dict]:
             "SELECT t.number, a.key, a.value_json FROM trials t JOIN studies s ON s.study_id = t.study_id "
             "JOIN trial_user_attributes a ON a.trial_id = t.trial_id "
             "WHERE s.study_name = :name AND t.state = 'COMPLETE' "
-            "AND a.key IN ('baseline', 'constraint', 'run_ids', 'refused_by')"), {"name": study}).all()
+            "AND a.key IN ('baseline', 'constraint', 'run_ids', 'regressed')"), {"name": study}).all()
     trials: dict[int, dict] = {}
     for number, key, value in rows:
         try:
@@ -135,7 +135,8 @@ def _pairs(store, before: list[str], after: list[str]) -> list[dict]:
             for r in after if r in keys and keys[r][0] in by_key]
 
 
-_CELL = re.compile(r"^(?P<model>.+?) · (?P<category>[^:·]+?)(?: \((?P<split>fresh|held-out)\))?: ")
+# A cell as the check records it: "model · category" (a model label may hold parentheses, never " · ").
+_CELL = re.compile(r"^(?P<model>.+) · (?P<category>[^·:()]+?)(?: \((?P<split>fresh|held-out)\))?(?::.*)?$")
 
 
 def _refused_trial(store, study: str) -> dict | None:
@@ -145,8 +146,9 @@ def _refused_trial(store, study: str) -> dict | None:
     refused = next((t for t in trials if not t.get("baseline") and (t.get("constraint") or 0) > 0), None)
     if base is None or refused is None:
         return None
-    cells = [m.groupdict() for c in refused.get("refused_by") or [] if (m := _CELL.match(c))]
-    return {"trial": refused["number"], "cells": refused.get("refused_by") or [], "category": cells[0]["category"] if cells else None,
+    named = [c for c in refused.get("regressed") or [] if isinstance(c, str)]
+    cells = [m.groupdict() for c in named if (m := _CELL.match(c))]
+    return {"trial": refused["number"], "cells": named, "category": cells[0]["category"] if cells else None,
             "pairs": _pairs(store, base.get("run_ids") or [], refused.get("run_ids") or [])}
 
 
@@ -201,8 +203,9 @@ def tune_answer(store, project, exp: dict) -> dict:
         cells = acceptance.get("cells") or []
         up = [c for c in cells if c.get("check") == "improved"]
         reasons = [f"{c['model']} · {c['category']} ({c['split']}) improved: {_pct(c)}" for c in up]
-        reasons.append(f"no other cell points down ({len(cells) - len(up)} checked: none regressed, none beyond the "
-                       f"tolerance of {result.get('tolerance', 0.15):.0%})")
+        drops = acceptance.get("drops") or []
+        reasons.append(f"no drop is established in another cell ({len(drops)} tested)" if drops else
+                       f"no other cell points down ({len(cells) - len(up)} checked)")
     return {
         "decision": decision, "reasons": reasons, "target": target,
         "baseline": result.get("baseline") or (exp.get("config") or {}).get("baseline"), "recorded": bool(result),
