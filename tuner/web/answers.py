@@ -49,6 +49,9 @@ def headline(exp: dict) -> str:
         if not decision:
             return "no decision recorded (a tune from before decisions were recorded)"
         reasons = a.get("reasons") or []
+        up = [c for c in a.get("cells") or [] if c.get("check") == "improved"]
+        if decision == "accepted" and up:
+            reasons = [f"{up[0]['category']} improved on fresh samples ({_pct(up[0])}); publish it"]
         line = f"{decision}: {reasons[0]}" if reasons else decision
         return line if len(line) <= 160 else line[:157] + "..."
     if kind == "ablate":
@@ -191,6 +194,11 @@ def tune_answer(store, project, exp: dict) -> dict:
         if pairs:
             show = {"what": "the confirmation's first round, baseline and winner on the same fresh samples",
                     "category": worst.get("category") if worst else target, "pairs": pairs}
+    elif decision == "accepted":
+        pairs = _confirm_pairs(store, exp["id"])
+        if pairs:
+            show = {"what": "the confirmation's first round, baseline and winner on the same fresh samples",
+                    "category": target, "pairs": pairs}
     elif decision == "no change" and screening.get("changes"):
         refused = _refused_trial(store, exp["name"])
         if refused and refused["pairs"]:

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
 from tuner.errors import InputError
-from tuner.web import api, guard, pages
+from tuner.web import api, experiment_pages, guard, pages
 from tuner.web.auth import Login
 from tuner.web.data import Suites
 from tuner.web.guard import LOOPBACK_HOSTS
@@ -58,6 +58,7 @@ def create_app(store, project, login: Login | None = None, *, allowed_hosts: Seq
     app.state.templates = _templates()
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(experiment_pages.router)  # experiments, rule effects, side by side (issue 33)
 
     @app.exception_handler(pages.LoginRequired)
     def _login_required(request: Request, exc: pages.LoginRequired) -> HTMLResponse:
