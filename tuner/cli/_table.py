@@ -18,6 +18,7 @@ class Column:
     name: str
     priority: int  # lower stays longer; 0 is never left out
     justify: str = "left"
+    wrap: bool = False  # may wrap at spaces (its width is then its longest word's)
 
 
 def _plain(cell) -> str:
@@ -35,7 +36,10 @@ def fitted_table(title: str, columns: list[Column], rows: list[list], *, width: 
 
     # SIMPLE_HEAD without edge padding: each column's text, one space a side and a blank separator, plus
     # the two blank edges (hence the -1 below).
-    widths = [max([len(c.name), *(len(_plain(r[i])) for r in rows)]) + 3 for i, c in enumerate(columns)]
+    def size(text: str, wrap: bool) -> int:
+        return max((len(w) for w in text.split()), default=0) if wrap else len(text)
+
+    widths = [max([size(c.name, c.wrap), *(size(_plain(r[i]), c.wrap) for r in rows)]) + 3 for i, c in enumerate(columns)]
     keep = list(range(len(columns)))
     if not wide:
         # Leave out the least needed column until the rest fit (SIMPLE_HEAD: no borders, padding 1 a side).
@@ -45,7 +49,9 @@ def fitted_table(title: str, columns: list[Column], rows: list[list], *, width: 
             keep.remove(i)
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
     for i in keep:
-        table.add_column(columns[i].name, justify=columns[i].justify, overflow="fold")
+        c = columns[i]
+        table.add_column(c.name, justify=c.justify, overflow="fold", no_wrap=not c.wrap,
+                         min_width=widths[i] - 3 if c.wrap else None)
     for n, row in enumerate(rows):
         table.add_row(*(row[i] for i in keep), style=(row_styles or [None] * len(rows))[n],
                       end_section=n in (sections or set()))

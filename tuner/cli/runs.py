@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import SuiteOption, DbOption, JsonOption, console, print_json
+from tuner.cli._table import WideOption
 
 __all__ = ["register"]
 
@@ -30,6 +31,7 @@ def list_cmd(
     every: Annotated[bool, typer.Option("--all", help="Also the runs ablations and tunes made as parts of themselves.")] = False,
     db: DbOption = None,
     suite: SuiteOption = None,
+    wide: WideOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Recent runs, newest first, with the overall pass rate, its 95% interval, calls and cost.
@@ -76,21 +78,23 @@ def list_cmd(
             for run, o in rows
         ])
         return
-    from rich.table import Table
+    from tuner.cli._table import Column, fitted_table, print_wide
 
-    from rich import box
-
-    table = Table(title="runs (newest first)", box=box.SIMPLE_HEAD, pad_edge=False)
-    # Tokens are in `runs show` and --json: the table stays readable in 80 columns.
-    for col in ("id", "model", "set", "status", "overall [95% CI]", "k × evals", "calls", "cost", "when"):
-        table.add_column(col, no_wrap=col in ("id", "model"),
-                         justify="right" if col in ("k × evals", "calls", "cost") else "left")
+    # Tokens are in `runs show` and --json; columns a terminal cannot fit are left out by priority.
+    columns = [Column("id", 0), Column("model", 0, wrap=True), Column("set", 0), Column("calls", 1, "right"),
+               Column("cost", 1, "right"), Column("overall [95% CI]", 2), Column("status", 3),
+               Column("when", 4), Column("k × evals", 5, "right")]
+    cells = []
     for run, o in rows:
-        when = run.updated_at.strftime("%m-%d %H:%M") if run.updated_at else ""
         u = usage[run.id]
-        table.add_row(short(run.id), model_label(run.model, run.params), run.set_name, run.status, _fmt(o.estimate),
-                      f"{run.samples} × {len(run.eval_ids)}", str(u.calls), u.cost_text(), when)
-    console().print(table)
+        cells.append([short(run.id), model_label(run.model, run.params), run.set_name, str(u.calls), u.cost_text(),
+                      _fmt(o.estimate), run.status, run.updated_at.strftime("%m-%d %H:%M") if run.updated_at else "",
+                      f"{run.samples} × {len(run.eval_ids)}"])
+    out = console()
+    table, left_out, needed = fitted_table("runs (newest first)", columns, cells, width=out.width, wide=wide)
+    print_wide(out, table, needed)
+    if left_out:
+        out.print(f"[dim]not shown at {out.width} columns: {', '.join(left_out)} (--wide shows them)[/dim]")
 
 
 def _first_line(text: str | None) -> str:
