@@ -131,7 +131,15 @@ def test_side_by_side_flips_first_prompt_diff_collapsed_category_and_pages(flows
     assert r.status_code == 303 and r.headers["location"] == f"/compare/{ids[1]}/{ids[0]}"
 
 
-def test_the_cli_reads_at_80_columns(flows):
+def test_the_cli_reads_at_80_columns(flows, monkeypatch):
+    for k, v in flows.env.items():
+        monkeypatch.setenv(k, v)
+    listed = invoke("runs", "list").stdout
+    assert max(len(line.rstrip()) for line in listed.splitlines()) <= 80 and "…" not in listed
+    header = next(line for line in listed.splitlines() if " id " in f" {line} ")
+    assert all(col in header for col in ("model", "set", "calls", "cost"))  # what was spent stays at any width
+    wide = invoke("runs", "list", "--wide").stdout
+    assert "k × evals" in wide and "status" in wide
     compare = flows.out["compare"]
     assert max(len(line.rstrip()) for line in compare.splitlines() if "━" not in line) <= 80  # progress bars aside
     assert "cate…" not in compare and "verd…" not in compare and "not shown at 80 columns" in compare
