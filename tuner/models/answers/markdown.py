@@ -93,8 +93,10 @@ class Reading:
     refused: list[str] = field(default_factory=list)  # paths outside the project
     cut_off: bool = False  # the last block was never closed
 
-    def score(self) -> int:
-        return len({w.path for w in self.written})
+    def score(self) -> tuple[int, bool]:
+        """Which of two readings a careful reader keeps: the one naming more files, then the one
+        in which no block is left open (a misread nesting leaves one open)."""
+        return len({w.path for w in self.written}), not self.cut_off
 
 
 def _closes(line: str, block_fence: str) -> bool:
@@ -285,9 +287,11 @@ def _unwrapped(lines: list[str]) -> list[str] | None:
         # Inner fences pair up, an opener (any) then a bare closer; at least one pair.
         if not inner or len(inner) % 2 or not all(_closes(lines[i], fence[0] * 3) for i in inner[1::2]):
             continue
-        # Bare fences inside a bare or text block nest as well as they follow each other: only a
-        # markdown wrapper, or an inner fence with a language, shows the reader a wrapper.
-        if lang in ("markdown", "md", "mdx") or any(_lang(_open(lines[i]).group("info")) for i in inner[0::2]):
+        # Bare fences inside a bare or text block nest as well as they follow each other: a
+        # markdown wrapper, an inner fence with a language, or fences that open and close the
+        # whole text show the reader a wrapper.
+        whole = not any(line.strip() for line in lines[:opener]) and not any(line.strip() for line in lines[close + 1:])
+        if lang in ("markdown", "md", "mdx") or whole or any(_lang(_open(lines[i]).group("info")) for i in inner[0::2]):
             indent = len(m.group("indent").expandtabs(4))
             return lines[:opener] + [_dedent(line, indent) for line in lines[opener + 1:close]] + lines[close + 1:]
     return None
