@@ -3,13 +3,15 @@ before issue 34 (``tuner/models/parser.py`` at ``--old``), as the runner would h
 how many real answer shapes each one mis-reads, and how long reading takes.
 
 Run: .venv/bin/python benchmarks/bench_answer_corpus.py [--old REV]
-A mis-read is a verdict other than a careful reader's: other files graded, a failure where the files
-are unambiguous, or a failure whose reason does not name the cause (a cut-off answer graded as if
-whole). Reasoning lost (draft code graded, or the provider's reasoning field dropped) is counted apart.
+A mis-read is other files graded than the answer writes, a failure where its files are unambiguous,
+or a grade where the verdict is a failure (a cut-off answer graded as if whole). Counted apart: a
+failure whose reason names another cause, and reasoning lost (the provider's field dropped, or a
+<think> block left in the answer).
 Tool-call shapes are a format the old pipeline did not have: counted for today's reader only.
-Measured (2026-11, 2 cores shared): of the corpus's 38 text shapes the old parser mis-read 14 and
-lost the reasoning of 5; today's reader mis-reads none of the 38 (and none of the 5 tool shapes);
-reading one answer takes about 0.2 ms (the old parser: about 0.1 ms).
+Measured (2 cores shared, load ~25): of the corpus's 40 text shapes the parser before issue 34
+mis-read 16, failed 3 with a reason naming another cause and lost the reasoning of 4 more; today's
+reader gets all 40 (and the 5 tool-call shapes) right. Reading one answer: 0.5 ms today, 0.16 ms
+before (nothing beside a model call or a grading step).
 """
 
 from __future__ import annotations

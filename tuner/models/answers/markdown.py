@@ -88,7 +88,7 @@ class Reading:
 
     written: list[Written] = field(default_factory=list)
     blocks: int = 0  # fenced blocks that could hold code
-    unnamed: list[str] = field(default_factory=list)  # "```ts block at line 12"
+    unnamed: list[str] = field(default_factory=list)  # "a ts block starting 'const x = 1;'"
     non_code: list[str] = field(default_factory=list)  # languages of command/output blocks
     refused: list[str] = field(default_factory=list)  # paths outside the project
     cut_off: bool = False  # the last block was never closed
@@ -244,7 +244,7 @@ def _read_lines(lines: list[str], res: tuple[re.Pattern, re.Pattern], seq0: int 
         if parts[0][0] is None:
             label = next((p for p in (strong, weak) if p and _fits(lang, p)), None)
             if label is None and strong is not None and not _fits(lang, strong):
-                reading.unnamed.append(f"a ```{lang} block at line {block.start + 1}")
+                reading.unnamed.append(_describe(block))
                 continue  # a tree or note under the file's heading: the label waits for its block
             parts = [(label, block.body)]
         strong = None
@@ -252,13 +252,19 @@ def _read_lines(lines: list[str], res: tuple[re.Pattern, re.Pattern], seq0: int 
             seq += 1
             path = clean_path(raw) if raw else None
             if raw is None:
-                reading.unnamed.append(f"a ```{lang} block at line {block.start + 1}" if lang else
-                                       f"a block at line {block.start + 1}")
+                reading.unnamed.append(_describe(block))
             elif path is None:
                 reading.refused.append(raw)
             else:
                 reading.written.append(Written(path, _content(body), seq))
     return reading
+
+
+def _describe(block: _Block) -> str:
+    """A block as a person finds it in the answer: its language and first line."""
+    first = next((line.strip() for line in block.body if line.strip()), "")
+    first = first if len(first) <= 40 else first[:39] + "…"
+    return f"a {block.lang or 'code'} block starting {first!r}" if first else f"an empty {block.lang or 'code'} block"
 
 
 def _merge(into: Reading, other: Reading) -> None:
