@@ -20,7 +20,7 @@ from sqlalchemy import select
 from tuner.errors import InputError, NotFoundError
 from tuner.store.schema import ApiKeyRow
 
-__all__ = ["ApiKey", "NewKey", "create_key", "list_keys", "revoke_key", "verify_key"]
+__all__ = ["ApiKey", "NewKey", "create_key", "key_active", "list_keys", "revoke_key", "verify_key"]
 
 _FORMAT = re.compile(r"^tk_([0-9a-f]{12})_([A-Za-z0-9_-]{20,100})$")
 _ID = re.compile(r"^[0-9a-f]{4,12}$")
@@ -100,3 +100,11 @@ def verify_key(store, presented: str | None) -> ApiKey | None:
         if not hmac.compare_digest(stored, _hash(presented)) or row is None or row.revoked_at is not None:
             return None
         return _record(row)
+
+
+def key_active(store, key_id: str) -> bool:
+    """Whether the key ``key_id`` exists and is not revoked (the check a key's browser sessions make
+    on every request)."""
+    with store.reading() as s:
+        row = s.get(ApiKeyRow, key_id)
+        return row is not None and row.revoked_at is None

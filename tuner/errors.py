@@ -15,6 +15,7 @@ __all__ = [
     "ToolchainError",
     "JailAccessError",
     "StoreError",
+    "ClusterError",
     "IncompleteError",
     "BudgetSpentError",
     "EXIT_CODES",
@@ -25,7 +26,7 @@ EXIT_CODES = {
     0: "done",
     1: "a check failed: a significant regression (compare), a failing reference answer (evals validate), a failed grade",
     2: "bad input: a malformed file, an unknown name, a bad option value, a model that cannot be used (credentials, provider)",
-    3: "the grader toolchain or the store cannot be used",
+    3: "the grader toolchain, the store or the cluster (--cluster) cannot be used",
     4: "the work ended incomplete: some results are infrastructure failures, or the budget (--budget-calls/--budget-usd) was spent; run the same command again (with a larger budget) to go on",
     130: "interrupted; everything recorded so far is kept",
 }
@@ -69,6 +70,13 @@ class JailAccessError(ToolchainError):
 
 class StoreError(TunerError):
     """The results store cannot be opened, or its schema is newer than this tuner."""
+
+    exit_code = 3
+
+
+class ClusterError(TunerError):
+    """The cluster (``--cluster`` / ``TUNER_CLUSTER``) cannot be used: no scheduler at the address,
+    no workers, or a worker whose tuner, suite or grader is not the coordinator's."""
 
     exit_code = 3
 

@@ -88,7 +88,7 @@ def _viewer_pages(project: Path) -> str:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            with TestClient(create_app(store, find_project(), Login("secrets-test-login"))) as client:
+            with TestClient(create_app(store, find_project(), Login("secrets-test-login")), base_url="http://127.0.0.1") as client:
                 assert client.get("/login?token=secrets-test-login", follow_redirects=False).status_code == 303
                 paths = ["/", "/runs", "/leaderboard", "/reports"]
                 paths += [f"/runs/{run.id}" for run in store.runs()]

@@ -93,6 +93,6 @@ def viewer(env, store):
     from tuner.paths import find_project
     from tuner.web import Login, create_app
 
-    with TestClient(create_app(store, find_project(), Login("t"))) as c:
+    with TestClient(create_app(store, find_project(), Login("t")), base_url="http://127.0.0.1") as c:
         assert c.get("/login?token=t", follow_redirects=False).status_code == 303
         yield c

@@ -61,7 +61,7 @@ def test_viewer_sessions_of_a_run_lists_regraded_generations(store, env):
     _, keys = _regrade(store, run)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(store, find_project(), Login("t"))) as viewer:
+        with TestClient(create_app(store, find_project(), Login("t")), base_url="http://127.0.0.1") as viewer:
             assert viewer.get("/login?token=t", follow_redirects=False).status_code == 303
             page = viewer.get(f"/runs/{run.id}")
             assert f"/evals?run={run.id}" in page.text  # the "Sessions of this run" link

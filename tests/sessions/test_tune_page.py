@@ -24,7 +24,7 @@ def test_tune_page_charts_history_importance_and_effects(env, store):
     store.start_experiment("sha256:tune-test", "tune-text-test", "tune", {"category": "text"})
     store.finish_experiment("sha256:tune-test", "finished", {"importance": {"py.casefold": 0.8, "py.unicode-normalize": 0.2},
                                                              "rule_effects": effects, "evidence": {}})
-    with TestClient(create_app(store, find_project(), Login("t"))) as c:
+    with TestClient(create_app(store, find_project(), Login("t")), base_url="http://127.0.0.1") as c:
         assert c.get("/login?token=t", follow_redirects=False).status_code == 303
         page = c.get("/experiments/sha256:tune-test").text
     history = page[page.index('id="tune-history"'):]

@@ -21,7 +21,7 @@ def app(env, store):
 def viewer(app):
     from fastapi.testclient import TestClient
 
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://127.0.0.1") as c:
         assert c.get("/login?token=test-login-token", follow_redirects=False).status_code == 303
         yield c
 
@@ -81,7 +81,8 @@ def test_a_second_browser_logs_in_without_a_restart(app, store):
 
     from tuner.apikeys import create_key
 
-    with TestClient(app) as first, TestClient(app) as second, TestClient(app) as third:
+    here = "http://127.0.0.1"
+    with TestClient(app, base_url=here) as first, TestClient(app, base_url=here) as second, TestClient(app, base_url=here) as third:
         assert first.get("/login?token=test-login-token", follow_redirects=False).status_code == 303
         assert second.get("/login?token=test-login-token", follow_redirects=False).status_code == 401  # spent
         # 1. a logged-in browser mints another one-time link

@@ -50,14 +50,53 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.0%}"
 
 
+# Analyst text and grader messages quote what a model wrote: in the report they are text, never
+# Markdown that a renderer (the viewer, an editor's preview, a code host) would turn into a remote
+# image, an outside link, a heading or the end of a fence.
+_QUOTED = re.compile(
+    r"(?<!`)(?P<run>`+)(?!`)(?P<code>.+?)(?<!`)(?P=run)(?!`)"  # a code span, as CommonMark pairs them
+    r"|\\(?=[!-/:-@\[-`{-~])"  # a backslash that would escape what follows
+    r"|[`\[|]"  # a lone backtick; the start of every link and image; a table cell's edge
+    r"|<(?=[A-Za-z/!?])")  # the start of a tag or an autolink
+_BLOCK_START = re.compile(r"^(\s*)([#>+\-*=~:]|\d+(?=[.)]))")
+
+
+def _quote(m: re.Match) -> str:
+    code = m.group("code")
+    if code is None:
+        return "\\" + m.group(0)
+    if "<" in code or ">" in code:  # an autolink or a tag outranks a code span in some renderers
+        return "\\`" * len(m.group("run")) + _QUOTED.sub(_quote, code) + "\\`" * len(m.group("run"))
+    return m.group(0).replace("|", "\\|")  # literal in every renderer; a table would still split on |
+
+
+def _inline(text: str) -> str:
+    """One line of quoted text with the Markdown that could act escaped: links, images, tags,
+    autolinks, table cell edges, and a first character that would start a block (heading, quote,
+    list, fence). Code spans stay as written (they are literal everywhere); so do emphasis marks
+    and entities, harmless as text."""
+    out = _QUOTED.sub(_quote, text)
+    return _BLOCK_START.sub(lambda m: m.group(1) + (m.group(2) + "\\" if m.group(2).isdigit() else "\\" + m.group(2)),
+                            out, count=1)
+
+
 def _cell(text: str, limit: int | None = 160) -> str:
+    """One line of quoted text for a table cell or a list item."""
     one = " ".join((text or "").split())
     one = one if limit is None or len(one) <= limit else one[: limit - 1] + "…"
-    return one.replace("|", "\\|")
+    return _inline(one)
+
+
+def _prose(text: str) -> str:
+    """Quoted text of several lines (an analyst's reasoning) as paragraphs of plain text."""
+    return "\n".join(_inline(line.strip()) for line in text.strip().splitlines())
 
 
 def _fence(text: str) -> str:
-    return "````\n" + (text or "").rstrip() + "\n````"
+    """A fenced block longer than any run of backticks in ``text``, so nothing in it can close it."""
+    longest = max((len(run) for run in re.findall(r"`+", text or "")), default=0)
+    fence = "`" * max(4, longest + 1)
+    return f"{fence}\n" + (text or "").rstrip() + f"\n{fence}"
 
 
 def render_markdown(b: dict) -> str:
@@ -83,20 +122,20 @@ def render_markdown(b: dict) -> str:
             for v in b["verdicts"]]
     for v in b["verdicts"]:
         out += ["", f"### {v['eval_id']} ({v['classification']})", "", f"- failed step: {v['failed_step']}",
-                f"- error: {_cell(v['error_line'], 300)}", f"- root cause: {v['root_cause'] or 'n/a'}", "",
-                v["reasoning"] or "(no reasoning)", "", "Problematic output:", "", _fence(v["problematic"]), "",
+                f"- error: {_cell(v['error_line'], 300)}", f"- root cause: {_cell(v['root_cause'], None) if v['root_cause'] else 'n/a'}", "",
+                _prose(v["reasoning"]) if (v["reasoning"] or "").strip() else "(no reasoning)", "", "Problematic output:", "", _fence(v["problematic"]), "",
                 "Expected:", "", _fence(v["expected"])]
         if v.get("raw") is not None:
             out += ["", "Raw analyst answer (not usable, recorded as is):", "", _fence(v["raw"])]
     out += ["", "## Cross-cutting patterns", ""]
     shared = b["shared_causes"]
-    out += [f"- one root cause, several failures: **{s['cause']}** in {', '.join(s['evals'])}" for s in shared] or \
+    out += [f"- one root cause, several failures: **{_cell(s['cause'], None)}** in {', '.join(s['evals'])}" for s in shared] or \
            ["- no root cause is shared by two or more failures"]
     out += [f"- harder category: {h['category']} ({h['failed']}/{h['scored']} failed, {h['rate']:.0%})" for h in b["harder_categories"]]
     if b["repeats"]:
         for r in b["repeats"]:
             seen = ", ".join(f"{e['report']} ({e['classification']})" for e in r["earlier"])
-            fix = (f"; an earlier recommendation should have fixed it: {r['recommendation']}" if r["recommendation"]
+            fix = (f"; an earlier recommendation should have fixed it: {_cell(r['recommendation'], None)}" if r["recommendation"]
                    else "; no earlier recommendation addressed it")
             out.append(f"- repeat: {r['eval_id']} ({r['classification']}) also failed in {seen}{fix}")
     else:

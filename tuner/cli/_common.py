@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-__all__ = ["DbOption", "JsonOption", "SuiteOption", "console", "err_console", "print_json", "open_store", "project"]
+__all__ = ["ClusterOption", "DbOption", "JsonOption", "SuiteOption", "console", "err_console", "print_json", "open_store", "project"]
 
 
 def _choose_suite(value: Optional[str]) -> Optional[str]:
@@ -25,6 +25,12 @@ def _choose_suite(value: Optional[str]) -> Optional[str]:
 DbOption = Annotated[
     Optional[str],
     typer.Option("--db", envvar="TUNER_DB", help="SQLAlchemy URL of the results store (default: experiments/tuner.db)."),
+]
+ClusterOption = Annotated[
+    Optional[str],
+    typer.Option("--cluster", envvar="TUNER_CLUSTER",
+                 help="Scheduler address (tcp://HOST:PORT, `tuner cluster scheduler`): provider calls and grading run "
+                      "on its workers; the cap, caches and store stay here."),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 SuiteOption = Annotated[

@@ -18,6 +18,8 @@ def install(h, command: str, *, budget_calls: int | None, budget_usd: float | No
     (run, compare, publish) before any call; with ``plan_only`` the hook exits 0 after showing it."""
     from tuner.runs.plan import Budget, configs_plan
 
+    if not plan_only and getattr(h, "cluster_address", None):
+        h.cluster  # connect now: an unusable cluster is an error before anything is written  # noqa: B018
     h.budget = Budget(calls=budget_calls, usd=budget_usd)
     h.plan_hook = lambda configs: show(h, configs_plan(h, configs, command), plan_only=plan_only, as_json=as_json)
     return h.budget

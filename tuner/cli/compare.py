@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, print_json, resolve_models,
+    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, print_json, resolve_models,
 )
 from tuner.cli._plan import BudgetCallsOption, BudgetUsdOption, PlanOption, install, spent_line
 from tuner.cli._progress import phase_progress
@@ -34,6 +34,7 @@ def compare_cmd(
     budget_usd: BudgetUsdOption = None,
     no_cache: NoCacheOption = False,
     db: DbOption = None,
+    cluster: ClusterOption = None,
     suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -41,7 +42,7 @@ def compare_cmd(
     from tuner.compare import compare, default_report_path, render_markdown, write_atomic, write_chart
     from tuner.runs import Harness
 
-    with Harness(db=db, use_cache=not no_cache) as h:
+    with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
         budget = install(h, "compare", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         specs = resolve_models(h.project, model, panel)
         with phase_progress(not as_json) as progress:

@@ -17,7 +17,7 @@ __all__ = ["app", "main"]
 # heavy at module level, so `tuner --help` stays fast.
 _MODULES = ("guidelines", "evals", "grade", "models", "run", "runs", "compare", "tune", "ablate", "publish", "analyze",
             "sessions", "keys", "serve",
-            "store", "bench")
+            "store", "bench", "cluster")
 
 
 class _Group(typer.core.TyperGroup):

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tuner.cli._common import SuiteOption, DbOption, JsonOption, ModelOption, PanelOption, console, print_json, resolve_models
+from tuner.cli._common import ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, PanelOption, console, print_json, resolve_models
 from tuner.cli._plan import BudgetCallsOption, BudgetUsdOption, PlanOption, install, spent_line
 from tuner.cli._progress import phase_progress
 
@@ -28,6 +28,7 @@ def publish(
     budget_calls: BudgetCallsOption = None,
     budget_usd: BudgetUsdOption = None,
     db: DbOption = None,
+    cluster: ClusterOption = None,
     suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -36,7 +37,7 @@ def publish(
     from tuner.publish import publish as run_publish
     from tuner.runs import Harness
 
-    with Harness(db=db) as h:
+    with Harness(db=db, cluster=cluster) as h:
         budget = install(h, "publish", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         name = name or h.suite.published_name
         if source is None:

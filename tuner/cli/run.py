@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
+    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
     console, print_json, resolve_models,
 )
 from tuner.cli._plan import BudgetCallsOption, BudgetUsdOption, PlanOption, install, spent_line
@@ -27,13 +27,14 @@ def run(
     budget_usd: BudgetUsdOption = None,
     no_cache: NoCacheOption = False,
     db: DbOption = None,
+    cluster: ClusterOption = None,
     suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Run a rule set on models over the eval suite; prints pass rates per category."""
     from tuner.runs import Harness, RunConfig, execute_runs
 
-    with Harness(db=db, use_cache=not no_cache) as h:
+    with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
         budget = install(h, "run", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         rule_set = h.guidelines.load_set(guidelines)
         specs = resolve_models(h.project, model, panel)

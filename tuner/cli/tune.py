@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
+    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
     console, print_json, resolve_models,
 )
 from tuner.cli._plan import BudgetUsdOption, PlanOption, install, show, spent_line
@@ -41,6 +41,7 @@ def tune(
     report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
     no_cache: NoCacheOption = False,
     db: DbOption = None,
+    cluster: ClusterOption = None,
     suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -58,7 +59,7 @@ def tune(
         raise InputError("--trials applies to --search tpe")
     if evidence_budget and search != "tpe":
         raise InputError("--evidence-budget applies to --search tpe (the screen flow's evidence is its screening)")
-    with Harness(db=db, use_cache=not no_cache) as h:
+    with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
         specs = resolve_models(h.project, model, panel)
         config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed,
                               search=search)
@@ -209,6 +210,7 @@ def worker(
     trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Stop when the study has this many complete trials (default: as tune).")] = None,
     batch: Annotated[int, typer.Option(min=1, max=64)] = 2,
     db: DbOption = None,
+    cluster: ClusterOption = None,
     suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -217,7 +219,7 @@ def worker(
     from tuner.tuning.study import trial_counts, best_trial, load_config, open_study, run_trials
     from tuner.tuning.tune import default_trials
 
-    with Harness(db=db) as h:
+    with Harness(db=db, cluster=cluster) as h:
         s = open_study(storage or h.db_url, study)
         if load_config(s).search != "tpe":
             from tuner.errors import InputError

@@ -39,7 +39,7 @@ from tuner.models.messages import build_messages
 from tuner.models.panel import ModelSpec, check_models
 from tuner.secrets import scrub  # re-exported: provider errors are scrubbed by the one scrubber
 
-__all__ = ["CompletionRequest", "Completion", "complete_many", "complete_all", "scrub"]
+__all__ = ["CompletionRequest", "Completion", "Call", "call_here", "complete_many", "complete_all", "scrub"]
 
 _MAX_WAIT_S = 120.0
 
@@ -217,11 +217,25 @@ def _cost(response: Any, litellm: Any) -> float | None:
     return float(cost) if cost is not None else None
 
 
+async def call_here(spec: ModelSpec, kwargs: dict[str, Any], litellm: Any) -> dict[str, Any]:
+    """One attempt, in this process: the answer read into a ``Completion``'s fields, or the
+    provider's exception (classified by the caller)."""
+    response = await asyncio.wait_for(litellm.acompletion(**kwargs), timeout=spec.timeout_s)
+    return _read_response(response, spec, litellm)
+
+
+# How one attempt is made: ``call_here``, or a cluster's (``tuner.runs.cluster``), which makes it on
+# a worker and raises ``failures.Reported`` for a failure read there. Pacing, concurrency, retries,
+# the cap and the cache stay here, with the caller.
+Call = Callable[[ModelSpec, dict[str, Any], Any], Any]
+
+
 class _RetryRefused(Exception):
     """The command's cap has no call left for a retry (the error before it is what is reported)."""
 
 
-async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter, litellm: Any, budget=None) -> Completion:
+async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter, litellm: Any, budget=None,
+                    call: Call = call_here) -> Completion:
     from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
     spec = request.spec
@@ -254,8 +268,7 @@ async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter
                     await limiter.pace()
                     started = time.monotonic()
                     try:
-                        response = await asyncio.wait_for(litellm.acompletion(**kwargs), timeout=spec.timeout_s)
-                        fields = _read_response(response, spec, litellm)
+                        fields = await call(spec, kwargs, litellm)
                     except Exception as exc:
                         last = exc
                         raise
@@ -305,10 +318,12 @@ async def complete_many(
     cache: ResponseCache | None,
     progress: Callable[[Completion], None] | None = None,
     budget=None,
+    call: Call | None = None,
 ) -> list[Completion]:
     """Completions in request order. Raises ProviderError (before any call) for an unusable model
     string; every other failure is an ``infra_error`` Completion. ``budget`` (``tuner.runs.plan.Budget``)
-    is asked before each uncached call; a call it refuses is not made and comes back ``skipped``."""
+    is asked before each uncached call; a call it refuses is not made and comes back ``skipped``.
+    ``call`` makes one attempt (default ``call_here``: in this process)."""
     specs = list({r.spec.key: r.spec for r in requests}.values())
     _check_cheap(requests)
     memo: dict[tuple, str] = {}
@@ -338,7 +353,8 @@ async def complete_many(
         limiters = {s.key: _ModelLimiter(s) for s in specs}
 
         async def one(i: int) -> None:
-            done = await _generate(requests[i], keys[i], limiters[requests[i].spec.key], litellm, budget)
+            done = await _generate(requests[i], keys[i], limiters[requests[i].spec.key], litellm, budget,
+                                   call or call_here)
             if budget is not None:
                 budget.record(done)
             if cache is not None:
@@ -357,6 +373,7 @@ def complete_all(
     cache: ResponseCache | None,
     progress: Callable[[Completion], None] | None = None,
     budget=None,
+    call: Call | None = None,
 ) -> list[Completion]:
     """Synchronous ``complete_many`` (runs its own event loop)."""
-    return asyncio.run(complete_many(requests, cache=cache, progress=progress, budget=budget))
+    return asyncio.run(complete_many(requests, cache=cache, progress=progress, budget=budget, call=call))

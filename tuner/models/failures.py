@@ -14,7 +14,7 @@ from tuner.secrets import scrub
 if TYPE_CHECKING:
     from tuner.models.panel import ModelSpec
 
-__all__ = ["Transient", "Permanent", "retry_after", "classify", "describe"]
+__all__ = ["Transient", "Permanent", "Reported", "retry_after", "classify", "describe"]
 
 _LITELLM_PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?")
 
@@ -27,8 +27,19 @@ class Permanent(Exception):
     """A reply that will not get better by asking again (e.g. empty because max_tokens ran out)."""
 
 
+class Reported(Exception):
+    """A failure read where it happened (a cluster worker, ``tuner.runs.remote``) and carried back
+    as data: how to treat it (``classify``'s answer), its one scrubbed line, the Retry-After."""
+
+    def __init__(self, kind: Literal["retry", "fail", "fatal"], message: str, after: float | None = None):
+        super().__init__(message)
+        self.kind, self.message, self.after = kind, message, after
+
+
 def retry_after(exc: BaseException) -> float | None:
     """Seconds from a provider's Retry-After / retry-after-ms header, if it sent one."""
+    if isinstance(exc, Reported):
+        return exc.after
     headers: Any = None
     for source in (getattr(exc, "response", None), exc):
         headers = getattr(source, "headers", None) or getattr(source, "litellm_response_headers", None)
@@ -68,6 +79,8 @@ def classify(exc: BaseException) -> Literal["retry", "fail", "fatal"]:
         return "retry"
     if isinstance(exc, Permanent):
         return "fail"
+    if isinstance(exc, Reported):
+        return exc.kind
     name = type(exc).__name__
     if _missing_credentials(exc):
         return "fatal"  # no key at all: every call to this model fails the same way
@@ -86,6 +99,8 @@ def classify(exc: BaseException) -> Literal["retry", "fail", "fatal"]:
 
 
 def describe(exc: BaseException, spec: ModelSpec, litellm: Any) -> str:
+    if isinstance(exc, Reported):
+        return exc.message
     if isinstance(exc, asyncio.TimeoutError):
         return f"timeout after {spec.timeout_s:g}s"
     name = type(exc).__name__

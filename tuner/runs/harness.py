@@ -14,8 +14,11 @@ class Harness:
     """What every command that runs models needs, each part loaded on first use."""
 
     def __init__(self, project: Project | None = None, db: str | None = None, use_cache: bool = True,
-                 create: bool = True):
+                 create: bool = True, cluster: str | None = None):
         self.project = project or find_project()
+        # A scheduler's address (``--cluster`` / ``TUNER_CLUSTER``): calls and grading go to its
+        # workers (``tuner.runs.cluster``); None: this machine does both.
+        self.cluster_address = cluster
         self.db_url = self.project.db_url(db)
         self.use_cache = use_cache
         # Read-only commands pass create=False: a store that does not exist is an error, not a new file.
@@ -52,6 +55,15 @@ class Harness:
         return self.store
 
     @cached_property
+    def cluster(self):
+        """The connected cluster, or None when this machine does the work."""
+        if not self.cluster_address:
+            return None
+        from tuner.runs.cluster import Cluster
+
+        return Cluster(self.cluster_address, self.project)
+
+    @cached_property
     def response_cache(self):
         if not self.use_cache:
             return None
@@ -85,3 +97,5 @@ class Harness:
             self.store.close()
         if self.__dict__.get("response_cache") is not None:
             self.response_cache.close()
+        if self.__dict__.get("cluster") is not None:
+            self.cluster.close()

@@ -1,6 +1,7 @@
 """Making a batch's calls and grading their answers: what a run (``runner``) and a design's points
 (``points``) share. One event loop over every job's call (bounded per model, within the command's
-budget), one grading batch over every parsed answer; nothing here raises for a bad sample.
+budget), one grading batch over every parsed answer; nothing here raises for a bad sample. With a
+cluster (``Harness.cluster``) the attempts and the grading run on its workers, everything else here.
 """
 
 from __future__ import annotations
@@ -70,7 +71,12 @@ def generate(h: Harness, batches: list[Batch], progress: Progress | None) -> Non
         if progress:
             progress("generate", counter["n"], len(requests))
 
-    for job, completion in zip(jobs, complete_all(requests, cache=h.response_cache, progress=tick, budget=h.budget)):
+    call = None
+    if h.cluster is not None:  # the attempts are made on the cluster's workers; grants, cache and order stay here
+        h.cluster.ready()
+        call = h.cluster.call
+    for job, completion in zip(jobs, complete_all(requests, cache=h.response_cache, progress=tick, budget=h.budget,
+                                                  call=call)):
         job.completion = completion
     for p in batches:  # calls the budget refused are not results: the same command makes them later
         p.jobs = [job for job in p.jobs if job.completion.status != "skipped"]
@@ -118,10 +124,12 @@ def grade_jobs(h: Harness, batches: list[Batch], progress: Progress | None) -> N
                 to_grade.append((job, GradeRequest(eval=h.suite.get(job.eval_id), files=files), warnings))
     if not to_grade:
         return
-    grades = grade(
-        h.project, [req for _, req, _ in to_grade], use_cache=h.use_cache, suite=h.suite,
-        progress=(lambda done, total: progress("grade", done, total)) if progress else None,
-    )
+    tick = (lambda done, total: progress("grade", done, total)) if progress else None
+    requests = [req for _, req, _ in to_grade]
+    if h.cluster is not None:
+        grades = h.cluster.grade(h, requests, progress=tick)
+    else:
+        grades = grade(h.project, requests, use_cache=h.use_cache, suite=h.suite, progress=tick)
     for (job, _, warnings), g in zip(to_grade, grades):
         steps = [StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail or None,
                             warnings=list(s.warnings) or None) for s in g.steps]

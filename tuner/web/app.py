@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -10,9 +11,10 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
 from tuner.errors import InputError
-from tuner.web import api, pages
+from tuner.web import api, guard, pages
 from tuner.web.auth import Login
 from tuner.web.data import Suites
+from tuner.web.guard import LOOPBACK_HOSTS
 
 __all__ = ["create_app"]
 
@@ -41,9 +43,11 @@ def _model_label(model: str, params: dict | None = None) -> str:
     return model_label(model, params)
 
 
-def create_app(store, project, login: Login | None = None) -> FastAPI:
-    """The app; ``login`` holds the one-time token (a new one when not given)."""
+def create_app(store, project, login: Login | None = None, *, allowed_hosts: Sequence[str] = LOOPBACK_HOSTS) -> FastAPI:
+    """The app; ``login`` holds the one-time token (a new one when not given); ``allowed_hosts``:
+    the Host header values it answers to (see ``tuner.web.guard.allowed_hosts``)."""
     app = FastAPI(title="tuner viewer", docs_url=None, redoc_url=None, openapi_url=None)
+    guard.install(app, allowed_hosts)
     app.state.store = store
     app.state.project = project
     app.state.login = login or Login()
@@ -57,7 +61,9 @@ def create_app(store, project, login: Login | None = None) -> FastAPI:
 
     @app.exception_handler(pages.LoginRequired)
     def _login_required(request: Request, exc: pages.LoginRequired) -> HTMLResponse:
-        return app.state.templates.TemplateResponse(request, "login.html.j2", {"spent": False}, status_code=401)
+        note = ("This browser's session has ended (it expired, was logged out, or the API key that opened it "
+                "was revoked): log in again." if exc.ended else "")
+        return pages.login_page(request, note=note)
 
     @app.exception_handler(api.ApiError)
     def _api_error(request: Request, exc: api.ApiError) -> JSONResponse:

@@ -14,7 +14,30 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-__all__ = ["link_report", "compare_pairs", "link_flips", "session_href"]
+__all__ = ["link_report", "compare_pairs", "link_flips", "session_href", "markdown"]
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _own_link(url: str) -> bool:
+    """A link or image inside the viewer (a relative path, an anchor): no scheme, no other host.
+    markdown-it asks after normalising (percent-encoding), so a backslash or a control character
+    cannot disguise a host or a scheme."""
+    url = url.strip()
+    return not _SCHEME.match(url) and not url.startswith("//")
+
+
+def markdown():
+    """The renderer of reports in the viewer: CommonMark with tables, raw HTML shown as text, and
+    links and images only to the viewer's own pages and files. A report can quote model output and
+    analyst text; anything else (a remote image that would load when the page opens, a link out)
+    is left as the text that was written."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md.validateLink = _own_link
+    return md
+
 
 def session_href(key: str) -> str:
     """The page of a recorded generation (a run's result or a design point whose answer a run holds)."""

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from tuner.errors import NotFoundError
-from tuner.web.auth import COOKIE, viewer_session
+from tuner.web.auth import COOKIE, current_session, viewer_session
 
 __all__ = ["router", "LoginRequired"]
 
@@ -19,32 +19,43 @@ PAGE = 50
 
 
 class LoginRequired(Exception):
-    pass
+    def __init__(self, ended: bool = False):
+        super().__init__("login required")
+        self.ended = ended  # the browser showed a session that is over (expired, logged out, key revoked)
 
 
 def require_login(request: Request) -> None:
     if not viewer_session(request):
-        raise LoginRequired()
+        raise LoginRequired(ended=bool(request.cookies.get(COOKIE)))
 
 
 Viewer = Depends(require_login)
+
+# Offsets into pages of rows: larger ones are refused (400) before they reach the database, whose
+# integers they would overflow.
+MAX_OFFSET = 10_000_000
 
 
 def _render(request: Request, name: str, status_code: int = 200, **context) -> HTMLResponse:
     return request.app.state.templates.TemplateResponse(request, name, context, status_code=status_code)
 
 
+def login_page(request: Request, *, spent: bool = False, note: str = "", status_code: int = 401) -> HTMLResponse:
+    return _render(request, "login.html.j2", spent=spent, note=note, status_code=status_code)
+
+
 @router.get("/login")
 def login(request: Request, token: str = "") -> Response:
     session = request.app.state.login.redeem(token)
-    if session is None:
-        return _render(request, "login.html.j2", spent=True, status_code=401)
-    return _logged_in(session, "/")
+    if session is None or current_session(request, session) is None:
+        return login_page(request, spent=True)
+    return _logged_in(request, session, RedirectResponse("/", status_code=303))
 
 
-def _logged_in(session: str, to: str = "/") -> Response:
-    response = RedirectResponse(to, status_code=303)
-    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/")
+def _logged_in(request: Request, session: str, response: Response) -> Response:
+    request.app.state.login.end(request.cookies.get(COOKIE))  # a session this browser held before is over
+    # Secure when a trusted TLS proxy says the browser came over HTTPS (`tuner serve --trusted-proxy`).
+    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/", secure=request.url.scheme == "https")
     return response
 
 
@@ -53,24 +64,38 @@ async def login_with_key(request: Request) -> Response:
     """Log this browser in with an API key (`tuner keys create`): no restart, no printed link."""
     from tuner.apikeys import verify_key
 
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        return JSONResponse({"error": 'send the key as JSON: {"key": "tk_..."} (Content-Type: application/json)'}, status_code=415)
     try:
         body = await request.json()
     except ValueError:
         body = None
     secret = body.get("key") if isinstance(body, dict) else None
-    if not isinstance(secret, str) or not secret.strip() or verify_key(request.app.state.store, secret.strip()) is None:
+    key = verify_key(request.app.state.store, secret.strip()) if isinstance(secret, str) and secret.strip() else None
+    if key is None:
         return JSONResponse({"error": "not a valid, unrevoked API key (create one with `tuner keys create NAME`)"}, status_code=401)
-    response = JSONResponse({"ok": True})
-    response.set_cookie(COOKIE, request.app.state.login.open_session(), httponly=True, samesite="strict", path="/")
-    return response
+    return _logged_in(request, request.app.state.login.open_session(key.id), JSONResponse({"ok": True}))
 
 
-@router.post("/login/another", dependencies=[Viewer])
+@router.post("/login/another")
 def login_another(request: Request) -> HTMLResponse:
     """A new one-time login link, shown to a browser that is already logged in (POST: a link is
-    minted only by a deliberate click; the SameSite=Strict cookie keeps other sites from asking)."""
-    url = str(request.base_url).rstrip("/") + "/login?token=" + request.app.state.login.new_token()
+    minted only by a deliberate click; the origin check keeps other pages, other local ports too,
+    from asking). A session opened with an API key passes the key on: revoking it ends both."""
+    session = current_session(request)
+    if session is None:
+        raise LoginRequired(ended=bool(request.cookies.get(COOKIE)))
+    url = str(request.base_url).rstrip("/") + "/login?token=" + request.app.state.login.new_token(session.key_id)
     return _render(request, "login_link.html.j2", url=url, tab="")
+
+
+@router.post("/logout")
+def logout(request: Request) -> Response:
+    """End this browser's session (its cookie is forgotten by the server and cleared here)."""
+    request.app.state.login.end(request.cookies.get(COOKIE))
+    response = login_page(request, note="Logged out: this browser's session has ended.", status_code=200)
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict", secure=request.url.scheme == "https")
+    return response
 
 
 @router.get("/", dependencies=[Viewer])
@@ -90,7 +115,7 @@ def home(request: Request, kind: str = "", suite: str = "", model: str = "", set
 
 
 @router.get("/experiments/{exp_id}", dependencies=[Viewer])
-def experiment_page(request: Request, exp_id: str, points: Annotated[int, Query(ge=0)] = 0) -> HTMLResponse:
+def experiment_page(request: Request, exp_id: str, points: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0) -> HTMLResponse:
     from tuner.web.experiments import experiment_detail
     from tuner.web.points import design_points_view
 
@@ -133,7 +158,7 @@ def _experiment_charts(request: Request, detail: dict) -> list:
 
 
 @router.get("/runs", dependencies=[Viewer])
-def runs(request: Request, offset: Annotated[int, Query(ge=0)] = 0, model: str | None = None, suite: str = "",
+def runs(request: Request, offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0, model: str | None = None, suite: str = "",
          every: Annotated[str, Query(alias="all")] = "") -> HTMLResponse:
     from tuner.web.data import known_models, runs_page
     from tuner.web.experiments import known_values
@@ -242,23 +267,21 @@ def reports(request: Request) -> HTMLResponse:
 
 @router.get("/reports/{path:path}", dependencies=[Viewer])
 def report(request: Request, path: str) -> Response:
-    root: Path = request.app.state.project.reports.resolve()
-    file = (root / path).resolve()
-    if not file.is_relative_to(root) or not file.is_file():
-        raise NotFoundError(f"no report {path!r}")
+    file = _report_file(request.app.state.project.reports, path)
     if file.suffix != ".md":
         # Charts and JSON twins beside a report; a report's relative links land here.
-        return FileResponse(file)
-    from markdown_it import MarkdownIt
+        return _report_asset(file)
+    from tuner.web.links import markdown
 
-    # html=False: a report may quote model output; it is shown as text, never as markup.
-    markdown = file.read_text(encoding="utf-8")
-    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown)
+    # A report may quote model output and analyst text: shown as text, never as markup (no raw HTML),
+    # and links and images only to the viewer's own pages and files (see links.markdown).
+    text = file.read_text(encoding="utf-8", errors="replace")
+    body = markdown().render(text)
     from tuner.web.data import report_run, resolve_run_prefixes
     from tuner.web.links import compare_pairs, link_flips, link_report
 
     store = request.app.state.store
-    pairs = compare_pairs(markdown)
+    pairs = compare_pairs(text)
     if pairs:
         full = resolve_run_prefixes(store, {p for pair in pairs.values() for p in pair})
         body = link_flips(body, {label: (full[b], full[a]) for label, (b, a) in pairs.items() if b in full and a in full})
@@ -271,6 +294,39 @@ def report(request: Request, path: str) -> Response:
     twin = report_twin(file)
     charts = effects_heatmaps(twin["effects"]) if twin and isinstance(twin.get("effects"), list) else []
     return _render(request, "report.html.j2", path=path, body=body, charts=charts, tab="reports")
+
+
+# What the product writes beside its Markdown reports, served as what it is; anything else found in
+# reports/ (a copied folder, a shared checkout) is offered as a download, never shown on this origin.
+_REPORT_TYPES = {".png": "image/png", ".json": "application/json", ".svg": "image/svg+xml"}
+
+
+def _report_file(reports: Path, path: str) -> Path:
+    missing = NotFoundError(f"no report {path!r}")
+    if not path or any(c < " " or c == "\x7f" for c in path):
+        raise missing
+    root = reports.resolve()
+    try:
+        file = (root / path).resolve()
+        found = file.is_relative_to(root) and file.is_file()
+    except (OSError, ValueError):  # a name too long, a loop of links
+        raise missing from None
+    if not found:
+        raise missing
+    return file
+
+
+def _report_asset(file: Path) -> Response:
+    from tuner.web.guard import REPORT_FILE_CSP
+
+    # The sandbox policy holds even for a file that is not what its name says: an SVG's script does
+    # not run, and nosniff keeps a .png or .json from being read as a page.
+    headers = {"Content-Security-Policy": REPORT_FILE_CSP}
+    kind = _REPORT_TYPES.get(file.suffix.lower())
+    if kind is not None:
+        return FileResponse(file, media_type=kind, headers=headers)
+    return FileResponse(file, media_type="application/octet-stream", filename=file.name,
+                        content_disposition_type="attachment", headers=headers)
 
 
 def _rule_ids(request: Request) -> list[str]:
@@ -291,7 +347,7 @@ def rules_index(request: Request) -> HTMLResponse:
 def evals_tab(request: Request, status: str = "", tag: str = "", model: str = "", category: str = "",
               outcome: str = "", run: str = "", ready: str = "yes",
               eval_id: Annotated[str, Query(alias="eval")] = "",
-              offset: Annotated[int, Query(ge=0)] = 0) -> HTMLResponse:
+              offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0) -> HTMLResponse:
     from tuner.sessions import STATUSES, list_sessions, session_filter
     from tuner.web.data import known_categories, known_models
 
