@@ -103,7 +103,7 @@ def test_tool_answers_run_and_compare_end_to_end(cli, tool_project, server):
 
     store = Store.open(f"sqlite:///{tool_project.parents[1] / 'experiments' / 'tuner.db'}", create=False)
     try:
-        with TestClient(create_app(store, find_project(), Login("t-login"))) as viewer:
+        with TestClient(create_app(store, find_project(), Login("t-login")), base_url="http://127.0.0.1") as viewer:
             assert viewer.get("/login?token=t-login", follow_redirects=False).status_code == 303
             page = viewer.get(f"/runs/{run['run']}/evals/001-text/002-wrap").text
             assert TRUNCATED in page and "data-reasoning" in page and "Wrapping is greedy." in page
