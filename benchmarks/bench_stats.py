@@ -4,7 +4,8 @@ Simulated worlds (``tuner.stats.simulate``): tasks' rates from a Beta (mean mu, 
 correlation rho), changes as logit shifts; 3 evals per category (what held-out rows and small
 categories have) unless a row says otherwise. "worst" is the smallest coverage (or largest size)
 over the calibration grid. The former methods (percentile bootstraps, HC1 + normal, the point
-estimate for tune's constraint) are re-implemented here only to be measured next to the new ones.
+estimate beyond the tolerance or an uncorrected McNemar drop, tune's former "points down") are
+re-implemented here only to be measured next to the new ones.
 
 Run: .venv/bin/python benchmarks/bench_stats.py [--sims 2000] [--quick]
 """
@@ -19,9 +20,9 @@ from scipy.special import logit
 from statsmodels.stats.proportion import proportion_confint
 
 from tuner.ablation.effects import rule_effects
-from tuner.stats import bh_adjust, spend
+from tuner.stats import bh_adjust
 from tuner.stats.difference import difference_bounds
-from tuner.stats.gates import NON_INFERIOR, REGRESSED, decide
+from tuner.stats.gates import NON_INFERIOR, REGRESSED, decide, drop_p
 from tuner.stats.intervals import rate_bounds
 from tuner.stats.paired import _mcnemar
 from tuner.stats.simulate import RATE_GRID, SHIFT_GRID, World, draw_pairs, draw_rates, population_delta, task_rates
@@ -120,27 +121,39 @@ def sizes(sims: int) -> list[tuple]:
         regressed = lambda b, a: decide(*difference_bounds(*_arrays(b, a), tail=0.05, over="samples"), 0.1) == REGRESSED  # noqa: E731
         worst = max(_rate_of(rng, World(mu, rho), sims, 3, m, regressed) for mu in (0.3, 0.7) for rho in (0.0, 0.6))
         rows.append(("NI gate: regressed in an A/A", f"3x{m}", worst, None))
-    for m in (4, 12):
-        feasible = lambda b, a: difference_bounds(*_arrays(b, a), tail=0.025, over="samples")[1] >= -0.15  # noqa: E731
-        old = lambda b, a: (a.mean((1, 2)) - b.mean((1, 2))) >= -0.15  # noqa: E731
-        worst = max(_rate_of(rng, _at(mu, -0.15), sims, 3, m, feasible) for mu in (0.4, 0.6, 0.9))
-        worst_old = max(_rate_of(rng, _at(mu, -0.15), sims, 3, m, old) for mu in (0.4, 0.6, 0.9))
-        rows.append(("tune constraint: feasible at a drop = tolerance 0.15", f"3x{m}", worst, worst_old))
-    seq = []
-    for mu in (0.3, 0.5, 0.8):
-        decided = np.full(sims, "", dtype=object)
-        before = after = np.zeros((sims, 3, 0), dtype=bool)
-        for look, reps in enumerate((1, 1, 2, 4), start=1):
-            b, a, _ = draw_pairs(rng, _at(mu, -0.10), sims, 3, reps)
-            before, after = np.concatenate([before, b], 2), np.concatenate([after, a], 2)
-            now = decide(*difference_bounds(*_arrays(before, after), tail=spend(0.05, look), over="samples"), 0.10)
-            decided = np.where((decided == "") & (now != "not enough evidence"), now, decided)
-        seq.append(float((decided == NON_INFERIOR).mean()))
-    rows.append(("sequential NI: non-inferior at the margin, 4 looks", "3x1..8", max(seq), None))
+    for name, shape in DROP_SHAPES.items():
+        rows.append((f"drop test ({name}): stopped when nothing drops, family-wise", _shape_label(shape),
+                     *_drop_rates(rng, shape, 0.0, sims)[::2]))
     rows += _table_aa(rng, sims // 10)
     rows += _zones_aa(rng, sims // 10)
     rows += _screening_aa(rng, sims // 10)
     return rows
+
+
+# tune's check, its acceptance and the publish gate on the Convex suite: cells x (evals, samples)
+DROP_SHAPES = {"tune's check, Convex": (7, 9, 2), "acceptance, Convex": (8, 12, 8), "gate, Convex": (8, 3, 12)}
+
+
+def _shape_label(shape) -> str:
+    return f"{shape[0]}x({shape[1]}x{shape[2]})"
+
+
+def _drop_rates(rng, shape, shift: float, sims: int):
+    """(any cell flagged, the first cell flagged, the former rule's any flag) over families whose
+    first cell's pass rates move by ``shift``: ``drop_tests``' own p-values and BH, vectorised."""
+    cells, evals, samples = shape
+    base = rng.uniform(0.3, 0.9, (sims, cells, evals, 1))
+    after = base.copy()
+    after[:, 0] = np.clip(after[:, 0] + shift, 0.01, 0.99)
+    b = rng.random((sims, cells, evals, samples)) < base
+    a = rng.random((sims, cells, evals, samples)) < after
+    down, up = (b & ~a).sum((2, 3)), (a & ~b).sum((2, 3))
+    ps = drop_p(down, up)
+    flags = np.array([[q < 0.05 for q in bh_adjust(list(row))] for row in ps])
+    n = evals * samples
+    two_sided = np.array([[_mcnemar(int(u), int(d)) for d, u in zip(dr, ur)] for dr, ur in zip(down, up)])
+    former = ((up - down) / n < -0.15) | ((two_sided < 0.05) & (down > up))
+    return float(flags.any(1).mean()), float(flags[:, 0].mean()), float(former.any(1).mean())
 
 
 def _table_aa(rng, reps: int) -> list[tuple]:
@@ -167,13 +180,13 @@ def _zones_aa(rng, reps: int) -> list[tuple]:
         for look, upto in enumerate((3, 6, 12, 24), start=1):
             ests = [paired_estimate({f"e{i}": list(data[c][0][0, i, :upto]) for i in range(3)},
                                     {f"e{i}": list(data[c][1][0, i, :upto]) for i in range(3)}) for c in open_cells]
-            tests = zone_tests(ests, Zone(), look)
+            tests = zone_tests(ests, Zone(), look, Zone().spend_planned((upto // 2) / 24 if look > 1 else 0.0, upto / 24))
             hit |= any(t.verdict in (HELPS, HURTS) for t in tests)
             open_cells = [c for c, t in zip(open_cells, tests) if t.verdict == "open"]
             if not open_cells:
                 break
         flagged += hit
-    return [("sequential confirmation (6 cells, 4 looks): any flag in an A/A", "3x3..24", flagged / reps, None)]
+    return [("sequential confirmation (6 cells, 4 planned looks): any flag in an A/A", "3x3..24", flagged / reps, None)]
 
 
 def _screening_aa(rng, reps: int) -> list[tuple]:
@@ -210,10 +223,10 @@ def power(sims: int) -> list[tuple]:
         bad = lambda b, a: decide(*difference_bounds(*_arrays(b, a), tail=0.05, over="samples"), 0.10) == REGRESSED  # noqa: E731
         rows.append(("NI gate: regressed at a 10-point drop (these evals)", f"3x{m}",
                      min(_rate_of(rng, _at(mu, -0.10), sims, 3, m, bad) for mu in (0.5, 0.8)), None))
-    for g, m in ((3, 4), (3, 12), (3, 48), (9, 4), (9, 12)):
-        feasible = lambda b, a: difference_bounds(*_arrays(b, a), tail=0.025, over="samples")[1] >= -0.15  # noqa: E731
-        rows.append(("tune constraint (tolerance 15): feasible when nothing changed", f"{g}x{m}",
-                     min(_rate_of(rng, World(mu, 0.3), sims, g, m, feasible) for mu in (0.5, 0.8)), None))
+    for name, shape in DROP_SHAPES.items():
+        for harm in (0.15, 0.25):
+            rows.append((f"drop test ({name}): a {harm:.0%} drop in one cell caught there", _shape_label(shape),
+                         _drop_rates(rng, shape, -harm, sims)[1], None))
     return rows
 
 

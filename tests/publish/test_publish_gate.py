@@ -36,10 +36,13 @@ def test_publish_gates_against_the_study_then_the_published_text(cli, py_suite):
     m = _manifest(py_suite)
     gate = m["gate"]
     assert m["version"] == "1.0.0" and gate["against"] == "the study's baseline"
-    assert gate["models"] == ["sim/careful (simulator)"] and gate["sample_offset"] == 5000
+    from tuner.publish import GATE_BASE
+
+    assert gate["models"] == ["sim/careful (simulator)"] and gate["sample_offset"] >= GATE_BASE
     assert gate["status"] in ("passed", "not enough evidence") and gate["passed"] == (gate["status"] == "passed")
     assert gate["rows"] and all(row["paired"]["pairs"] > 0 and row["infra"] == 0 for row in gate["rows"])
     assert {row["gate"] for row in gate["rows"]} <= {"non-inferior", "not enough evidence"}
+    assert {row["category"] for row in gate["rows"]} == {"data", "text"}  # every held-out category has its row
     published_text = (py_suite / "guidelines" / "published" / "python_rules" / "history" / "1.0.0.prompt.md").read_text()
     assert "copy" in published_text.lower()
 
@@ -72,3 +75,21 @@ def test_publish_with_a_failing_provider_writes_nothing_and_exits_4(cli, py_suit
     assert r.exit_code == 4, r.output
     assert "not measured" in r.output and "nothing published" in r.output
     assert not (py_suite / "guidelines" / "published").exists()
+
+
+def test_the_gate_has_a_row_for_every_held_out_category_and_an_empty_one_is_not_measured():
+    """Issue 28 (minor): a held-out category without answers had no row, and the gate passed."""
+    from types import SimpleNamespace
+
+    from tuner.publish import gate
+    from tuner.runs import RunOutcome
+
+    def side(results):
+        run = SimpleNamespace(id="r", model="sim/careful", params={})
+        return {"k": RunOutcome(run=run, prompt=None, results=results, summary={}, new_calls=0)}
+
+    rows_of = [SimpleNamespace(eval_id=f"a/{i}", category="a", sample_index=s, outcome="pass") for i in range(3)
+               for s in range(40)]
+    rows, status = gate([side(rows_of), side(list(rows_of))], 0.15, ["a", "b"])
+    assert {r["category"]: r["gate"] for r in rows} == {"a": "non-inferior", "b": "not measured"}
+    assert status == "not measured"

@@ -1,7 +1,7 @@
 """The decision rule on tune's winner (tuner.tuning.acceptance), on hand-made confirmation rows."""
 
 from tuner.stats import paired_compare, rate_interval
-from tuner.tuning.acceptance import accept, points_down
+from tuner.tuning.acceptance import accept, drop_family
 from tuner.tuning.evidence import CategoryRow
 
 
@@ -12,46 +12,72 @@ def _row(category, before, after, *, verdict, infra=0):
                        after=rate_interval(after), paired=paired, infra=infra)
 
 
-def _same(n=12):
-    return {f"e{i}": [True] * n for i in range(3)}
+def _same(n=12, evals=3):
+    return {f"e{i}": [True] * n for i in range(evals)}
 
 
-def _drop(n=12, lost=6):
-    return {f"e{i}": [True] * (n - lost) + [False] * lost for i in range(3)}
+def _drop(n=12, lost=6, evals=3):
+    return {f"e{i}": [True] * (n - lost) + [False] * lost for i in range(evals)}
 
 
 def _gain(n=12):
     return {f"e{i}": [False] * (n // 2) + [True] * (n - n // 2) for i in range(3)}
 
 
-def test_a_held_out_drop_withholds_the_winner_even_when_the_sequential_test_is_undecided():
+def test_an_established_held_out_drop_withholds_the_winner_even_when_the_sequential_test_is_undecided():
     fresh = [_row("data", _gain(), _same(), verdict="improved"), _row("text", _same(), _same(), verdict="no meaningful change")]
-    held = [_row("text", _same(), _drop(), verdict="undecided")]  # -50 points, "undecided" before the fix
-    a = accept("data", fresh, held, 0.15, changed=True)
+    held = [_row("text", _same(), _drop(), verdict="undecided")]  # 18 of 36 pairs pass -> fail: p < 1e-5
+    a = accept("data", fresh, held, changed=True)
     assert a.decision == "withheld" and not a.accepted
-    assert any("text (held-out)" in r for r in a.reasons)
+    assert any("text (tuning + held-out)" in r for r in a.reasons), a.reasons
+    assert [c.check for c in a.cells if c.category == "text"] == ["regressed", "regressed"]
 
 
-def test_a_clean_improvement_is_accepted():
+def test_a_point_estimate_from_one_held_out_eval_withholds_nothing():
+    """Issue 28.11: a -50% point estimate from one eval and two samples used to withhold a clear winner."""
     fresh = [_row("data", _gain(), _same(), verdict="improved"), _row("text", _same(), _same(), verdict="no meaningful change")]
-    held = [_row("text", _same(), _same(), verdict="undecided")]
-    assert accept("data", fresh, held, 0.15, changed=True).accepted
+    held = [_row("text", {"h": [True, True]}, {"h": [True, False]}, verdict="undecided")]
+    a = accept("data", fresh, held, changed=True)
+    assert a.accepted, a.reasons
+    assert held[0].paired.delta == -0.5 and not any(d.regressed for d in a.drops)
+
+
+def test_a_clean_improvement_is_accepted_and_its_claim_names_where_it_was_measured():
+    fresh = [_row("data", _gain(), _same(), verdict="improved"), _row("text", _same(), _same(), verdict="no meaningful change")]
+    held = [_row("text", _same(), _same(), verdict="undecided"), _row("data", _same(evals=1), _same(evals=1), verdict="undecided")]
+    a = accept("data", fresh, held, changed=True)
+    assert a.accepted
+    [claim] = a.claim
+    assert claim["tuning_evals"]["evals"] == 3 and claim["tuning_evals"]["verdict"] == "improved"
+    assert claim["held_out_evals"]["evals"] == 1
+    # The drop family: text (its tuning and held-out evals together) and the held-out target.
+    assert [(d.category, d.evals) for d in a.drops] == [("data", "held-out"), ("text", "tuning + held-out")]
+
+
+def test_the_drop_family_pools_a_categorys_tuning_and_held_out_evals():
+    """Two drops too small to establish alone are established together (the change does not know
+    which evals are held out)."""
+    small = _drop(n=4, lost=2, evals=2)  # 4 of 8 pairs pass -> fail
+    rows = [_row("text", _same(4, 2), small, verdict="undecided")]
+    alone = drop_family("data", rows, [])
+    both = drop_family("data", rows, [_row("text", _same(4, 2), small, verdict="undecided")])
+    assert not alone[0].regressed and both[0].regressed and both[0].pass_to_fail == 8
 
 
 def test_no_confirmed_gain_is_withheld_and_an_unchanged_winner_is_no_change():
     fresh = [_row("data", _same(), _same(), verdict="undecided")]
-    a = accept("data", fresh, [], 0.15, changed=True)
-    assert a.decision == "withheld" and "did not confirmably improve" in a.reasons[0]
-    assert accept("data", [], [], 0.15, changed=False).decision == "no change"
+    a = accept("data", fresh, [], changed=True)
+    assert a.decision == "withheld" and "did not confirmably improve on fresh samples of its tuning evals" in a.reasons[0]
+    assert accept("data", [], [], changed=False).decision == "no change"
+
+
+def test_a_target_that_regresses_for_one_model_is_withheld():
+    fresh = [_row("data", _gain(), _same(), verdict="improved"), _row("data", _same(), _drop(), verdict="regressed")]
+    fresh[1].model = "sim/overeager (simulator)"
+    a = accept("data", fresh, [], changed=True)
+    assert a.decision == "withheld" and any("overeager" in r for r in a.reasons)
 
 
 def test_lost_answers_are_not_measured():
     fresh = [_row("data", _gain(), _same(), verdict="improved", infra=3)]
-    assert accept("data", fresh, [], 0.15, changed=True).decision == "not measured"
-
-
-def test_points_down():
-    assert points_down(-0.25, 0.0, "undecided", 0.15)  # beyond the tolerance
-    assert points_down(-0.05, -0.01, None, 0.15)  # significant
-    assert points_down(0.0, 0.1, "regressed", 0.15)
-    assert not points_down(-0.05, 0.05, "undecided", 0.15)
+    assert accept("data", fresh, [], changed=True).decision == "not measured"

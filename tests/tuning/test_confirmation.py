@@ -1,5 +1,5 @@
 """The sequential confirmation's decisions and spending, on outcomes made up per (arm, eval, sample)
-(no provider or grader: `run_selections` is replaced, everything else is the real code)."""
+(no provider or grader: the answers come from a ``measure`` of its own, everything else is the real code)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from tuner.runs import RunOutcome
-from tuner.tuning import confirmation
+from tuner.tuning import TuneConfig, confirmation, fresh_offset
 from tuner.tuning.confirmation import confirm
 
 CATS = ["alpha", "beta"]
@@ -25,52 +25,57 @@ def _harness():
 def _fake_runs(rate, calls_log):
     """``rate(arm, category)``: the pass probability; outcomes are a hash of (arm, eval, sample)."""
 
-    def run_selections(h, selections, specs, eval_ids, *, samples, sample_offset, progress=None):
-        calls_log.append((tuple(eval_ids), samples, sample_offset))
+    def measure(selections, eval_ids, samples, offset=0):
+        calls_log.append((tuple(eval_ids), samples, offset))
         groups = []
         for arm, (name, selection) in enumerate(selections):
             same = selection == selections[0][1]  # one run when both prompts are the same
             results = []
             for e in eval_ids:
-                for i in range(sample_offset, sample_offset + samples):
+                for i in range(offset, offset + samples):
                     draw = random.Random(f"{0 if same else arm}|{e}|{i}").random()
                     passed = draw < rate(0 if same else arm, e.split("/")[0])
                     results.append(SimpleNamespace(eval_id=e, category=e.split("/")[0], sample_index=i,
                                                    outcome="pass" if passed else "fail"))
-            run = SimpleNamespace(id=f"run-{0 if same else arm}-{sample_offset}", model="sim/careful", params={})
+            run = SimpleNamespace(id=f"run-{0 if same else arm}-{offset}", model="sim/careful", params={})
             groups.append({spec.key: RunOutcome(run=run, prompt=None, results=results, summary={}, new_calls=len(results))
-                           for spec in specs})
+                           for spec in SPECS})
         return groups
 
-    return run_selections
+    return measure
 
 
 @pytest.fixture
-def setup(monkeypatch):
+def setup():
     log: list = []
 
     def use(rate):
-        monkeypatch.setattr(confirmation, "run_selections", _fake_runs(rate, log))
+        use.measure = _fake_runs(rate, log)
         return log
 
     return use
 
 
 SPECS = [SimpleNamespace(key="sim/careful#0")]
-CONFIG = SimpleNamespace(eval_ids=TUNING, samples=4)  # K = 12
+CONFIG = TuneConfig(category="alpha", models=[{"model": "sim/careful"}], samples=4, tolerance=0.15, baseline="b",
+                    baseline_selection={}, pool=["r"], eval_ids=TUNING)  # K = 12
 
 
-def test_same_prompt_both_sides_is_decided_no_change_and_saves_calls(setup):
-    setup(lambda arm, cat: 0.7)
-    fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {"r": "default"}, {"r": "default"})
+def test_same_prompt_both_sides_is_decided_no_change_and_stops_early(setup):
+    log = setup(lambda arm, cat: 0.7)
+    fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {"r": "default"}, {"r": "default"}, measure=setup.measure)
     assert spent["stopped"] == "decided" and spent["fixed_calls"] == 2 * (12 + 4) * 12
-    assert 0 < spent["calls"] < spent["fixed_calls"] and spent["saved_calls"] == spent["fixed_calls"] - spent["calls"]
+    # The looks are planned from the budget (twice the fixed design): 3, 3, 6, 12 samples per eval.
+    assert spent["budget_calls"] == 2 * spent["fixed_calls"] and spent["planned_rounds"] == [3, 3, 6, 12]
+    assert 0 < spent["calls"] < spent["budget_calls"]  # categories decided early got no more samples
     assert {r.paired.verdict for r in fresh + held} == {"no meaningful change"}
+    # Every tuning eval and every held-out eval, from this study's own fresh window.
+    assert set(log[0][0]) == set(TUNING + HELD) and log[0][2] == fresh_offset(CONFIG) >= 1_000_000
 
 
 def test_a_large_gain_is_improved_and_an_unchanged_category_is_not_flagged(setup):
     setup(lambda arm, cat: 0.9 if (arm and cat == "alpha") else 0.5)
-    fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=20_000)
+    fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=20_000, measure=setup.measure)
     verdicts = {r.category: r.paired.verdict for r in fresh}
     assert verdicts["alpha"] == "improved"
     assert verdicts["beta"] in ("no meaningful change", "undecided")
@@ -80,11 +85,11 @@ def test_a_large_gain_is_improved_and_an_unchanged_category_is_not_flagged(setup
 
 def test_budget_caps_the_calls_and_a_larger_budget_retraces_the_same_rounds(setup):
     log = setup(lambda arm, cat: 0.6 if arm else 0.5)
-    small = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=300)[2]
+    small = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=300, measure=setup.measure)[2]
     assert small["stopped"] == "budget" and small["calls"] <= 300
     first = list(log)
     log.clear()
-    large = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=3_000)[2]
+    large = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=3_000, measure=setup.measure)[2]
     assert large["calls"] > small["calls"]
     # The rounds the small budget ran whole come back identical (same evals, samples and offsets),
     # so the caches replay them; a cut last round is a prefix of the larger one's round.
@@ -94,6 +99,6 @@ def test_budget_caps_the_calls_and_a_larger_budget_retraces_the_same_rounds(setu
 
 def test_undecided_cells_say_so(setup):
     setup(lambda arm, cat: 0.55 if arm else 0.5)
-    fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=200)
+    fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=200, measure=setup.measure)
     assert spent["stopped"] == "budget"
     assert "undecided" in {r.paired.verdict for r in fresh + held}

@@ -97,3 +97,33 @@ def test_ties_go_to_the_fewest_changes_from_the_baseline():
                                           user_attrs={"constraint": -1.0, "tokens": tokens})
         study.add_trial(trial)
     assert best_trial(study).params == {"a.x": "default", "b.y": OFF}
+
+
+def test_the_trial_constraint_is_the_drop_test_not_a_point_estimate():
+    """Issue 28.1: trials were judged by a point estimate beyond the tolerance (``_violation``), which
+    the README's calibrated function was not; now they are judged by ``drop_tests`` itself."""
+    base = {"k": outcome({"actions": [False] * 8, "queries": [True] * 8})}
+    # Two flips of eight: -25 points, beyond the 10-point tolerance, but p = 0.25: not a drop established.
+    trial = {"k": outcome({"actions": [True] * 8, "queries": [True] * 6 + [False] * 2})}
+    score = score_trial(CONFIG, trial, base)
+    assert score.constraint <= 0, "a point estimate alone made the trial infeasible"
+    from tuner.stats import drop_tests
+
+    [test] = drop_tests([(2, 0)])
+    assert score.drops == {"sim/careful (simulator) · queries": test.p_adjusted}
+    assert score.regressed == []
+
+
+def test_fresh_samples_live_in_a_window_of_their_own_per_study():
+    """Issue 28 (minor): fresh samples started at index 1,000 for every study, which a large
+    screening's replicates reach; now each study has its own window far above them."""
+    from tuner.ablation.adaptive import Plan, planned_looks
+    from tuner.tuning import fresh_offset
+
+    plan = Plan(rules=tuple(f"r{i}" for i in range(7)), evals={"actions": ("a/1", "a/2", "a/3")}, models=("m",),
+                budget_calls=200_000)
+    assert planned_looks(plan)[-1] > 1000  # what the former fixed offset met
+    other = CONFIG.model_copy(update={"category": "queries"})
+    assert min(fresh_offset(CONFIG), fresh_offset(other)) > planned_looks(plan)[-1]
+    assert fresh_offset(CONFIG) != fresh_offset(other) and fresh_offset(CONFIG) < 2**31
+    assert fresh_offset(CONFIG, "evidence") - fresh_offset(CONFIG) == 500_000

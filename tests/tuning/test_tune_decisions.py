@@ -1,6 +1,7 @@
-"""`tune` with defaults never offers a winner whose evidence points down (issue 19.1), on the Python
-suite whose simulator plants `py.lower-is-enough` as harmful to `text` and `py.copy-inputs` as the cure
-of a `data` gap."""
+"""`tune` with defaults never offers a winner whose evidence points down (issue 19.1), and offers a
+clear one that `publish` then ships without --force (issue 28.11), on the Python suite whose
+simulator plants `py.lower-is-enough` as harmful to `text` and `py.copy-inputs` as the cure of a
+`data` gap (and, in a copy, the same cure breaking `text`)."""
 
 from __future__ import annotations
 
@@ -50,9 +51,17 @@ def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, p
     assert made <= ran and (made >= 0.9 * ran or early), (made, ran)
     assert data["calls"] == data["spent"]["calls"] <= made  # the report counts every paid call, the baseline's too
     assert data["publish_command"].startswith("tuner publish --from " + data["study"])
-    for cell in data["acceptance"]["cells"]:  # nothing the decision read points down
-        assert cell["check"] in ("improved", "no gain", "within tolerance"), cell
-        assert cell["hi"] >= 0 and cell["delta"] >= -data["tolerance"]
+    for cell in data["acceptance"]["cells"]:  # nothing the decision read shows a drop
+        assert cell["check"] in ("improved", "no gain", "no drop shown"), cell
+    # Every category was measured again on fresh samples, and judged (issue 28.2).
+    assert {r["category"] for r in data["fresh"]} == {"data", "text"}
+    assert {(d["category"], d["evals"]) for d in data["acceptance"]["drops"]} == {("text", "tuning + held-out"),
+                                                                                 ("data", "held-out")}
+    # The claim says where it was measured (issue 28.5); publish ships it without --force (28.11).
+    assert [c["tuning_evals"]["verdict"] for c in data["acceptance"]["claim"]] == ["improved"]
+    published = cli("publish", "--suite", py_suite, "--json")
+    assert published.exit_code == 0, published.output
+    assert json.loads(published.stdout)["manifest"]["gate"]["accepted_by_tune"] is True
     # The study is recorded as a finished experiment linked to its trial and confirmation runs; the
     # screening's observations are points of the experiment, not runs (schema v5).
     from tuner.store import Store
@@ -66,6 +75,28 @@ def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, p
         store.close()
     assert exp["status"] == "finished" and exp["name"] == data["study"] and roles == {"trial", "confirm"}
     assert len(points) == data["screening"]["engine"]["calls"] > 0
+
+
+def test_a_cure_that_breaks_another_category_is_not_offered(cli, py_suite):
+    """A copy of the suite whose simulated model, given `py.copy-inputs`, also returns None from most
+    `text` functions: the change that cures `data` is refused for the drop it causes in `text`."""
+    import yaml
+
+    path = Path(py_suite) / "sim" / "profiles.yaml"
+    profiles = yaml.safe_load(path.read_text())
+    profiles["profiles"]["careful"]["side_effects"] = [{
+        "id": "careful.copies-too-much", "description": "Over-applies copy-inputs: text functions return None.",
+        "rule_cue": "do not change the arguments a caller passes in", "categories": ["text"], "probability": 0.9,
+        "trigger": "^def ", "transform": [{"pattern": r"^(\s*)return (.+)$", "replace": r"\1return None"}]}]
+    path.write_text(yaml.safe_dump(profiles, sort_keys=False))
+    r = cli("tune", "--suite", py_suite, "--category", "data", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["decision"] in ("no change", "withheld"), data["decision"]
+    assert not data["accepted"] and data["publish_command"] is None
+    assert any("text" in reason for reason in data["acceptance"]["reasons"]), data["acceptance"]["reasons"]
+    refused = cli("publish", "--suite", py_suite, "--from", data["study"])
+    assert refused.exit_code == 1 and "did not accept" in refused.output
 
 
 def test_tune_text_with_defaults_says_nothing_qualifies_and_offers_no_publish(cli, py_suite):

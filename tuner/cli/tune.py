@@ -30,7 +30,7 @@ def tune(
     budget_usd: BudgetUsdOption = None,
     plan: PlanOption = False,
     samples: SamplesOption = 4,
-    tolerance: Annotated[float, typer.Option(help="Allowed drop in other categories (paired point estimate; a significant drop of any size is refused).", min=0, max=1)] = 0.15,
+    tolerance: Annotated[float, typer.Option(help="Non-inferiority margin other categories are shown against, and the publish gate's (decisions stop on a drop established in any other category: exact one-sided McNemar, Benjamini-Hochberg, at most 5% when nothing drops).", min=0, max=1)] = 0.15,
     baseline: Annotated[Optional[str], typer.Option(help="Baseline: published name, NAME@VERSION or set (default: published, else all-active).")] = None,
     study: StudyOption = None,
     storage: StorageOption = None,
@@ -92,30 +92,29 @@ def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budge
     """The phases tune will run and what each spends at most (the screening flow's confirmation and
     evidence share what the cap leaves; the tpe flow's default to their fixed designs)."""
     from tuner.runs.plan import PlanBuilder
-    from tuner.tuning.confirmation import fixed_confirm_calls
+    from tuner.tuning.confirmation import confirm_budget as confirm_calls
     from tuner.tuning.report import fixed_loo_calls
-    from tuner.tuning.screen import screen_phases, target_evals
+    from tuner.tuning.screen import screen_phases
     from tuner.tuning.tune import default_trials
 
     tokens = h.guidelines.compose(_baseline_set(config)).tokens
     held = [e.id for e in h.suite.select(held_out=True)]
     builder = PlanBuilder(h, specs, "tune")
     n = len(specs)
+    everywhere = list(config.eval_ids) + held
     if config.search == "screen":
-        focus = target_evals(h, config)
         used = 0
         for name, calls, evals, only_if in screen_phases(h, config, n, budget_calls):
             builder.add_calls(name, calls, tokens, evals, only_if=only_if)
             used += calls
-        left = max(0, budget_calls - used)
-        conf = confirm_budget or max(1, min(2 * fixed_confirm_calls(config, len(held), n, len(focus)), left))
-        builder.add_calls("confirmation: fresh samples of the target's evals + held-out evals, sequential", conf, tokens,
-                          focus + held, note="what the cap leaves", only_if="a change passes the check")
+        conf = confirm_calls(config, len(held), n, max(0, budget_calls - used), confirm_budget)
+        builder.add_calls(f"confirmation: fresh samples of all {len(everywhere)} evals (every tuning eval, every held-out "
+                          "eval), sequential", conf, tokens, everywhere, note="what the cap leaves",
+                          only_if="a change passes the check")
     else:
         k = trials or default_trials(config)
         builder.add("trials", tokens, config.eval_ids, config.samples, arms=k)
-        builder.add_calls("confirmation", confirm_budget or 2 * fixed_confirm_calls(config, len(held), n), tokens,
-                          list(config.eval_ids) + held)
+        builder.add_calls("confirmation", confirm_calls(config, len(held), n, None, confirm_budget), tokens, everywhere)
         builder.add_calls("evidence", evidence_budget or fixed_loo_calls(config, len(config.baseline_selection), n), tokens,
                           config.eval_ids)
     return builder.build(cap_calls=budget_calls, cap_usd=h.budget.usd)
@@ -177,14 +176,37 @@ def _print(result, path: Path) -> None:
                   f"({sc['chosen_by']}): {', '.join(sc['changes']) or 'none'}; regression-checked {sc['checked']} trial(s)")
     out.print(f"[dim]{result.trials} trials, {result.calls} provider calls; study {result.study}; report {path}[/dim]")
     a = result.acceptance
+    for line in claim_lines(result):
+        out.print(line)
     if result.accepted:
-        out.print("[green]decision: accepted[/green] (the target improved on fresh samples; no other cell points down)")
+        out.print("[green]decision: accepted[/green] (the target improved on fresh samples of its tuning evals; no drop is "
+                  "established in any other category, tuning or held-out evals)")
         out.print(f"publish the winner with: [bold]{publish_command(result.study)}[/bold]")
     elif a is not None:
         style = "yellow" if a.decision in ("no change", "not measured") else "red"
         out.print(f"[{style}]decision: {a.decision}[/{style}]: nothing to publish")
         for reason in a.reasons:
             out.print(f"  - {reason}")
+
+
+def claim_lines(result) -> list[str]:
+    """What the winner did to the target, said where it was measured: its tuning evals (where the
+    change was chosen), with the held-out evals beside it."""
+    a = result.acceptance
+    lines = []
+    for c in (a.claim if a else []):
+        tuning, held = c.get("tuning_evals"), c.get("held_out_evals")
+        if not tuning:
+            continue
+        line = (f"{c['model']} · {c['category']}: {_span(tuning)} on its {tuning['evals']} tuning evals (fresh samples; the "
+                "change was chosen on these evals)")
+        line += f"; on its {held['evals']} held-out evals {_span(held)}" if held else "; no held-out evals"
+        lines.append(line)
+    return lines
+
+
+def _span(part: dict) -> str:
+    return f"{part['delta'] * 100:+.0f} points [{part['lo'] * 100:+.0f}, {part['hi'] * 100:+.0f}]"
 
 
 def publish_command(study: str) -> str:

@@ -3,16 +3,27 @@
 What is compared: the candidate (a tuning study's best trial, or a set) against what users have
 today — the published text byte for byte (``published.published_prompt``); on a first publish, the
 study's own baseline; for a set with nothing published, no guidelines at all. On which models: the
-study's, unless ``--model``/``--panel`` says otherwise. On what: fresh samples (``GATE_OFFSET``,
-never the samples tune selected or confirmed on) of the held-out evals.
+study's, unless ``--model``/``--panel`` says otherwise. On what: fresh samples of the held-out evals
+(``gate_offset``: a window of sample indices of its own per candidate and comparison, never the
+samples tune selected or confirmed on).
 
-The gate is a non-inferiority check per model × held-out category, with the study's tolerance as
-the margin: "regressed" when the evidence points down (``tuning.acceptance.points_down``: a
-significant drop or a drop beyond the margin), "non-inferior" when the paired interval's lower bound
-is above −margin, else "not enough evidence". A regression refuses the publish unless ``--force``
-(recorded); a cell with answers lost to provider or grader failures refuses it always (exit 4);
-the gate says "passed" only when every cell is non-inferior. A study whose winner tune did not
-accept is refused unless ``--force``.
+The gate (``gate``), per model × held-out category (every one the suite has: a category without
+answers is "not measured", never a pass):
+
+- "regressed" when a drop is established over the gate's family of cells
+  (``tuner.stats.drop_tests``: exact one-sided McNemar, Benjamini-Hochberg, alpha 0.05), so a candidate that
+  changes nothing is refused by noise at most 5% of the time however many cells there are, and a
+  point estimate from three evals whose interval spans zero refuses nothing;
+- "non-inferior" when a drop of the margin (the study's tolerance) is ruled out
+  (``tuner.stats.noninferiority`` over these evals' samples);
+- else "not enough evidence".
+
+A regression refuses the publish unless ``--force`` (recorded); a cell with answers lost to
+provider or grader failures refuses it always (exit 4); the gate says "passed" only when every cell
+is non-inferior (an intersection-union test: its error is one cell's). A study is published only
+as tune accepted it: a winner tune did not accept, or a study whose best trial is not the selection
+tune accepted (a worker added trials since, or another study shares its configuration), is refused
+unless ``--force``.
 """
 
 from __future__ import annotations
@@ -28,16 +39,26 @@ from tuner.publish.formats import render_agents_md, render_cursor_rule, render_m
 from tuner.publish.manifest import Manifest, PublishedRule, next_version, read_manifest
 from tuner.publish.published import published_prompt
 from tuner.runs import Harness
-from tuner.tuning.acceptance import points_down
+from tuner.stats import ALPHA, NON_INFERIOR
 from tuner.tuning.evidence import paired_table
 
-__all__ = ["GATE_OFFSET", "NotAccepted", "PublishResult", "RegressionRefused", "Source", "publish", "resolve_source",
-           "latest_study"]
+__all__ = ["GATE_BASE", "NotAccepted", "PublishResult", "RegressionRefused", "Source", "gate", "gate_offset", "publish",
+           "resolve_source", "latest_study"]
 
-# Gate samples start here: far from the trials' (0...) and the confirmation's (1000...) indices, so
-# "fresh" samples are fresh and nothing is replayed from tune's caches.
-GATE_OFFSET = 5000
+# Gate samples live above every index tune uses (trials and screening from 0, fresh samples from
+# 1,000,000 to about 1,001,000,000), in a window chosen per candidate and comparison, below 2**31.
+GATE_BASE = 1_100_000_000
+_GATE_WINDOWS, _GATE_WINDOW = 9_000, 100_000
 DEFAULT_TOLERANCE = 0.15
+
+
+def gate_offset(candidate_hash: str, against_hash: str) -> int:
+    """The first sample index of the gate comparing these two prompts (the same on every rerun, so a
+    refused publish tried again replays its answers rather than buying new ones)."""
+    from tuner.hashing import sha256_text
+
+    digest = sha256_text(f"{candidate_hash}|{against_hash}").split(":")[-1]
+    return GATE_BASE + _GATE_WINDOW * (int(digest[:8], 16) % _GATE_WINDOWS)
 
 
 class RegressionRefused(TunerError):
@@ -68,9 +89,20 @@ class Source(BaseModel):
     models: list[dict] | None = None  # the study's models (ModelSpec dumps)
     tolerance: float | None = None  # the study's tolerance
     acceptance: dict | None = None  # tune's decision on the winner, if the study finished
+    experiment: str | None = None  # the study's name as its experiment record has it (tune's last run of the config)
 
     def describe(self) -> dict:
-        return {k: v for k, v in {"kind": self.kind, "name": self.name, "trial": self.trial}.items() if v is not None}
+        """Where the selection came from; for a study tune accepted, what tune measured it to do to the
+        target: on fresh samples of its tuning evals (where the change was chosen) and, beside it, on
+        its held-out evals."""
+        out = {k: v for k, v in {"kind": self.kind, "name": self.name, "trial": self.trial}.items() if v is not None}
+        acc = self.acceptance or {}
+        if acc.get("claim"):
+            out["tune_claim"] = {"decision": acc.get("decision"), "selection_hash": acc.get("selection_hash"),
+                                 "measured": "fresh samples of the target's tuning evals (the change was chosen on "
+                                             "these evals); its held-out evals beside it",
+                                 "per_model": acc["claim"]}
+        return out
 
 
 def resolve_source(h: Harness, source: str, storage: str | None) -> Source:
@@ -92,7 +124,7 @@ def resolve_source(h: Harness, source: str, storage: str | None) -> Source:
     acceptance = ((exp or {}).get("result") or {}).get("acceptance") if (exp or {}).get("status") == "finished" else None
     return Source(kind="study", name=source, trial=best.number, selection=selection_of(dict(best.params)),
                   baseline_selection=dict(config.baseline_selection), models=config.models, tolerance=config.tolerance,
-                  acceptance=acceptance)
+                  acceptance=acceptance, experiment=(exp or {}).get("name"))
 
 
 def latest_study(h: Harness) -> str | None:
@@ -127,20 +159,32 @@ def _measured_effects(h: Harness) -> dict[str, list[str]]:
         for row in rows:
             for e in (row.result or {}).get("rule_effects") or (row.result or {}).get("effects") or []:
                 if e.get("verdict") in ("helps", "hurts") and len(out.setdefault(e["rule"], [])) < 4:
-                    out[e["rule"]].append(f"{e['verdict']} {e['category']} ({e['delta']:+.0%}, {e['model']}, {row.kind} {row.name})")
+                    where = " on its tuning evals" if row.kind == "tune" else ""  # where tune measured it
+                    out[e["rule"]].append(f"{e['verdict']} {e['category']}{where} ({e['delta']:+.0%}, {e['model']}, "
+                                          f"{row.kind} {row.name})")
     return out
 
 
 def _check_accepted(src: Source, force: bool) -> None:
+    """A study is published as tune accepted it, or with --force."""
     if src.kind != "study" or force:
         return
-    if src.acceptance is None:
+    from tuner.tuning.space import selection_hash
+
+    acc = src.acceptance
+    if acc is None:
         raise NotAccepted(f"study '{src.name}' has not finished (tune confirms its winner at the end): run its "
                           "`tuner tune` command to completion, or use --force to publish the best trial unconfirmed")
-    if src.acceptance.get("decision") != "accepted":
-        why = "; ".join(src.acceptance.get("reasons") or []) or src.acceptance.get("decision")
-        raise NotAccepted(f"tune did not accept the winner of study '{src.name}' ({src.acceptance.get('decision')}: "
+    if acc.get("decision") != "accepted":
+        why = "; ".join(acc.get("reasons") or []) or acc.get("decision")
+        raise NotAccepted(f"tune did not accept the winner of study '{src.name}' ({acc.get('decision')}: "
                           f"{why}); use --force to publish it anyway")
+    accepted_by = acc.get("study") or src.experiment
+    if accepted_by != src.name or acc.get("selection_hash") != selection_hash(src.selection):
+        what = (f"study '{accepted_by}' (same configuration)" if accepted_by != src.name
+                else "another selection" if acc.get("selection_hash") else "a selection it did not record")
+        raise NotAccepted(f"study '{src.name}': its best trial (#{src.trial}) is not the selection tune accepted (tune's "
+                          f"decision is about {what}); run `tuner tune` again to confirm it, or use --force")
 
 
 def _previous_side(h: Harness, out_dir, previous: Manifest | None, src: Source):
@@ -154,33 +198,35 @@ def _previous_side(h: Harness, out_dir, previous: Manifest | None, src: Source):
     return "no guidelines", {}, None
 
 
-def _gate_rows(groups: list[dict], margin: float) -> list[dict]:
-    """Per model × held-out category: the paired row plus the non-inferiority test
-    (``tuner.stats.noninferiority`` over these evals' samples, calibrated in tests/stats) and its status."""
+def gate(groups: list[dict], margin: float, categories: list[str], alpha: float = ALPHA) -> tuple[list[dict], str]:
+    """The gate's rows and status (module doc). ``groups``: [what users have today, the candidate],
+    each {model key: RunOutcome} on the held-out evals; ``categories``: every held-out category."""
     from tuner.compare.rates import model_label
     from tuner.runs import pair_outcomes
-    from tuner.stats import NON_INFERIOR, REGRESSED, noninferiority
+    from tuner.stats import drop_counts, drop_tests, noninferiority
 
     label_key = {model_label(o.run.model, o.run.params): k for k, o in groups[1].items()}
+    table = paired_table(groups[0], groups[1], categories)
+    pairs = [pair_outcomes(groups[0][label_key[row.model]].results, groups[1][label_key[row.model]].results, row.category)
+             for row in table]
+    drops = drop_tests([drop_counts(*p) for p in pairs], alpha)
     rows = []
-    for row in paired_table(groups[0], groups[1]):
-        key = label_key[row.model]
-        before, after = groups[0][key].results, groups[1][key].results
-        test = noninferiority(*pair_outcomes(before, after, row.category), margin)
-        p = row.paired
+    for row, p, drop in zip(table, pairs, drops):
+        test = noninferiority(*p, margin, alpha)
         if not row.measured:
             status = "not measured"
-        elif test.verdict == REGRESSED or points_down(p.delta, p.hi, p.verdict, margin):
+        elif drop.regressed:
             status = "regressed"
         elif test.verdict == NON_INFERIOR:
             status = "non-inferior"
         else:
             status = "not enough evidence"
-        rows.append({**row.model_dump(mode="json"), "noninferiority": test.model_dump(mode="json"), "gate": status})
-    return rows
+        rows.append({**row.model_dump(mode="json"), "noninferiority": test.model_dump(mode="json"),
+                     "drop": drop.model_dump(mode="json"), "gate": status})
+    return rows, _gate_status(rows, bool(categories))
 
 
-def _gate_status(rows: list[dict], held: set[str]) -> str:
+def _gate_status(rows: list[dict], held: bool) -> str:
     statuses = {r["gate"] for r in rows}
     if not held:
         return "no held-out evals"
@@ -220,29 +266,32 @@ def publish(h: Harness, *, source: str, name: str, specs: list | None, samples: 
         "removed": sorted(set(before) - set(selection)),
         "changed": sorted(r.id for r in prompt.rules if r.id in prev_hashes and prev_hashes[r.id] != r.hash),
     }
-    held = sorted(e.id for e in h.suite.select(held_out=True))
+    held_evals = h.suite.select(held_out=True)
+    held = sorted(e.id for e in held_evals)
     rows, run_ids = [], []
+    before_set = RuleSet.from_selection("published-previous", before)
+    offset = gate_offset(prompt.hash, (before_prompt or h.guidelines.compose(before_set)).hash)
     if held:
-        sides = [(RuleSet.from_selection("published-previous", before), before_prompt),
-                 (RuleSet.from_selection(f"{name}-candidate", selection), prompt)]
+        sides = [(before_set, before_prompt), (RuleSet.from_selection(f"{name}-candidate", selection), prompt)]
         configs = [RunConfig(spec=spec, rule_set=rs, prompt=p, eval_ids=tuple(held), samples=samples,
-                             sample_offset=GATE_OFFSET) for rs, p in sides for spec in specs]
+                             sample_offset=offset) for rs, p in sides for spec in specs]
         outcomes = execute_runs(h, configs, progress)
         groups = [{spec.key: o for spec, o in zip(specs, outcomes[i * len(specs):(i + 1) * len(specs)])} for i in range(2)]
-        rows = _gate_rows(groups, margin)
+        rows, _ = gate(groups, margin, sorted({e.category for e in held_evals}))
         run_ids = [o.run.id for g in groups for o in g.values()]
-    status = _gate_status(rows, set(held))
+    status = _gate_status(rows, bool(held))
     if status == "not measured":
         missing = ", ".join(f"{r['model']} · {r['category']}" for r in rows if r["gate"] == "not measured")
         raise IncompleteError(f"the held-out gate was not measured ({missing}: answers lost to provider or grader "
                               "failures); nothing published: run the same command again to retry them")
     regressed = [r for r in rows if r["gate"] == "regressed"]
     if regressed and not force:
-        worst = min(regressed, key=lambda r: r["paired"]["delta"])
-        p = worst["paired"]
+        worst = min(regressed, key=lambda r: r["drop"]["p_adjusted"])
+        p, d = worst["paired"], worst["drop"]
         raise RegressionRefused(
-            f"refusing to publish: {worst['category']} regresses on held-out evals for {worst['model']} against "
-            f"{against} ({p['delta']:+.0%} [{p['lo']:+.0%}, {p['hi']:+.0%}], margin {margin:.0%}); use --force to publish anyway"
+            f"refusing to publish: a drop is established in {worst['category']} on held-out evals for {worst['model']} "
+            f"against {against} ({p['delta']:+.0%} [{p['lo']:+.0%}, {p['hi']:+.0%}]; {d['pass_to_fail']} pass→fail, "
+            f"{d['fail_to_pass']} fail→pass, BH p {d['p_adjusted']:.3g}); use --force to publish anyway"
         )
     date = datetime.now(timezone.utc).date().isoformat()
     ver = version or next_version(previous, len(diff["added"]), len(diff["removed"]), len(diff["changed"]))
@@ -255,14 +304,25 @@ def publish(h: Harness, *, source: str, name: str, specs: list | None, samples: 
         rules=[PublishedRule(id=r.id, variant=r.variant, hash=r.hash, title=h.guidelines.library.get(r.id).title) for r in prompt.rules],
         evidence=rows,
         gate={"evals": held, "against": against, "models": [s.label for s in specs], "samples": samples,
-              "sample_offset": GATE_OFFSET, "margin": margin, "status": status, "rows": rows,
+              "sample_offset": offset, "margin": margin, "status": status, "rows": rows,
               "passed": status == "passed", "forced": bool(regressed and force),
-              "accepted_by_tune": None if src.acceptance is None else src.acceptance.get("decision") == "accepted"},
+              "accepted_by_tune": _accepted_by_tune(src)},
         run_ids=run_ids,
     )
     entry = _changelog(ver, date, diff, _measured_effects(h), manifest.gate["forced"])
     files = _write(out_dir, name, manifest, prompt, entry, globs=h.suite.kind.file_globs, suite_name=h.suite.name)
     return PublishResult(manifest=manifest, files=files, changelog=entry)
+
+
+def _accepted_by_tune(src: Source) -> bool | None:
+    """True only when tune accepted exactly this selection of this study (anything else went through --force)."""
+    if src.acceptance is None:
+        return None
+    from tuner.tuning.space import selection_hash
+
+    acc = src.acceptance
+    return (acc.get("decision") == "accepted" and (acc.get("study") or src.experiment) == src.name
+            and acc.get("selection_hash") == selection_hash(src.selection))
 
 
 def _write(out_dir, name: str, manifest: Manifest, prompt, entry: str, *, globs: str, suite_name: str) -> list[str]:

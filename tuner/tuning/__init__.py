@@ -1,14 +1,13 @@
 """Tuning: an Optuna study over which rules (and phrasings) to include, for one target category,
 without regressing the others; then confirmation and per-rule evidence."""
 
-from tuner.tuning.config import FRESH_OFFSET, TuneConfig
+from tuner.tuning.config import TuneConfig, fresh_offset
 from tuner.tuning.evidence import CategoryRow, paired_table
 from tuner.tuning.report import RuleEffect, TuneReport
 from tuner.tuning.study import best_trial, open_study, run_trials
 from tuner.tuning.tune import baseline_selection, build_config, finish, tune
 
 __all__ = [
-    "FRESH_OFFSET",
     "CategoryRow",
     "RuleEffect",
     "TuneConfig",
@@ -17,6 +16,7 @@ __all__ = [
     "best_trial",
     "build_config",
     "finish",
+    "fresh_offset",
     "open_study",
     "paired_table",
     "run_trials",

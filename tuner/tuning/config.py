@@ -6,10 +6,21 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tuner.hashing import sha256_json, short
 
-__all__ = ["TuneConfig", "FRESH_OFFSET"]
+__all__ = ["TuneConfig", "FRESH_BASE", "fresh_offset"]
 
-# Confirmation samples start here, far from the sample indices trials were selected on.
-FRESH_OFFSET = 1000
+# Fresh samples (the confirmation's, the tpe flow's evidence) live in a window of their own per
+# experiment, far above every index the trials and the screening use (the screening's replicates
+# grow with its budget: a fixed offset of 1,000 was reached by large budgets, and then the
+# "fresh" samples were the screening's own answers again).
+FRESH_BASE = 1_000_000
+_PHASES = {"confirm": 0, "evidence": FRESH_BASE // 2}
+
+
+def fresh_offset(config: "TuneConfig", phase: str = "confirm") -> int:
+    """The first fresh sample index of ``phase`` for this study: a window of ``FRESH_BASE`` indices
+    chosen by the study's hash (one of 1,000; a rerun finds the same one, so nothing is bought
+    twice), ``phase`` a half of it. Below 2**31, as the stores' integer columns require."""
+    return FRESH_BASE * (1 + int(config.hash.split(":")[-1][:8], 16) % 1000) + _PHASES[phase]
 
 
 class TuneConfig(BaseModel):
@@ -18,7 +29,7 @@ class TuneConfig(BaseModel):
     category: str = Field(description="The target category whose pass rate is maximised.")
     models: list[dict] = Field(description="ModelSpec dumps of the panel (no secrets).")
     samples: int = Field(description="Samples per eval per trial.")
-    tolerance: float = Field(description="How far another category's paired point estimate may fall below the baseline (a significant drop of any size counts too).")
+    tolerance: float = Field(description="The margin other categories are shown against: a cell is non-inferior when a drop this large is ruled out (the publish gate's margin by default). Decisions stop on an established drop of any size (tuner.stats.drop_tests).")
     baseline: str = Field(description="Where the baseline came from: a published name or a set.")
     baseline_selection: dict[str, str] = Field(description="The baseline rules {id: variant}: trial 0.")
     pool: list[str] = Field(description="Rule ids the study may switch on or off.")

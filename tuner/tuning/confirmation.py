@@ -1,16 +1,30 @@
-"""Confirming the winner against the baseline on fresh samples, sequentially.
+"""Confirming the winner against the baseline on fresh samples of every eval, sequentially.
 
-A fixed design runs both prompts K times on every tuning and held-out eval and then tests once.
-Most of those calls go to categories the winner does not touch, where a few samples already show
-"no meaningful change", and to a target gain that is clear early. So confirmation runs in rounds
-(cumulative samples K/4, K/2, K, 2K, ...; only K and the suite fix them, never the budget, so a
-larger budget retraces the same rounds from the caches and goes on). After each round every
-model × category × split (tuning evals, held-out evals) still open is judged with the indifference
-zone of ``tuner.stats.zones``: "improved"/"regressed" once the paired difference is confidently
-beyond ±delta0, "no meaningful change" once it is confidently within ±delta, the error budget spent
-over the looks so that looking often does not inflate false alarms. The next round runs only the
-categories with a cell still open; the whole stops when every cell is decided or the budget
-(default: twice the fixed design's calls) is spent, and what is open then is "undecided".
+What is measured: both prompts, on fresh sample indices (``fresh_offset``: a window of its own per
+study, never what the trials or the screening saw), on *every* tuning eval of every
+category and every held-out eval. The target's tuning evals answer "did it improve?"; every other
+cell answers "did anything drop?" (``acceptance`` decides from these rows). Re-measuring only the
+target, as the screening flow once did, left the other categories judged by the regression check
+alone, whose few samples let a 15-point harm through about half the time.
+
+How: a fixed design would run both prompts K times everywhere and test once. Confirmation runs in
+rounds instead (cumulative samples K/4, K/2, K, 2K, ... per eval) and after each round judges every
+model × category × split (tuning evals, held-out evals) still open with the indifference zone of
+``tuner.stats.zones``: "improved"/"regressed" once the paired difference is confidently beyond
+±delta0, "no meaningful change" once it is confidently within ±delta. A category whose cells are
+all decided gets no more samples; the whole stops when every cell is decided or the planned rounds
+are done, and what is open then is "undecided".
+
+The looks are planned before the first call, from K, the suite and the budget only (default twice
+the fixed design's calls; in the default flow what the cap leaves): the rounds as if every cell
+stayed open, the last cut to the budget, and look k spends the O'Brien-Fleming-type share of the
+error budget for its planned share of the calls (``Zone.spend_planned``, as the rule-effect engine
+does). Most of the error is left for the last, largest look, where the fixed 6α/(π²k²) shares gave
+the third look 7% of it: at the Convex default's looks a +30-point gain on 9 evals was confirmed
+0.67 of the time with them, 0.96 with these (``tests/stats/test_calibration_confirmation.py``'s
+world). A larger budget is a new plan; the rounds it shares with a smaller one are replayed from
+the caches. The target's cells (one per model) are tested as their own family, so the many cells the
+change was not aimed at do not dilute the evidence for the one it was.
 
 The tables keep the rates and the intervals over evals of ``paired_table`` on all the samples
 drawn; the verdict and q of each row are the sequential test's.
@@ -22,13 +36,14 @@ import math
 from dataclasses import replace
 
 from tuner.compare.rates import model_label
-from tuner.runs import Harness, pair_outcomes, run_selections
+from tuner.runs import pair_outcomes
 from tuner.stats import paired_estimate
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, Zone, zone_tests
-from tuner.tuning.config import FRESH_OFFSET, TuneConfig
-from tuner.tuning.evidence import CategoryRow, paired_table
+from tuner.tuning.config import TuneConfig, fresh_offset
+from tuner.tuning.evidence import CategoryRow, by_category, paired_table
+from tuner.tuning.measure import Measure, harness_measure
 
-__all__ = ["confirm", "evidence_samples", "fixed_confirm_calls"]
+__all__ = ["confirm", "confirm_budget", "evidence_samples", "fixed_confirm_calls", "planned_rounds"]
 
 _VERDICT = {HELPS: "improved", HURTS: "regressed", NO_EFFECT: "no meaningful change", OPEN: "undecided"}
 _MAX_LOOKS = 10  # a guard: with doubling rounds, 10 looks is 128x the fixed design's samples
@@ -40,10 +55,18 @@ def evidence_samples(config: TuneConfig) -> int:
     return max(3 * config.samples, 12)
 
 
-def fixed_confirm_calls(config: TuneConfig, n_held: int, n_models: int, n_tuning: int | None = None) -> int:
-    """What the fixed design costs: two prompts x (tuning + held-out evals) x K x models."""
-    tuning = len(config.eval_ids) if n_tuning is None else n_tuning
-    return 2 * (tuning + n_held) * evidence_samples(config) * n_models
+def fixed_confirm_calls(config: TuneConfig, n_held: int, n_models: int) -> int:
+    """What the fixed design costs: two prompts x (every tuning + held-out eval) x K x models."""
+    return 2 * (len(config.eval_ids) + n_held) * evidence_samples(config) * n_models
+
+
+def confirm_budget(config: TuneConfig, n_held: int, n_models: int, left: int | None, given: int | None = None) -> int:
+    """The confirmation's calls: ``given`` (``--confirm-budget``), else twice the fixed design, within
+    what the command's cap leaves (``left``; None: no cap)."""
+    if given is not None:
+        return given
+    most = 2 * fixed_confirm_calls(config, n_held, n_models)
+    return most if left is None else max(1, min(most, left))
 
 
 def _round_samples(k: int, look: int) -> int:
@@ -52,54 +75,71 @@ def _round_samples(k: int, look: int) -> int:
     return first if look == 1 else first * 2 ** (look - 2)
 
 
-def confirm(h: Harness, config: TuneConfig, specs: list, baseline: dict, best: dict, progress=None, *,
+def planned_rounds(k: int, per_sample: int, budget: int) -> list[int]:
+    """Samples per eval of each planned round, as if every cell stayed open (``per_sample``: the
+    calls one more sample of every eval costs): doubling rounds, the last cut to the budget."""
+    rounds: list[int] = []
+    spent = 0
+    while len(rounds) < _MAX_LOOKS:
+        reps = min(_round_samples(k, len(rounds) + 1), (budget - spent) // max(1, per_sample))
+        if reps < 1:
+            break
+        rounds.append(reps)
+        spent += reps * per_sample
+    return rounds
+
+
+def confirm(h, config: TuneConfig, specs: list, baseline: dict, best: dict, progress=None, *,
             budget_calls: int | None = None, zone: Zone = Zone(),
-            tuning_evals: list[str] | None = None) -> tuple[list[CategoryRow], list[CategoryRow], dict]:
+            measure: Measure | None = None) -> tuple[list[CategoryRow], list[CategoryRow], dict]:
     """(rows on fresh samples of the tuning evals, rows on the held-out evals, what it spent).
-    ``tuning_evals``: the tuning evals to confirm on (default all; the screening flow: the target's,
-    the others having had their regression check)."""
-    tuning = list(config.eval_ids) if tuning_evals is None else list(tuning_evals)
-    splits = {"tuning": tuning, "held-out": [e.id for e in h.suite.select(held_out=True)]}
+    ``h``: what knows the suite (``h.suite.evals``: id, category, held_out); ``measure``: where the
+    answers come from (default: the harness)."""
+    measure = measure or harness_measure(h, specs, progress)
+    splits = {"tuning": list(config.eval_ids), "held-out": [e.id for e in h.suite.evals if e.held_out]}
     category = {e.id: e.category for e in h.suite.evals}
     k = evidence_samples(config)
-    fixed = fixed_confirm_calls(config, len(splits["held-out"]), len(specs), len(tuning))
-    # Twice the fixed design: with 3 evals a category and the error spent over the looks, a +44-point
-    # gain on the Python suite was still open after the fixed design's calls (q 0.005 > 0.0034 at look 3).
+    fixed = fixed_confirm_calls(config, len(splits["held-out"]), len(specs))
     budget = budget_calls or 2 * fixed
+    per_sample = 2 * sum(len(ids) for ids in splits.values()) * len(specs)
+    plan = planned_rounds(k, per_sample, budget)
+    shares = [sum(plan[:i + 1]) / sum(plan) for i in range(len(plan))] if plan else []
+    offset = fresh_offset(config)
     arms: list[dict] = [{}, {}]  # per arm: {model key: [RunOutcome, ...]}
     verdicts: dict[tuple[str, str, str], tuple[str, float | None]] = {}
     calls = new_calls = looks = drawn = 0
     run_ids: list[str] = []
-    rounds: list[int] = []  # samples per eval actually drawn in each round (the last may be cut)
-    stopped = "looks"
-    while looks < _MAX_LOOKS:
-        open_evals = [e for split, ids in splits.items() for e in ids
-                      if any(verdicts.get((s.key, split, category[e]), (OPEN,))[0] == OPEN for s in specs)]
-        if not open_evals:
-            stopped = "decided"
+    rounds: list[int] = []  # samples per eval drawn in each round
+    stopped = "budget" if plan else "no budget"
+
+    def open_evals() -> list[str]:
+        return [e for split, ids in splits.items() for e in ids
+                if any(verdicts.get((s.key, split, category[e]), (OPEN,))[0] == OPEN for s in specs)]
+
+    for look, reps in enumerate(plan, start=1):
+        evals = open_evals()
+        if not evals:
             break
-        per_sample = 2 * len(open_evals) * len(specs)
-        reps = min(_round_samples(k, looks + 1), (budget - calls) // per_sample)
-        if reps < 1:
-            stopped = "budget"
-            break
-        groups = run_selections(h, [("baseline", baseline), ("winner", best)], specs, open_evals,
-                                samples=reps, sample_offset=FRESH_OFFSET + drawn, progress=progress)
+        groups = measure([("baseline", baseline), ("winner", best)], evals, reps, offset + drawn)
         drawn += reps
         rounds.append(reps)
-        looks += 1
-        calls += reps * per_sample
+        looks = look
+        calls += reps * 2 * len(evals) * len(specs)
         new_calls += sum({o.run.id: o.new_calls for g in groups for o in g.values()}.values())
         run_ids += [o.run.id for g in groups for o in g.values()]
         for arm, group in zip(arms, groups):
             for key, outcome in group.items():
                 arm.setdefault(key, []).append(outcome)
-        _look(arms, splits, category, verdicts, zone, looks)
+        spent = zone.spend_planned(shares[look - 2] if look > 1 else 0.0, shares[look - 1])
+        _look(arms, splits, category, verdicts, zone, look, spent, config.category)
+    if plan and not open_evals():
+        stopped = "decided"
     fresh, held = (_rows(arms, set(ids), verdicts, split) if ids else [] for split, ids in splits.items())
-    spent = {"design": "sequential", "samples_per_round": rounds,
+    spent = {"design": "sequential", "samples_per_round": rounds, "planned_rounds": plan, "offset": offset,
              "looks": looks, "calls": calls, "new_calls": new_calls, "budget_calls": budget, "stopped": stopped,
              "fixed_calls": fixed, "saved_calls": max(0, fixed - calls), "fixed_samples": k,
-             "run_ids": list(dict.fromkeys(run_ids)), "delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta}
+             "run_ids": list(dict.fromkeys(run_ids)), "delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha,
+             "beta": zone.beta, "spending": "obrien-fleming"}
     return fresh, held, spent
 
 
@@ -108,15 +148,15 @@ def _tables(arms: list[dict], key: str, eval_ids: set[str]) -> tuple[dict, dict]
     arms draw the same fresh sample indices each round."""
     if key not in arms[0] or key not in arms[1]:
         return None
-    before, after = ([r for o in arm[key] for r in o.results if r.eval_id in eval_ids] for arm in arms)
-    cats = sorted({r.category for r in before} | {r.category for r in after})
-    pairs = {cat: pair_outcomes(before, after, cat) for cat in cats}
+    before, after = (by_category([r for o in arm[key] for r in o.results if r.eval_id in eval_ids]) for arm in arms)
+    pairs = {cat: pair_outcomes(before.get(cat, []), after.get(cat, []), cat) for cat in sorted(set(before) | set(after))}
     return {c: p[0] for c, p in pairs.items()}, {c: p[1] for c, p in pairs.items()}
 
 
-def _look(arms, splits, category, verdicts, zone: Zone, look: int) -> None:
-    """Test every open cell on all the data so far (BH across the look), and record decisions."""
-    cells, estimates = [], []
+def _look(arms, splits, category, verdicts, zone: Zone, look: int, spent: tuple[float, float], target: str) -> None:
+    """Test every open cell on all the data so far and record decisions: the target's tuning cells
+    as one family, every other cell as another (Benjamini-Hochberg within each)."""
+    families: dict[bool, tuple[list, list]] = {True: ([], []), False: ([], [])}
     for key in arms[1]:
         for split, ids in splits.items():
             tables = _tables(arms, key, set(ids))
@@ -128,10 +168,12 @@ def _look(arms, splits, category, verdicts, zone: Zone, look: int) -> None:
                     continue
                 est = paired_estimate(before[cat], after[cat])
                 if est is not None:
+                    cells, estimates = families[split == "tuning" and cat == target]
                     cells.append((key, split, cat))
                     estimates.append(est)
-    for cell, test in zip(cells, zone_tests(estimates, zone, look)):
-        verdicts[cell] = (test.verdict, test.q_flag)
+    for cells, estimates in families.values():
+        for cell, test in zip(cells, zone_tests(estimates, zone, look, spent)):
+            verdicts[cell] = (test.verdict, test.q_flag)
 
 
 def _rows(arms: list[dict], eval_ids: set[str], verdicts: dict, split: str) -> list[CategoryRow]:

@@ -13,7 +13,7 @@ from tuner.compare.rates import model_label
 from tuner.runs import outcomes_by_task, pair_outcomes
 from tuner.stats import Estimate, PairedResult, bh_adjust, paired_compare, rate_interval, verdict
 
-__all__ = ["CategoryRow", "paired_table", "apply_bh"]
+__all__ = ["CategoryRow", "by_category", "paired_table", "apply_bh"]
 
 
 class CategoryRow(BaseModel):
@@ -36,19 +36,29 @@ def apply_bh(results: list[PairedResult]) -> None:
         r.verdict = verdict(r.delta, q)
 
 
+def by_category(results: list) -> dict[str, list]:
+    """Results grouped by category (one pass; the per-category helpers then read only their own)."""
+    out: dict[str, list] = {}
+    for r in results:
+        out.setdefault(r.category, []).append(r)
+    return out
+
+
 def paired_table(before_runs: dict, after_runs: dict, categories: list[str] | None = None) -> list[CategoryRow]:
-    """``before_runs``/``after_runs``: {model key: RunOutcome} for the same models."""
+    """``before_runs``/``after_runs``: {model key: RunOutcome} for the same models. ``categories``:
+    a row for each of these, measured or not (default: the categories either side has results in)."""
     rows: list[CategoryRow] = []
     for key, after in after_runs.items():
         before = before_runs[key]
-        cats = categories or sorted({r.category for r in after.results} | {r.category for r in before.results})
+        b_by, a_by = by_category(before.results), by_category(after.results)
+        cats = categories or sorted(set(a_by) | set(b_by))
         for cat in cats:
-            b, a = pair_outcomes(before.results, after.results, cat)
+            bs, as_ = b_by.get(cat, []), a_by.get(cat, [])
+            b, a = pair_outcomes(bs, as_, cat)
             rows.append(CategoryRow(model=model_label(after.run.model, after.run.params), category=cat,
-                                    before=rate_interval(outcomes_by_task(before.results, cat)),
-                                    after=rate_interval(outcomes_by_task(after.results, cat)),
+                                    before=rate_interval(outcomes_by_task(bs, cat)),
+                                    after=rate_interval(outcomes_by_task(as_, cat)),
                                     paired=paired_compare(b, a),
-                                    infra=sum(r.outcome == "infra" for r in (*before.results, *after.results)
-                                              if r.category == cat)))
+                                    infra=sum(r.outcome == "infra" for r in (*bs, *as_))))
     apply_bh([row.paired for row in rows])
     return rows

@@ -54,7 +54,8 @@ def _evidence_intro(report: TuneReport) -> list[str]:
         f"random few of the rules still undecided, a regression per model × category estimates every rule at once, "
         f"and a cell stops costing calls once decided. \"helps\"/\"hurts\": confidently beyond ±{ev['delta0']:.0%}; "
         f"\"no meaningful effect\": confidently within ±{ev['delta']:.0%}; \"undecided\": the budget ran out first. "
-        f"Error rates hold over all {ev['rounds']} looks (alpha {ev['alpha']}, spent 6α/(π²k²) at look k).",
+        f"Error rates hold over all {ev['rounds']} looks (alpha {ev['alpha']}, spent in O'Brien-Fleming-type shares of the "
+        "planned calls).",
         "",
         f"{ev['calls']} calls in {ev['rounds']} rounds (stopped: {ev['stopped']}, budget {ev['budget_calls']}); a fixed "
         f"leave-one-out at the same samples would make {ev['fixed_loo_calls']}: {ev['saved_calls']} calls saved.",
@@ -66,7 +67,9 @@ def _confirmation_intro(report: TuneReport) -> list[str]:
     if not c or c.get("design") == "none":
         return []
     return [
-        f"Confirmation ran in rounds of fresh samples ({', '.join(map(str, c['samples_per_round'])) or 'none'} per eval); "
+        f"Confirmation ran in rounds of fresh samples of every tuning and held-out eval "
+        f"({', '.join(map(str, c['samples_per_round'])) or 'none'} per eval; error spent in O'Brien-Fleming-type shares of "
+        "the planned rounds); "
         f"after each, a category whose paired difference is confidently beyond ±{c['delta0']:.0%} is \"improved\" or "
         f"\"regressed\", one confidently within ±{c['delta']:.0%} \"no meaningful change\", and only categories still "
         f"open get more samples. {c['calls']} calls in {c['looks']} looks (stopped: {c['stopped']}, budget "
@@ -101,14 +104,33 @@ def decision_lines(report: TuneReport) -> list[str]:
     a = report.acceptance
     if a is None:
         return []
-    head = {"accepted": "**Accepted**: the winner improved the target on fresh samples and no other cell points down "
-                        f"(a significant drop, or a drop of more than {report.tolerance:.0%}).",
+    head = {"accepted": "**Accepted**: the winner improved the target on fresh samples of its tuning evals (where the "
+                        "change was chosen), and no drop is established in any other category, tuning or held-out evals "
+                        "(exact one-sided McNemar per model × category, Benjamini-Hochberg across them, 5% family-wise).",
             "no change": "**No change**: no selection beat the baseline; nothing to publish.",
             "withheld": "**Withheld**: the winner is not offered for publishing.",
             "not measured": "**Not measured**: some cells lost answers to provider or grader failures; no decision."}
     lines = ["## Decision", "", head.get(a.decision, a.decision), ""]
     lines += [f"- {r}" for r in a.reasons]
-    return lines + [""] if a.reasons else lines
+    lines += [""] if a.reasons else []
+    for c in a.claim:
+        tuning, held = c.get("tuning_evals"), c.get("held_out_evals")
+        if tuning:
+            lines.append(f"- {c['model']} · `{c['category']}`: {_part(tuning)} on its {tuning['evals']} tuning evals (fresh "
+                         "samples; the change was chosen on these evals); "
+                         + (f"on its {held['evals']} held-out evals {_part(held)}." if held else "no held-out evals."))
+    if a.drops:
+        lines += ["", "Drops tested elsewhere (one family: BH-adjusted p of the exact one-sided McNemar test):", "",
+                  "| model | category | evals | pairs | Δ | pass→fail | fail→pass | BH p | drop |", "|---|---|---|---|---|---|---|---|---|"]
+        for d in a.drops:
+            delta = "n/a" if d.delta is None else f"{d.delta:+.0%}"
+            lines.append(f"| {d.model} | {d.category} | {d.evals} | {d.pairs} | {delta} | {d.pass_to_fail} | {d.fail_to_pass} "
+                         f"| {d.p_adjusted:.3g} | {'established' if d.regressed else 'not shown'} |")
+    return lines + [""]
+
+
+def _part(part: dict) -> str:
+    return f"{part['delta']:+.0%} [{part['lo']:+.0%}, {part['hi']:+.0%}]"
 
 
 def render_markdown(report: TuneReport) -> str:

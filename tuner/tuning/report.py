@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 from tuner.ablation.effects import Effect as RuleEffect
 from tuner.runs import Harness
 from tuner.tuning.acceptance import Acceptance
-from tuner.tuning.config import FRESH_OFFSET, TuneConfig
+from tuner.tuning.config import TuneConfig, fresh_offset
 from tuner.tuning.confirmation import confirm, evidence_samples
 from tuner.tuning.evidence import CategoryRow
 
@@ -80,7 +80,7 @@ def rule_evidence(h: Harness, config: TuneConfig, specs: list, best: dict, progr
     budget = budget_calls or fixed
     # The design's observations are points of the study's experiment (recorded when tune starts).
     effects, spent = adaptive_effects(h, best, specs, evals, budget_calls=budget, zone=Zone(), seed=config.seed,
-                                      experiment_id=config.hash, sample_offset=FRESH_OFFSET, prefix="winner-adaptive",
+                                      experiment_id=config.hash, sample_offset=fresh_offset(config, "evidence"), prefix="winner-adaptive",
                                       progress=progress)
     return effects, {**spent, "fixed_loo_calls": fixed, "saved_calls": max(0, fixed - spent["calls"])}
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from tuner.guidelines import Rule, RuleLibrary
+from tuner.hashing import sha256_json
 
-__all__ = ["OFF", "choices", "rule_pool", "suggest", "params_of", "selection_of"]
+__all__ = ["OFF", "choices", "rule_pool", "suggest", "params_of", "selection_hash", "selection_of"]
 
 OFF = "off"
 
@@ -30,3 +31,8 @@ def selection_of(params: dict[str, str]) -> dict[str, str]:
 def params_of(selection: dict[str, str], pool_ids: list[str]) -> dict[str, str]:
     """The parameters that reproduce ``selection`` (used to enqueue the baseline as trial 0)."""
     return {rid: selection.get(rid, OFF) for rid in pool_ids}
+
+
+def selection_hash(selection: dict[str, str]) -> str:
+    """A selection's identity by content ({rule id: phrasing}, order-free)."""
+    return sha256_json(dict(sorted(selection.items())))

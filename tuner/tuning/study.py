@@ -3,9 +3,13 @@
 Trials are asked in small batches so that one batch of rule selections is generated concurrently
 and graded in one grading batch (far cheaper per eval than one at a time). Each trial runs its
 selection on every model over the tuning evals; its value is the target category's pooled pass
-rate; its constraint is the worst, over models and other categories, of how far the paired point
-drop (trial − baseline) goes beyond ``tolerance``, or a positive amount when the drop is significant
-(exact McNemar) whatever its size (feasible when ≤ 0; see ``_violation`` for why not the interval).
+rate; its constraint (``score_trial``) is whether a drop is established in any other model ×
+category against the baseline: ``tuner.stats.drop_tests``, the exact one-sided McNemar test per
+cell with Benjamini-Hochberg across the family, so a selection that changes nothing elsewhere is refused by noise
+at most 5% of the time however many categories the suite has. The value stored is ``alpha`` minus
+the smallest BH-adjusted p (feasible when <= 0). It is a cheap filter, not the guarantee: it
+sees the trials' few samples, and the acceptance looks again on fresh ones (README, *When tune
+offers a winner*, gives its rates).
 A trial with any answer lost to an infrastructure failure (on its side or the baseline's) is not
 measured and infeasible: an outage must never make a selection look harmless.
 The study lives in Optuna's RDB storage (the tuner store's database by default), so any number
@@ -23,28 +27,34 @@ from pydantic import BaseModel
 from tuner.errors import IncompleteError, InputError, NotFoundError
 from tuner.runs import Harness, outcomes_by_task, pair_outcomes, run_selections
 from tuner.compare.rates import model_label
-from tuner.stats import ALPHA, mcnemar_p, pair_interval
+from tuner.stats import ALPHA, drop_counts, drop_tests, pair_interval
 from tuner.tuning import liveness
 from tuner.tuning.config import TuneConfig
+from tuner.tuning.evidence import by_category
 from tuner.tuning.space import params_of, rule_pool, suggest
 
 __all__ = [
     "TrialScore", "open_study", "load_config", "run_trials", "best_trial", "score_trial", "specs_of",
-    "local_moves", "apply_moves", "trial_counts", "unmeasured_cells",
+    "local_moves", "apply_moves", "trial_counts", "unmeasured_cells", "WINNER_ATTR",
 ]
 
 _CONFIG_ATTR = "tuner_config"
+# The screening flow's winner (its selection as sorted JSON), set by each invocation's check: the
+# study's best trial is the one holding it, never the lowest-numbered feasible one of some earlier run.
+WINNER_ATTR = "screen_winner"
 TrialProgress = Callable[[int, int, str], None]
 
 
 class TrialScore(BaseModel):
     target: float | None
-    constraint: float
+    constraint: float  # alpha - the smallest BH-adjusted p of a drop elsewhere (feasible when <= 0); 1 when not measured
     tokens: int
-    deltas: dict[str, dict[str, float | None]]  # model label -> category -> lower bound of the paired interval
+    deltas: dict[str, dict[str, float | None]]  # model label -> category -> paired point estimate
     run_ids: list[str]
     calls: int
     not_measured: list[str] = []  # "model · category" cells with an answer lost to an infrastructure failure
+    drops: dict[str, float] = {}  # "model · category" (the other categories) -> BH-adjusted p of a drop
+    regressed: list[str] = []  # the cells whose drop is established
 
 
 def _storage(url: str):
@@ -183,20 +193,6 @@ def specs_of(config: TuneConfig) -> list:
     return [ModelSpec.model_validate(m) for m in config.models]
 
 
-def _violation(delta: float, p_value: float, tolerance: float) -> float:
-    """> 0 when a category fell: its point estimate is more than ``tolerance`` below the baseline,
-    or the drop is significant (exact McNemar, alpha 0.05) whatever its size.
-
-    Why not the interval's lower bound alone: a category has two or three tuning evals, so a
-    trial's paired interval spans 8–12 pairs, and one noise flip puts its lower bound near −0.4.
-    On the simulator that rule rejected 30 of 35 single-rule changes, neutral ones included.
-    """
-    violation = -delta - tolerance
-    if delta < 0 and p_value < ALPHA:
-        violation = max(violation, 0.01 - delta)
-    return violation
-
-
 def unmeasured_cells(config: TuneConfig, runs: dict, samples: int | None = None, n_evals: int | None = None) -> list[str]:
     """``model · category`` cells of ``runs`` ({model key: RunOutcome}) missing an answer or holding an
     infrastructure failure (``"model · all"`` when results are missing outright). ``n_evals``: the
@@ -211,26 +207,31 @@ def unmeasured_cells(config: TuneConfig, runs: dict, samples: int | None = None,
 
 
 def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict, samples: int | None = None) -> TrialScore:
+    """The trial's value (the target's pooled pass rate) and its constraint (module doc)."""
     passes = total = 0
-    worst = float("-inf")
     deltas: dict[str, dict[str, float | None]] = {}
     categories = sorted({r.category for o in base_runs.values() for r in o.results})
     missing = unmeasured_cells(config, trial_runs, samples)
+    cells, counts = [], []
     for key, outcome in trial_runs.items():
         table = outcomes_by_task(outcome.results, config.category)
         passes += sum(sum(v) for v in table.values())
         total += sum(len(v) for v in table.values())
-        model_deltas = deltas.setdefault(model_label(outcome.run.model, outcome.run.params), {})
+        label = model_label(outcome.run.model, outcome.run.params)
+        model_deltas = deltas.setdefault(label, {})
+        base_by, trial_by = by_category(base_runs[key].results), by_category(outcome.results)
         for cat in categories:
-            before, after = pair_outcomes(base_runs[key].results, outcome.results, cat)
+            before, after = pair_outcomes(base_by.get(cat, []), trial_by.get(cat, []), cat)
             interval = pair_interval(before, after)
             if interval is None:
                 continue
-            model_deltas[cat] = interval[1]
+            model_deltas[cat] = interval[0]
             if cat != config.category:
-                worst = max(worst, _violation(interval[0], mcnemar_p(before, after), config.tolerance))
+                cells.append(f"{label} · {cat}")
+                counts.append(drop_counts(before, after))
+    tests = drop_tests(counts)
+    constraint = max((ALPHA - t.p_adjusted for t in tests), default=-ALPHA)
     first = next(iter(trial_runs.values()))
-    constraint = worst if worst != float("-inf") else 0.0
     if missing:
         constraint = max(constraint, 1.0)
     return TrialScore(
@@ -241,6 +242,8 @@ def score_trial(config: TuneConfig, trial_runs: dict, base_runs: dict, samples: 
         deltas=deltas,
         run_ids=[o.run.id for o in trial_runs.values()],
         calls=sum(o.new_calls for o in trial_runs.values()),
+        drops={cell: t.p_adjusted for cell, t in zip(cells, tests)},
+        regressed=[cell for cell, t in zip(cells, tests) if t.regressed],
     )
 
 
@@ -352,8 +355,13 @@ def best_trial(study):
     if not feasible:
         return None
     if study.user_attrs.get(_CONFIG_ATTR) and load_config(study).search == "screen":
-        # The screening flow chose its candidates on the target at the trials' samples (the race);
-        # its trials only check them for regressions, tried in order until one passes.
+        # The screening flow's trials only check its candidates; the winner is what the latest
+        # invocation's check chose (screen.check), found by content.
+        chosen = study.user_attrs.get(WINNER_ATTR)
+        if chosen is not None:
+            holding = [t for t in feasible if t.user_attrs.get("selection") == chosen]
+            return max(holding, key=lambda t: t.number) if holding else None
+        # A study of an earlier version (no winner recorded): its first passing candidate.
         passed = [t for t in feasible if not t.user_attrs.get("baseline")]
         return min(passed, key=lambda t: t.number) if passed else next((t for t in feasible if t.user_attrs.get("baseline")), None)
     # Last tie-break by content, not trial number: a study resumed after a crash numbers its

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from tuner.errors import BudgetSpentError, InputError
 from tuner.runs import Harness
-from tuner.tuning.acceptance import accept
+from tuner.tuning.acceptance import NOT_MEASURED, accept
 from tuner.tuning.config import TuneConfig
-from tuner.tuning.confirmation import fixed_confirm_calls
-from tuner.tuning.screen import default_budget, screen, target_evals
+from tuner.tuning.confirmation import confirm_budget as confirm_budget_of
+from tuner.tuning.measure import harness_measure
+from tuner.tuning.screen import default_budget, screen
 from tuner.tuning.report import TuneReport, confirm, importance, rule_evidence
-from tuner.tuning.space import rule_pool, selection_of
+from tuner.tuning.space import rule_pool, selection_hash, selection_of
 from tuner.tuning.study import best_trial, load_config, local_moves, open_study, run_trials, specs_of
 
 __all__ = ["build_config", "baseline_selection", "default_trials", "tune", "finish"]
@@ -60,26 +61,27 @@ def default_trials(config: TuneConfig) -> int:
 
 def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = None,
            confirm_budget: int | None = None, left: int | None = None, screening: dict | None = None,
-           effects: list | None = None) -> TuneReport:
-    """Confirm the best trial and say which rules do what. ``left``: the calls the whole command may
-    still make. ``effects``: the screening's rule effects (the default flow), which are then the
-    evidence; otherwise the adaptive design measures the winner's rules (the tpe flow)."""
+           effects: list | None = None, measure=None) -> TuneReport:
+    """Confirm the winner and say which rules do what. ``left``: the calls the whole command may
+    still make. ``screening``: the default flow's record, whose check chose the winner (``None``: the
+    tpe flow, whose winner is the study's best trial). ``effects``: the screening's rule effects,
+    which are then the evidence; otherwise the adaptive design measures the winner's rules."""
     config = load_config(study)
     specs = specs_of(config)
+    measure = measure or harness_measure(h, specs, progress)
     best = best_trial(study)
-    best_sel = selection_of({k: v for k, v in best.params.items()}) if best else dict(config.baseline_selection)
+    if screening is not None:  # this invocation's check decided, by content
+        best_sel = dict(screening.get("winner") or config.baseline_selection)
+    else:
+        best_sel = selection_of({k: v for k, v in best.params.items()}) if best else dict(config.baseline_selection)
     changed = best_sel != dict(config.baseline_selection)
-    focus = target_evals(h, config) if config.search == "screen" else None
-    if left is not None and confirm_budget is None and changed:
-        n_held = len(h.suite.select(held_out=True))
-        # Confirmation (it decides whether the winner is offered): up to twice its fixed design (see
-        # confirmation.confirm), within what is left.
-        confirm_budget = max(1, min(2 * fixed_confirm_calls(config, n_held, len(specs), len(focus or config.eval_ids)),
-                                    left))
-    if changed:
+    lost = (screening or {}).get("not_measured") or []
+    n_held = sum(1 for e in h.suite.evals if e.held_out)
+    if changed and not lost:
+        budget = confirm_budget_of(config, n_held, len(specs), left, confirm_budget)
         fresh, held, confirmation = confirm(h, config, specs, config.baseline_selection, best_sel, progress,
-                                            budget_calls=confirm_budget, tuning_evals=focus)
-    else:  # the baseline won: there is nothing to confirm, and nothing to publish
+                                            budget_calls=budget, measure=measure)
+    else:  # nothing to confirm, and nothing to publish (or the check could not be judged)
         fresh, held, confirmation = [], [], {"design": "none", "looks": 0, "calls": 0, "new_calls": 0,
                                              "stopped": "no change", "fixed_calls": 0, "saved_calls": 0, "fixed_samples": 0}
     if effects is not None:  # the screening's verdicts on the whole pool are the evidence
@@ -89,12 +91,27 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
     else:
         if left is not None and evidence_budget is None:
             evidence_budget = max(0, left - confirmation["calls"])
-        effects, evidence = rule_evidence(h, config, specs, best_sel, progress, budget_calls=evidence_budget, eval_ids=focus)
+        effects, evidence = rule_evidence(h, config, specs, best_sel, progress, budget_calls=evidence_budget)
     evidence_runs = evidence.pop("run_ids", [])
     target = [e for e in effects if e.category == config.category]
     trials = study.get_trials(deepcopy=False)
     tokens = {t.number: int(t.user_attrs.get("tokens", 0)) for t in trials}
     base_trial = next((t for t in trials if t.user_attrs.get("baseline")), None)
+    acceptance = _refused(accept(config.category, fresh, held, changed=changed), screening, changed, effects)
+    if lost:
+        acceptance = acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": [
+            f"the regression check was not measured ({', '.join(lost)}: answers lost to provider or grader failures); "
+            "run the same command again to retry them (nothing measured is bought again)"]})
+    elif confirmation.get("stopped") == "no budget":
+        acceptance = acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": [
+            f"the confirmation was not measured: its {confirmation['budget_calls']} calls (what the cap left) are less than "
+            "one fresh sample of every eval for both prompts; a larger --budget-calls (or --confirm-budget) goes on from here"]})
+    elif evidence.get("lost"):
+        acceptance = acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": acceptance.reasons + [
+            f"the rule evidence was not measured: {evidence['lost']} answers lost to provider or grader failures; "
+            "run the same command again to retry them"]})
+    acceptance = acceptance.model_copy(update={"study": study.study_name, "selection": best_sel,
+                                               "selection_hash": selection_hash(best_sel)})
     return TuneReport(
         study=study.study_name,
         category=config.category,
@@ -117,8 +134,7 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
         evidence=evidence,
         confirmation=confirmation,
         tolerance=config.tolerance,
-        acceptance=_refused(accept(config.category, fresh, held, config.tolerance, changed=changed), screening, changed,
-                            effects),
+        acceptance=acceptance,
         evidence_runs=evidence_runs,
     )
 
@@ -133,8 +149,9 @@ def _refused(acceptance, screening: dict | None, changed: bool, effects: list | 
     if screening["changes"]:
         what = ("the changes the screening decided" if screening["chosen_by"] == "decided"
                 else "the screening's best bet (no change was decided)")
-        reason = (f"{what} ({', '.join(screening['changes'])}) refused by the regression check: another "
-                  "category's paired drop went beyond the tolerance, or was significant")
+        where = "; ".join(", ".join(cells) for cells in screening.get("refused") or [] if cells)
+        reason = (f"{what} ({', '.join(screening['changes'])}) refused by the regression check: a drop is "
+                  f"established in another category{f' ({where})' if where else ''}")
     elif open_:
         reason = (f"the screening decided no change within its {screening['engine']['budget_calls']} calls: {open_} of "
                   f"{len(cells)} questions are still undecided (a larger --budget-calls goes on from here)")

@@ -39,7 +39,8 @@ def test_c_suite_runs_compares_ablates_tunes_and_publishes_through_the_cli(cli, 
     r = cli("tune", "--suite", suite, "--category", "memory", "--json")
     assert r.exit_code == 0, r.output
     tuned = json.loads(r.stdout)
-    assert tuned["category"] == "memory" and {row["category"] for row in tuned["fresh"]} == {"memory"}
+    # Confirmed on fresh samples of every category's tuning evals, not only the target's (issue 28.2).
+    assert tuned["category"] == "memory" and {row["category"] for row in tuned["fresh"]} == {"strings", "memory"}
     assert {row["category"] for row in tuned["held_out"]} == {"strings", "memory"}
     # The candidate rule that alone cures the planted leak is what tuning finds; the harmful one stays out.
     assert "c.free-what-you-allocate" in tuned["best_selection"] and tuned["decision"] == "accepted"
@@ -49,7 +50,8 @@ def test_c_suite_runs_compares_ablates_tunes_and_publishes_through_the_cli(cli, 
     assert r.exit_code == 0, r.output
     published = copy / "guidelines" / "published" / "c_rules"
     manifest = json.loads((published / "manifest.json").read_text())
-    assert manifest["source"] == {"kind": "study", "name": tuned["study"], "trial": manifest["source"]["trial"]}
+    assert {k: manifest["source"][k] for k in ("kind", "name")} == {"kind": "study", "name": tuned["study"]}
+    assert manifest["source"]["tune_claim"]["selection_hash"] == tuned["acceptance"]["selection_hash"]
     assert "c.free-what-you-allocate" in {rule["id"] for rule in manifest["rules"]}
     text = (published / "c_rules.md").read_text()
     assert text.count("# C guidelines") == 1 and "python" not in text.lower() and "convex" not in text.lower()
