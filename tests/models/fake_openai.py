@@ -22,6 +22,9 @@ analyst     after ``ANALYST_S``, a DSPy-format analyst answer (field markers, or
 analyst-malformed  the same with a classification outside the allowed set (every time)
 analyst-echo  an analyst answer whose reasoning echoes the request's API key
 proposer    after ``ANALYST_S``, a DSPy-format proposer answer (one candidate rule)
+scripted    the reply ``server.script(request)`` gives: a dict with any of ``content``,
+            ``reasoning_content``, ``tool_calls`` ([{name, arguments}]) and ``finish_reason``, so a
+            test answers the way a real model writes (reasoning fields, tool calls, cut-off answers)
 
 Any other name answers normally. ``POST .../v1/messages`` answers in Anthropic's format, so a
 panel entry for ``anthropic/...`` with ``api_base`` pointing here works too.
@@ -78,12 +81,23 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def _ok(self, content: str) -> None:
+        self._reply({"content": content})
+
+    def _reply(self, reply: dict) -> None:
+        message = {"role": "assistant", "content": reply.get("content")}
+        if reply.get("reasoning_content") is not None:
+            message["reasoning_content"] = reply["reasoning_content"]
+        if reply.get("tool_calls"):
+            message["tool_calls"] = [{"id": f"call_{n}", "type": "function",
+                                      "function": {"name": c["name"], "arguments": c["arguments"]}}
+                                     for n, c in enumerate(reply["tool_calls"])]
+        finish = reply.get("finish_reason") or ("tool_calls" if reply.get("tool_calls") else "stop")
         body = {
             "id": "chatcmpl-1",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": "fake-model",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
             "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
         }
         self._send(200, json.dumps(body).encode())
@@ -137,6 +151,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(500, f"upstream failed for request with {sent}")
         if mode in _DSPY_MODES:
             return self._dspy_answer(mode, request)
+        if mode == "scripted":
+            return self._reply(self.server.script(request))
         return self._ok(ANSWER)
 
     # steady / faulty ---------------------------------------------------------------------------
@@ -248,6 +264,7 @@ class FakeOpenAI(ThreadingHTTPServer):
         self.faults: dict[str, int] = defaultdict(int)
         self.timeout_sleep_s = 3.0
         self.echoed: list[str] = []
+        self.script = lambda request: {"content": ANSWER}
         self.in_flight = 0
         self.max_in_flight = 0
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)

@@ -155,3 +155,60 @@ def test_scrub():
     text = 'Error: key sk-proj-ABCDEFGH12345678 header "Authorization: Bearer abc.def" api_key=xyz123\nmore'
     out = scrub(text)
     assert "ABCDEFGH" not in out and "abc.def" not in out and "xyz123" not in out and "\n" not in out
+
+
+# What comes back as real models write it (issue 34) ---------------------------------------------
+
+
+def _scripted(server, reply: dict, tools=None) -> Completion:
+    server.script = lambda request: reply
+    spec = _spec(server, "scripted", max_retries=0)
+    [c] = complete_all([CompletionRequest.chat(spec, "rules", "task", tools=tools)], cache=None)
+    return c
+
+
+def test_reasoning_is_kept_apart_from_the_answer(fake_server):
+    c = _scripted(fake_server, {"content": "<think>draft:\n```ts\n// convex/x.ts\nbad\n```\n</think>\n\n# Files\n",
+                                "reasoning_content": "From the provider's field."})
+    assert c.status == "ok", c.error
+    assert c.text == "# Files\n" and "<think>" not in c.text
+    assert c.reasoning.startswith("From the provider's field.") and "// convex/x.ts" in c.reasoning
+
+
+def test_a_reply_without_the_opening_think_tag(fake_server):
+    c = _scripted(fake_server, {"content": "I should write one file.\n</think>\n## app/a.py\n```python\nA = 1\n```\n"})
+    assert c.reasoning == "I should write one file." and c.text.startswith("## app/a.py")
+
+
+def test_cut_off_while_reasoning_is_an_answer_not_an_outage(fake_server):
+    c = _scripted(fake_server, {"content": "<think>Let me consider", "finish_reason": "length"})
+    assert c.status == "ok" and c.text == "" and c.reasoning == "Let me consider" and c.finish_reason == "length"
+    # Nothing at all (no reasoning either) stays what it was: a provider failure, said why.
+    c = _scripted(fake_server, {"content": "", "finish_reason": "length"})
+    assert c.status == "infra_error" and "max_tokens" in c.error
+
+
+def test_tools_are_offered_and_tool_calls_come_back(fake_server):
+    from tuner.models.answers import WRITE_FILE
+
+    call = {"name": "write_file", "arguments": '{"path": "app/a.py", "content": "A = 1\\n"}'}
+    c = _scripted(fake_server, {"content": None, "tool_calls": [call]}, tools=(WRITE_FILE,))
+    assert c.status == "ok", c.error
+    assert c.tool_calls == [{"id": "call_0", "name": "write_file", "arguments": call["arguments"]}]
+    assert c.text == "" and c.finish_reason == "tool_calls"
+    body = fake_server.bodies["scripted"][-1]
+    assert body["tools"] == [WRITE_FILE] and body["tool_choice"] == "auto"
+    assert not any(k.startswith("_") for k in body)  # litellm's internal flags never reach the provider
+
+
+def test_tools_are_part_of_the_cache_key(fake_server, tmp_path):
+    from tuner.models.answers import WRITE_FILE
+
+    fake_server.script = lambda request: {"content": "# Files\n"}
+    spec = _spec(fake_server, "scripted", max_retries=0)
+    with ResponseCache(tmp_path / "c") as cache:
+        plain, tooled = complete_all([CompletionRequest.chat(spec, "r", "t"), CompletionRequest.chat(spec, "r", "t", tools=(WRITE_FILE,))],
+                                     cache=cache)
+        assert plain.cache_key != tooled.cache_key
+        [again] = complete_all([CompletionRequest.chat(spec, "r", "t", tools=(WRITE_FILE,))], cache=cache)
+        assert again.cached and again.cache_key == tooled.cache_key

@@ -128,3 +128,22 @@ def test_empty_export_is_valid(store, fmt):
 
     out = export_sessions(store, fmt)
     assert out.sessions == 0 and out.text == ("[]\n" if fmt == "deepeval" else "")
+
+
+def test_an_answer_written_with_write_file_exports_as_its_calls_with_its_reasoning():
+    """A tool-format answer (issue 34) ends its turn with its calls; text exports show its reasoning."""
+    from tuner.sessions import Conversation, Session
+    from tuner.sessions.formats import deepeval_cases, openai_messages, to_text
+
+    calls = [{"id": "c0", "name": "write_file", "arguments": '{"path": "app/a.py", "content": "A = 1\\n"}'}]
+    conv = Conversation(
+        session=Session(key="sha256:" + "1" * 64, result_id=1, run_id="r", model="openai/x", eval_id="e", category="c",
+                        sample_index=0, outcome="pass"),
+        messages=[{"role": "user", "content": "Write A."}, {"role": "assistant", "content": "", "tool_calls": calls}],
+        reasoning="One constant.", finish_reason="tool_calls")
+    [case] = deepeval_cases(conv)
+    assert case["input"] == "Write A." and "write_file" in case["actual_output"] and "app/a.py" in case["actual_output"]
+    assert openai_messages(conv)[-1]["tool_calls"][0]["function"] == {"name": "write_file", "arguments": calls[0]["arguments"]}
+    text = to_text([conv])
+    assert text.index("**Reasoning:** One constant.") < text.index("**Assistant:**")
+    assert conv.stopped is None and Conversation(**{**conv.model_dump(), "finish_reason": "length"}).stopped.startswith("truncated")

@@ -165,3 +165,51 @@ def test_v4_store_gains_design_points(kind, tmp_path, request):
     fresh = _fresh(kind, tmp_path, request)
     Store.open(fresh).close()
     assert _schema(url) == _schema(fresh)
+
+
+def _as_v5(url: str) -> None:
+    """Turn a fresh store into what v5 wrote: no reasoning or tool calls on results, version 5."""
+    engine = sqlalchemy.create_engine(url)
+    with engine.begin() as conn:
+        for column in ("reasoning", "tool_calls"):
+            conn.execute(text(f"ALTER TABLE results DROP COLUMN {column}"))
+        conn.execute(text("UPDATE tuner_meta SET value = '5' WHERE key = 'schema_version'"))
+    engine.dispose()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_v5_store_gains_reasoning_and_tool_calls(kind, tmp_path, request):
+    from tuner.store import ResultRecord, RunSpec
+
+    url = f"sqlite:///{tmp_path / 'v5.db'}" if kind == "sqlite" else request.getfixturevalue("pg_url")
+    store = Store.open(url)
+
+    class _P:  # a prompt as save_prompt reads it
+        hash, set_name, template, rules, tokens, text = "sha256:p", "", "default", (), 1, "x"
+
+    store.save_prompt(_P)
+    spec = RunSpec(prompt_hash="sha256:p", set_name="s", model="m", model_key="k", params={}, suite="x", suite_hash="h",
+                   grader_hash="g", eval_ids=["e"], samples=1)
+    run = store.start_run(spec)
+    store.close()
+    _as_v5(url)
+    engine = sqlalchemy.create_engine(url)
+    with engine.begin() as conn:  # a result as v5 wrote it: its <think> block in the text
+        conn.execute(text("INSERT INTO results (run_id, eval_id, category, sample_index, outcome, output, created_at) "
+                          "VALUES (:r, 'e', 'c', 0, 'fail', '<think>hm</think>\n# Files', CURRENT_TIMESTAMP)"), {"r": run.id})
+    engine.dispose()
+
+    store = Store.open(url)  # migrates v5 -> v6
+    try:
+        [old] = store.results(run.id)
+        assert old.output == "<think>hm</think>\n# Files" and old.reasoning is None and old.tool_calls is None
+        calls = [{"id": "c0", "name": "write_file", "arguments": '{"path": "app/a.py", "content": "A = 1"}'}]
+        store.record_result(run.id, ResultRecord(eval_id="e", category="c", sample_index=1, outcome="pass", output="",
+                                                 reasoning="one file", tool_calls=calls, finish_reason="tool_calls"))
+        new = next(r for r in store.results(run.id) if r.sample_index == 1)
+        assert (new.reasoning, new.tool_calls, new.output) == ("one file", calls, "")
+    finally:
+        store.close()
+    fresh = _fresh(kind, tmp_path, request)
+    Store.open(fresh).close()
+    assert _schema(url) == _schema(fresh)

@@ -82,9 +82,12 @@ def _files(files: dict[str, str]) -> str:
 
 
 def analyst_inputs(f: Failure) -> dict[str, str]:
+    output = _files(f.files) if f.files else f.output
+    if f.stopped:  # the analyst must not judge code that was cut off as if the model wrote it that way
+        output = f"(the answer is incomplete: {f.stopped})\n\n{output}"
     return {
         "failure_id": f.id, "category": f.category, "failed_step": f.failed_step, "errors": f.errors or f.reason,
-        "task": f.task, "system_prompt_rules": f.system_prompt or "(none)", "model_output": _files(f.files) if f.files else f.output,
+        "task": f.task, "system_prompt_rules": f.system_prompt or "(none)", "model_output": output,
         "reference_answer": _files(f.reference), "difference": f"output:\n{f.problematic}\n\nreference:\n{f.expected}",
         "grader": f.grader or "(not available)", "grader_gaps": f.gaps or "(none documented)",
     }

@@ -32,6 +32,7 @@ class Failure(BaseModel):
     reason: str = Field(description="The failing step's first error line (or the parse error).")
     errors: str = Field("", description="Every failing step's detail, in pipeline order.")
     output: str = ""
+    stopped: str = Field("", description="Why the answer is incomplete (truncated at the token limit), if it is.")
     files: dict[str, str] = Field(default_factory=dict)
     reference: dict[str, str] = Field(default_factory=dict)
     task: str = ""
@@ -92,11 +93,19 @@ def _clip_files(files: dict[str, str]) -> dict[str, str]:
 
 
 def _failure(store, suite, results) -> Failure:
+    from tuner.models.answers import stop_reason
+
     failing = [r for r in results if r.outcome == "fail"]
     r = failing[0]
     steps = [s for s in r.steps if s.status in ("fail", "error")]
     reason = first_line(steps[0].detail if steps and steps[0].detail else r.error) or "(no error text recorded)"
     errors = "\n\n".join(f"[{s.name}] {s.detail or ''}".strip() for s in steps) or (r.error or "")
+    # What reading the answer left out or chose (files outside the roots, a file written twice)
+    # can be the real cause of a later step's failure.
+    read = [w for s in r.steps for w in s.warnings or [] if w.startswith("answer: ")]
+    if read:
+        errors = "\n".join([errors, "", *read]).strip()
+    stopped = stop_reason(r.finish_reason) or ""
     try:
         ev = suite.get(r.eval_id)
         reference, task, grader, gaps = ev.answer_files(), ev.task, ev.grader, ev.gaps or ""
@@ -110,7 +119,7 @@ def _failure(store, suite, results) -> Failure:
         id=f"{r.eval_id}#{r.sample_index}", eval_id=r.eval_id, category=r.category, sample_index=r.sample_index,
         failed_samples=len(failing), scored_samples=sum(x.outcome != "infra" for x in results),
         failed_step=r.failed_step or (steps[0].name if steps else "unknown"), reason=reason, errors=errors[:4000],
-        output=r.output or "", files=_clip_files(files), reference=_clip_files(reference), task=task, grader=grader[:_MAX_FILE],
+        output=r.output or "", stopped=stopped, files=_clip_files(files), reference=_clip_files(reference), task=task, grader=grader[:_MAX_FILE],
         gaps=gaps, system_prompt=system, problematic=problematic, expected=expected,
     )
 

@@ -99,12 +99,17 @@ def show_cmd(
         store.close()
     system = next((m.get("content") or "" for m in conv.messages if m.get("role") == "system"), None)
     if as_json:
-        print_json({**_row(s), "run": s.run_id, "error": error, "system_prompt": system, "messages": openai_messages(conv)})
+        print_json({**_row(s), "run": s.run_id, "error": error, "finish_reason": conv.finish_reason,
+                    "stopped": conv.stopped, "reasoning": conv.reasoning, "system_prompt": system,
+                    "messages": openai_messages(conv)})
         return
     # The export's text format leaves the system prompt out (an exported case carries it as context);
-    # a reviewer reading one session needs it, and where grading stopped.
+    # a reviewer reading one session needs it, where grading stopped, and why an answer is cut short.
     title, _, rest = render("text", [conv]).partition("\n")
-    head = [title, f"Run: {s.run_id} | Outcome: {s.outcome} | Failed step: {s.failed_step or 'none'}"]
+    head = [title, f"Run: {s.run_id} | Outcome: {s.outcome} | Failed step: {s.failed_step or 'none'} | "
+                   f"Finish: {conv.finish_reason or 'unknown'}"]
+    if conv.stopped and conv.stopped not in (error or ""):
+        head.append("Answer: " + conv.stopped)
     if error:
         head.append("Error: " + error)
     if system is not None:

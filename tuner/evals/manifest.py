@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -50,6 +50,10 @@ class Manifest(BaseModel):
     guidelines: str | None = Field(None, description="Folder of this suite's guidelines, relative to the suite "
                                    "(default: the project's guidelines/).")
     published_name: str | None = Field(None, description="Name of the published guideline file (default: the kind's).")
+    answer_format: Literal["text", "tool"] = Field("text", description="How models hand in files: 'text' (a '## <path>' "
+                                                   "line and a fenced block per file, read leniently) or 'tool' (a "
+                                                   "write_file(path, content) tool call per file; an answer in text is "
+                                                   "still read). Part of every run's identity.")
     held_out: list[str] = Field(default_factory=list, description="Eval ids held out by name (besides the split rule).")
     split: Split | None = Field(None, description="The rule choosing held-out evals.")
     # The kind's own keys, validated by its ``settings_model`` (None when it has none).

@@ -170,11 +170,34 @@ class Suite(BaseModel):
 
     @cached_property
     def grader_id(self) -> str:
-        """The kind's grader identity plus the answer parser's code: reading files out of an
-        answer is the first part of grading it, so a parser fix re-grades stored answers."""
-        import tuner.models.parser as parser
+        """The kind's grader identity plus the code that reads answers (``tuner.models.answers``):
+        reading files out of an answer is the first part of grading it, so a reader's fix re-grades
+        stored answers (and gives runs new ids)."""
+        from tuner.models.answers import source_files
 
-        return sha256_json({"kind": self.kind.grader_id(self), "parser": sha256_text(Path(parser.__file__).read_text())})
+        reader = {path.name: sha256_text(path.read_text(encoding="utf-8")) for path in source_files()}
+        return sha256_json({"kind": self.kind.grader_id(self), "parser": sha256_json(reader)})
+
+    def answer_instructions(self) -> str:
+        """The answer-format text appended to every task: the kind's (``output_format``), or, with
+        ``answer_format = "tool"``, the write_file tool's (the kind's ``tool_format`` when it has one)."""
+        if self.manifest.answer_format == "tool":
+            custom = getattr(self.kind, "tool_format", None)
+            if custom is not None:
+                return custom()
+            from tuner.models.answers import tool_instructions
+
+            roots = tuple(self.kind.answer_roots)
+            return tool_instructions(roots, f"{roots[0]}/...")
+        return self.kind.output_format()
+
+    def answer_tools(self) -> tuple[dict, ...] | None:
+        """The tools every request offers: write_file with ``answer_format = "tool"``, else none."""
+        if self.manifest.answer_format != "tool":
+            return None
+        from tuner.models.answers import WRITE_FILE
+
+        return (WRITE_FILE,)
 
     def get(self, eval_id: str) -> Eval:
         for ev in self.evals:

@@ -7,7 +7,7 @@ from tuner.models.cache import ResponseCache, cache_key
 from tuner.models.client import Completion, CompletionRequest, complete_all, complete_many, scrub
 from tuner.models.messages import build_messages, render_files, user_message
 from tuner.models.panel import ModelSpec, check_models, load_panel
-from tuner.models.parser import ParsedOutput, parse_files
+from tuner.models.answers import ParsedOutput, parse_files, read_answer
 
 __all__ = [
     "ModelSpec",
@@ -25,4 +25,5 @@ __all__ = [
     "render_files",
     "ParsedOutput",
     "parse_files",
+    "read_answer",
 ]

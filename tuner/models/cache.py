@@ -1,7 +1,9 @@
 """The response cache: a model answer is bought once.
 
 Key: hash of (model, params, api_base, messages hash, sample index) plus, for ``sim/*`` models, the
-hash of the planted-truth data (editing ``gaps.yaml`` must not replay stale simulated answers).
+hash of the planted-truth data (editing ``gaps.yaml`` must not replay stale simulated answers), and
+the tools offered when a request offers any (the structured answer format): a request without
+tools keeps the key it always had.
 Only ``ok`` completions are stored, so infrastructure failures are retried on the next run.
 diskcache is process-safe, so parallel workers can share one cache directory.
 """
@@ -23,18 +25,20 @@ __all__ = ["ResponseCache", "cache_key"]
 _SCHEMA = 1  # bump when the stored record changes shape
 
 
-def cache_key(spec: ModelSpec, messages: list[dict], sample_index: int, extra: str | None = None) -> str:
-    return sha256_json(
-        {
-            "v": _SCHEMA,
-            "model": spec.model,
-            "params": spec.params,
-            "api_base": spec.api_base,
-            "messages": sha256_json(messages),
-            "sample_index": sample_index,
-            "extra": extra,
-        }
-    )
+def cache_key(spec: ModelSpec, messages: list[dict], sample_index: int, extra: str | None = None,
+              tools: list[dict] | tuple[dict, ...] | None = None) -> str:
+    parts = {
+        "v": _SCHEMA,
+        "model": spec.model,
+        "params": spec.params,
+        "api_base": spec.api_base,
+        "messages": sha256_json(messages),
+        "sample_index": sample_index,
+        "extra": extra,
+    }
+    if tools:
+        parts["tools"] = sha256_json(list(tools))
+    return sha256_json(parts)
 
 
 class ResponseCache:

@@ -13,6 +13,12 @@ reason; it is excluded from scores and, never being cached, retried on the next 
 concern the model as a whole (401, 403, 404, 402, unsupported params) also stop further calls to
 that model within the batch: its remaining requests fail at once with the same reason instead of
 repeating the same doomed call hundreds of times.
+
+What comes back is kept as the provider said it, in three parts: the answer's text, its reasoning
+(litellm's ``reasoning_content``, plus a ``<think>`` block split off the text, with or without its
+opening tag: ``tuner.models.answers.split_reasoning``) and its tool calls (``[{id, name,
+arguments}]``, for a request that offers tools). ``finish_reason`` is kept too: ``length`` means the
+answer was cut off at the token limit, which the reader of the answer turns into its failure.
 """
 
 from __future__ import annotations
@@ -21,10 +27,12 @@ import asyncio
 import random
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tuner.models.answers import join_reasoning, split_reasoning
 from tuner.models.cache import ResponseCache, cache_key
 from tuner.models.failures import Permanent, Transient, classify, describe, retry_after
 from tuner.models.messages import build_messages
@@ -45,6 +53,8 @@ class CompletionRequest(BaseModel):
     sample_index: int = 0
     # The suite a simulated model answers for (the harness's); real models never see it.
     sim_suite: str | None = None
+    # Tools offered to the model (OpenAI's shape; the structured answer format offers write_file).
+    tools: tuple[dict, ...] | None = None
 
     @classmethod
     def chat(cls, spec: ModelSpec, system: str, user: str, **kw: Any) -> CompletionRequest:
@@ -53,7 +63,9 @@ class CompletionRequest(BaseModel):
 
 
 class Completion(BaseModel):
-    text: str = ""
+    text: str = ""  # the answer's text, its reasoning split off
+    reasoning: str | None = None  # the provider's reasoning field and any <think> block of the text
+    tool_calls: list[dict] | None = None  # [{id, name, arguments (JSON text as sent)}]
     status: Literal["ok", "infra_error", "skipped"]  # skipped: the command's budget refused the call
     error: str | None = None
     prompt_tokens: int | None = None
@@ -130,23 +142,60 @@ def _call_kwargs(request: CompletionRequest, messages: list[dict]) -> dict[str, 
     )
     if spec.api_base:
         kwargs["api_base"] = spec.api_base
+    if request.tools and not spec.is_sim:  # the simulator answers in text: the text reader reads it
+        kwargs.update(tools=[dict(t) for t in request.tools], tool_choice="auto", **dict(_tool_call_flags()))
     return kwargs
+
+
+@lru_cache(maxsize=1)
+def _tool_call_flags() -> tuple[tuple[str, Any], ...]:
+    """litellm 1.106 imports its MCP gateway (and with it the optional ``mcp`` package) for every
+    request that offers tools, and fails without it; its own internal flag skips that step for
+    plain function tools. Set only where litellm's code reads it: a litellm that does not know the
+    flag would send it on to the provider."""
+    import importlib.util
+
+    if importlib.util.find_spec("mcp") is not None:
+        return ()
+    spec = importlib.util.find_spec("litellm.main")
+    if spec is None or not spec.origin:
+        return ()
+    with open(spec.origin, encoding="utf-8") as source:
+        return (("_skip_mcp_handler", True),) if '"_skip_mcp_handler"' in source.read() else ()
+
+
+def _tool_calls(message: Any) -> list[dict] | None:
+    calls = []
+    for call in getattr(message, "tool_calls", None) or []:
+        fn = getattr(call, "function", None)
+        calls.append({"id": getattr(call, "id", None), "name": getattr(fn, "name", None),
+                      "arguments": getattr(fn, "arguments", None)})
+    return calls or None
 
 
 def _read_response(response: Any, spec: ModelSpec, litellm: Any) -> dict[str, Any]:
     try:
         choice = response.choices[0]
-        text = choice.message.content or ""
+        message = choice.message
+        content = message.content or ""
         finish = getattr(choice, "finish_reason", None)
+        calls = _tool_calls(message)
     except (AttributeError, IndexError, TypeError) as exc:
         raise Transient(f"malformed response: {type(exc).__name__}") from exc
-    if not text.strip():
+    provided = getattr(message, "reasoning_content", None)
+    inline, text = split_reasoning(content)
+    reasoning = join_reasoning(provided if isinstance(provided, str) else None, inline)
+    if not text.strip() and not calls and not reasoning:
         if finish == "length":
             raise Permanent("empty response (finish_reason=length: raise max_tokens)")
         raise Transient(f"empty response (finish_reason={finish})")
+    # Reasoning and no answer (cut off while thinking, or it stopped there) is the model's answer:
+    # recorded, and read as a failure that says which.
     usage = getattr(response, "usage", None)
     return {
         "text": text,
+        "reasoning": reasoning,
+        "tool_calls": calls,
         "prompt_tokens": getattr(usage, "prompt_tokens", None),
         "completion_tokens": getattr(usage, "completion_tokens", None),
         "cost_usd": None if spec.is_sim else _cost(response, litellm),
@@ -278,7 +327,7 @@ async def complete_many(
     specs = list({r.spec.key: r.spec for r in requests}.values())
     _check_cheap(requests)
     memo: dict[tuple, str] = {}
-    keys = [cache_key(r.spec, list(r.messages), r.sample_index, _extra_key(r, memo)) for r in requests]
+    keys = [cache_key(r.spec, list(r.messages), r.sample_index, _extra_key(r, memo), r.tools) for r in requests]
     results: list[Completion | None] = [None] * len(requests)
     todo: list[int] = []
     for i, (request, key) in enumerate(zip(requests, keys)):

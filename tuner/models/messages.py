@@ -1,7 +1,7 @@
 """The messages sent to every model, and the answer-file rendering the simulator uses.
 
 System message: the composed guidelines, verbatim. User message: the task, then the suite kind's
-answer-format instructions (``SuiteKind.output_format``), which ``tuner.models.parser`` reads back
+answer-format instructions (``SuiteKind.output_format``), which ``tuner.models.answers`` reads back
 (leniently: models drift). What ``build_messages`` returns is exactly what a provider receives.
 """
 

@@ -57,12 +57,12 @@ def generate(h: Harness, batches: list[Batch], progress: Progress | None) -> Non
     if not jobs:
         return
     requests = []
-    output_format = h.suite.kind.output_format()
+    output_format, tools = h.suite.answer_instructions(), h.suite.answer_tools()
     for job in jobs:
         p = batches[job.config_index]
         user = user_message(h.suite.get(job.eval_id).task, output_format)
         requests.append(CompletionRequest.chat(p.config.spec, p.prompt.text, user, sample_index=job.sample_index,
-                                               sim_suite=str(h.suite.root)))
+                                               sim_suite=str(h.suite.root), tools=tools))
         job.messages = recorded_messages(requests[-1].messages, p.prompt.hash)
     counter = {"n": 0}
 
@@ -82,41 +82,59 @@ def generate(h: Harness, batches: list[Batch], progress: Progress | None) -> Non
         p.jobs = [job for job in p.jobs if job.completion.status != "skipped"]
 
 
+def _answer_record(h: Harness, job: Job) -> tuple[ResultRecord, dict[str, str] | None, list[str]]:
+    """The result of a job before grading, the files to grade (None: nothing to grade) and the
+    warnings the answer's reading gave (for the first step)."""
+    from tuner.models import read_answer
+
+    c = job.completion
+    kind = h.suite.kind
+    base = dict(
+        eval_id=job.eval_id, category=h.suite.get(job.eval_id).category, sample_index=job.sample_index,
+        prompt_tokens=c.prompt_tokens, completion_tokens=c.completion_tokens, cost_usd=c.cost_usd,
+        latency_s=c.latency_s, response_key=c.cache_key, messages=job.messages or None,
+        response_model=c.response_model, finish_reason=c.finish_reason, attempts=c.attempts,
+        tool_calls=c.tool_calls or None,
+    )
+    if c.status != "ok":
+        return ResultRecord(**base, output=c.text or None, outcome="infra", error=c.error), None, []
+    # A recorded answer holds something even when its text is empty (reasoning, tool calls): the
+    # empty string, not null, so it is still a session (the sessions list skips null outputs).
+    answer = read_answer(c.text, extensions=kind.answer_extensions, roots=kind.answer_roots, reasoning=c.reasoning,
+                         tool_calls=c.tool_calls, finish_reason=c.finish_reason)
+    base.update(output=answer.answer, reasoning=answer.reasoning)
+    warnings = [f"answer: {w}" for w in answer.warnings]
+    if answer.error:
+        first = kind.steps[0]  # an unreadable or cut-off answer fails the kind's first step
+        step = StepRecord(name=first, status="fail", detail=answer.error, warnings=warnings or None)
+        return ResultRecord(**base, outcome="fail", failed_step=first, error=answer.error, files=answer.files or None,
+                            steps=[step]), None, warnings
+    return ResultRecord(**base, outcome="fail", files=answer.files), answer.files, warnings
+
+
 def grade_jobs(h: Harness, batches: list[Batch], progress: Progress | None) -> None:
     from tuner.grading import GradeRequest
-    from tuner.models import parse_files
     from tuner.suites import grade
 
-    to_grade: list[tuple[Job, object]] = []
+    to_grade: list[tuple[Job, object, list[str]]] = []
     for p in batches:
         for job in p.jobs:
-            c = job.completion
-            category = h.suite.get(job.eval_id).category
-            base = dict(
-                eval_id=job.eval_id, category=category, sample_index=job.sample_index, output=c.text or None,
-                prompt_tokens=c.prompt_tokens, completion_tokens=c.completion_tokens, cost_usd=c.cost_usd,
-                latency_s=c.latency_s, response_key=c.cache_key, messages=job.messages or None,
-                response_model=c.response_model, finish_reason=c.finish_reason, attempts=c.attempts,
-            )
-            if c.status != "ok":
-                job.result = ResultRecord(**base, outcome="infra", error=c.error)
-                continue
-            parsed = parse_files(c.text, h.suite.kind.answer_extensions)
-            if parsed.error:
-                first = h.suite.kind.steps[0]  # an unreadable answer fails the kind's first step
-                step = StepRecord(name=first, status="fail", detail=parsed.error)
-                job.result = ResultRecord(**base, outcome="fail", failed_step=first, error=parsed.error, steps=[step])
-                continue
-            job.result = ResultRecord(**base, outcome="fail", files=parsed.files)
-            to_grade.append((job, GradeRequest(eval=h.suite.get(job.eval_id), files=parsed.files)))
+            job.result, files, warnings = _answer_record(h, job)
+            if files is not None:
+                to_grade.append((job, GradeRequest(eval=h.suite.get(job.eval_id), files=files), warnings))
     if not to_grade:
         return
     tick = (lambda done, total: progress("grade", done, total)) if progress else None
+    requests = [req for _, req, _ in to_grade]
     if h.cluster is not None:
-        grades = h.cluster.grade(h, [req for _, req in to_grade], progress=tick)
+        grades = h.cluster.grade(h, requests, progress=tick)
     else:
-        grades = grade(h.project, [req for _, req in to_grade], use_cache=h.use_cache, suite=h.suite, progress=tick)
-    for (job, _), g in zip(to_grade, grades):
+        grades = grade(h.project, requests, use_cache=h.use_cache, suite=h.suite, progress=tick)
+    for (job, _, warnings), g in zip(to_grade, grades):
+        steps = [StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail or None,
+                            warnings=list(s.warnings) or None) for s in g.steps]
+        if warnings and steps:  # what the reading of the answer left out or chose, beside the first step's own
+            steps[0] = steps[0].model_copy(update={"warnings": [*warnings, *(steps[0].warnings or [])]})
         job.result = job.result.model_copy(
             update=dict(
                 outcome="infra" if g.infra_error else ("pass" if g.passed else "fail"),
@@ -125,7 +143,6 @@ def grade_jobs(h: Harness, batches: list[Batch], progress: Progress | None) -> N
                 tests_passed=g.tests_passed,
                 tests_total=g.tests_total,
                 grade_key=g.cache_key,
-                steps=[StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail or None,
-                                  warnings=list(s.warnings) or None) for s in g.steps],
+                steps=steps,
             )
         )

@@ -199,7 +199,7 @@ def _eval_shape(h, eval_id: str) -> tuple[int, int]:
         from tuner.tokens import count_tokens
 
         ev = h.suite.get(eval_id)
-        memo[eval_id] = (count_tokens(user_message(ev.task, h.suite.kind.output_format())),
+        memo[eval_id] = (count_tokens(user_message(ev.task, h.suite.answer_instructions())),
                          count_tokens(render_files(ev.answer_files())))
     return memo[eval_id]
 

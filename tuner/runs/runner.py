@@ -47,11 +47,15 @@ class RunOutcome:
 
 def inputs_hash(h: Harness, spec) -> str:
     """What reaches the model or decides a simulated answer besides the prompt and the task texts
-    (which the suite hash covers): the suite kind's answer-format text and, for ``sim/*``, the
-    simulator's planted truth. Part of the run id, so editing either never replays a stale run."""
+    (which the suite hash covers): the answer-format text, the tools offered (the structured
+    answer format) and, for ``sim/*``, the simulator's planted truth. Part of the run id, so
+    editing any of them never replays a stale run."""
     from tuner.hashing import sha256_json
 
-    parts = {"answer_format": h.suite.kind.output_format()}
+    parts = {"answer_format": h.suite.answer_instructions()}
+    tools = h.suite.answer_tools()
+    if tools:  # absent for text answers: their runs keep the ids they had
+        parts["tools"] = list(tools)
     if spec.is_sim:
         from tuner.models.sim.world import fingerprint
 

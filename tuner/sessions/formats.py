@@ -7,8 +7,8 @@
 - ``openai``: JSON Lines, one ``{"messages": [...]}`` per session, the whole conversation in order
   (system, user, assistant, tool), tool calls in OpenAI's shape.
 - ``text``: Markdown-ish plain text for people: ``## Session: <title>``, ``**User:**`` /
-  ``**Assistant:**`` turns, ``---``, then ``Tokens: N | Cost: $X | Model: M`` and
-  ``Status: S | Tags: a, b``.
+  ``**Assistant:**`` turns (the answer's reasoning, when kept, as ``**Reasoning:**`` before it),
+  ``---``, then ``Tokens: N | Cost: $X | Model: M`` and ``Status: S | Tags: a, b``.
 """
 
 from __future__ import annotations
@@ -130,12 +130,13 @@ def _as_text(m: dict) -> str:
 
 
 def _turns(messages: list[dict]) -> list[tuple[int, int]]:
-    """(index of the user message, index of the assistant answer that closes its turn)."""
+    """(index of the user message, index of the assistant answer that closes its turn). An answer
+    made of tool calls closes its turn when nothing follows it (files written with write_file)."""
     turns, user = [], None
     for i, m in enumerate(messages):
         if m["role"] == "user":
             user = i
-        elif m["role"] == "assistant" and user is not None and not m.get("tool_calls"):
+        elif m["role"] == "assistant" and user is not None and (not m.get("tool_calls") or i == len(messages) - 1):
             turns.append((user, i))
             user = None
     return turns
@@ -147,7 +148,9 @@ def deepeval_cases(conv: Conversation) -> list[dict]:
     messages = openai_messages(conv)
     turns = _turns(messages)
     for n, (u, a) in enumerate(turns):
-        case = {"input": _content(messages[u]), "actual_output": _content(messages[a])}
+        answer = messages[a]
+        output = _as_text(answer).removeprefix("assistant:").lstrip() if answer.get("tool_calls") else _content(answer)
+        case = {"input": _content(messages[u]), "actual_output": output}
         if n == len(turns) - 1 and conv.session.label.expected_output is not None:
             case["expected_output"] = conv.session.label.expected_output
         # Everything before the answer except the input itself: earlier turns, the system
@@ -180,10 +183,13 @@ def to_text(convs: list[Conversation]) -> str:
     for conv in convs:
         s = conv.session
         lines = [f"## Session: {s.title}", ""]
-        for m in openai_messages(conv):
+        messages = openai_messages(conv)
+        for n, m in enumerate(messages):
             if m["role"] == "user":
                 lines += [f"**User:** {_content(m)}", ""]
             elif m["role"] == "assistant":
+                if n == len(messages) - 1 and conv.reasoning:  # the recorded answer's reasoning, kept apart
+                    lines += [f"**Reasoning:** {conv.reasoning}", ""]
                 text = m.get("content") or ""
                 if m.get("tool_calls"):
                     calls = ", ".join(f"{c['function']['name']}({c['function']['arguments']})" for c in m["tool_calls"])

@@ -106,10 +106,20 @@ class SessionPage(BaseModel):
 
 
 class Conversation(BaseModel):
-    """A session with its whole conversation: the messages sent, then the assistant's answer."""
+    """A session with its whole conversation: the messages sent, then the assistant's answer (its
+    text, and its tool calls when it wrote files through them)."""
 
     session: Session
     messages: list[dict]
+    reasoning: str | None = None  # the model's reasoning, kept apart from the answer
+    finish_reason: str | None = None  # the provider's; "length": the answer was cut off
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the answer is incomplete ("truncated at the token limit (finish_reason length)")."""
+        from tuner.models.answers import stop_reason
+
+        return stop_reason(self.finish_reason)
 
 
 _R = ResultRow.__table__
@@ -242,23 +252,28 @@ def conversations(store, sessions: list[Session]) -> list[Conversation]:
         return []
     ids = [x.result_id for x in sessions]
     rows: dict[int, tuple] = {}
+    columns = (_R.c.id, _R.c.messages, _R.c.output, _R.c.tool_calls, _R.c.reasoning, _R.c.finish_reason)
     with store.reading() as s:
         for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
-            for rid, messages, output in s.execute(select(_R.c.id, _R.c.messages, _R.c.output).where(_R.c.id.in_(chunk))):
-                rows[rid] = (messages, output)
-        hashes = {m["prompt_hash"] for messages, _ in rows.values() for m in messages or []
+            for rid, *rest in s.execute(select(*columns).where(_R.c.id.in_(chunk))):
+                rows[rid] = tuple(rest)
+        hashes = {m["prompt_hash"] for messages, *_ in rows.values() for m in messages or []
                   if m.get("role") == "system" and "prompt_hash" in m}
         prompts = dict(s.execute(select(PromptRow.hash, PromptRow.text).where(PromptRow.hash.in_(hashes))).all()) if hashes else {}
     out = []
     for session in sessions:
-        messages, output = rows[session.result_id]
+        messages, output, tool_calls, reasoning, finish_reason = rows[session.result_id]
         sent = []
         for m in messages or []:
             if m.get("role") == "system" and "prompt_hash" in m:
                 sent.append({"role": "system", "content": prompts.get(m["prompt_hash"], "")})
             else:
                 sent.append(dict(m))
-        out.append(Conversation(session=session, messages=[*sent, {"role": "assistant", "content": output}]))
+        answer = {"role": "assistant", "content": output}
+        if tool_calls:
+            answer["tool_calls"] = [dict(c) for c in tool_calls]
+        out.append(Conversation(session=session, messages=[*sent, answer], reasoning=reasoning,
+                                finish_reason=finish_reason))
     return out
 
 

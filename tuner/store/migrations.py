@@ -59,8 +59,14 @@ def _v4_to_v5(conn: Connection) -> None:
     DesignPointRow.__table__.create(conn, checkfirst=True)
 
 
+def _v5_to_v6(conn: Connection) -> None:
+    # v6 keeps an answer's reasoning and tool calls beside its text. Older results keep null there:
+    # their text is what was recorded (a <think> block in it stays, and is split off when read).
+    _add_columns(conn, ResultRow.__table__, ["reasoning", "tool_calls"])
+
+
 # version n -> function upgrading n to n+1.
-_STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
+_STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6}
 
 
 def current_version(conn: Connection) -> int | None:

@@ -100,7 +100,10 @@ class ResultRecord(BaseModel):
     response_model: str | None = None
     finish_reason: str | None = None
     attempts: int | None = None
+    reasoning: str | None = None  # v6: kept apart from the answer's text
+    tool_calls: list[dict] | None = None  # v6: [{id, name, arguments}]
     steps: list[StepRecord] = Field(default_factory=list)
+
 
     @classmethod
     def from_row(cls, row) -> ResultRecord:

@@ -29,7 +29,7 @@ __all__ = [
     "DesignPointRow",
 ]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 def _now() -> datetime:
@@ -145,7 +145,8 @@ class ResultRow(Base):
     sample_index: Mapped[int] = mapped_column(Integer, doc="Sample index (pairs results across runs).")
     outcome: Mapped[str] = mapped_column(String(16), doc="pass | fail (model) | infra (excluded from scores).")
     failed_step: Mapped[str | None] = mapped_column(String(32), nullable=True, doc="First failing step, if any.")
-    output: Mapped[str | None] = mapped_column(Text, nullable=True, doc="The model's raw answer text.")
+    output: Mapped[str | None] = mapped_column(Text, nullable=True, doc="The model's answer text as written, its "
+        "reasoning split off (v6; before, a <think> block stayed in it).")
     files: Mapped[dict | None] = mapped_column(nullable=True, doc="Parsed files {path: content}.")
     error: Mapped[str | None] = mapped_column(Text, nullable=True, doc="Infra error or parse error, first lines.")
     tests_passed: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Grader tests passed.")
@@ -163,6 +164,11 @@ class ResultRow(Base):
     response_model: Mapped[str | None] = mapped_column(String(200), nullable=True, doc="Model name the provider says answered.")
     finish_reason: Mapped[str | None] = mapped_column(String(32), nullable=True, doc="Provider's finish reason (stop, length, ...).")
     attempts: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Provider calls made for it (0 = cache hit).")
+    # v6: an answer's parts besides its text (null for results recorded by a v5 store).
+    reasoning: Mapped[str | None] = mapped_column(Text, nullable=True, doc="The model's reasoning, kept apart from "
+        "its answer: the provider's reasoning field and any <think> block of the text (never read as files).")
+    tool_calls: Mapped[list | None] = mapped_column(nullable=True, doc="The tool calls of the answer, in order: "
+        "[{id, name, arguments}] with arguments as the JSON text sent (the write_file answer format).")
     run: Mapped[RunRow] = relationship(back_populates="results")
     steps: Mapped[list[StepRow]] = relationship(back_populates="result", cascade="all, delete-orphan", order_by="StepRow.position")
 

@@ -38,9 +38,12 @@ class SuiteKind(Protocol):
     - ``file_globs``: comma-separated globs of the files the guidelines apply to (Cursor rules).
     - ``output_format()``: the answer-format instructions appended to every task in the user
       message, the fence format included: ``# Files``, then per file a ``## <root>/<path>`` line and
-      one fenced block (with the kind's language tag) holding the whole file. The answer parser,
-      ``tuner.models.parse_files``, reads this format back. The text is part of a run's identity
-      (and of its planned tokens): change it and runs get new ids.
+      one fenced block (with the kind's language tag) holding the whole file. The answer reader,
+      ``tuner.models.read_answer``, reads this format back (and what models write instead of it:
+      see ``tuner.models.answers.markdown`` for the precedence of the paths a block may carry). The
+      text is part of a run's identity (and of its planned tokens): change it and runs get new ids.
+      Files outside ``answer_roots`` are left out of an answer with a warning unless they replace
+      one it writes under a root (``tuner.models.answers.paths``).
     - ``grader_id(suite)``: a content hash of the kind's grader inputs: everything, outside the eval
       folders, that can change a verdict (tool configuration and versions, lint levels, scripts, the
       toolchain lock, its own grading code and the ``tuner.grading`` modules it runs on). Eval
@@ -62,6 +65,10 @@ class SuiteKind(Protocol):
       is ``Eval.kind_settings`` and is part of the eval's hashes. Default: no ``eval.toml``.
     - ``check_suite(suite)``: checks across the loaded suite, raising ``InputError`` naming the
       file (Convex: every package an eval declares is in the toolchain). Default: none.
+    - ``tool_format()``: the instructions of the structured answer format (a suite's
+      ``answer_format = "tool"``: files through a ``write_file(path, content)`` tool call), with the
+      kind's example path and any rule its ``output_format`` adds. Default: the generic
+      ``tuner.models.answers.tool_instructions`` over ``answer_roots``.
     - ``generated_paths(files)``: the paths of a file set that the kind's own tools write (Convex:
       ``convex/_generated/``; pytest: ``__pycache__/``). ``tuner grade DIR`` and the suite loader
       (reference and alternative answers) leave them out of files read from disk, as they are not

@@ -175,9 +175,11 @@ def eval_page(request: Request, run_id: str, eval_id: str) -> HTMLResponse:
     reference = ev.answer_files() if ev else None
     samples = [{"result": r, "diffs": file_diffs(reference, r.files or {}) if reference is not None and r.files is not None else None}
                for r in results]
+    from tuner.models.answers import stop_reason
+
     return _render(request, "eval.html.j2", run=record, eval_id=eval_id, category=results[0].category, ev=ev,
                    suite=suite, stale=bool(suite and suite.hash != record.suite_hash), samples=samples,
-                   labels=labels_for(store, [r.response_key for r in results]), tab="runs")
+                   labels=labels_for(store, [r.response_key for r in results]), stop_reason=stop_reason, tab="runs")
 
 
 @router.get("/prompts/{prompt_hash}", dependencies=[Viewer])
@@ -305,4 +307,4 @@ def session_page(request: Request, key: str) -> HTMLResponse:
     [full] = resolve_keys(store, [key])
     [s] = iter_sessions(store, SessionFilter(keys=(full,)))
     [conv] = conversations(store, [s])
-    return _render(request, "session.html.j2", s=s, messages=openai_messages(conv), tab="evals")
+    return _render(request, "session.html.j2", s=s, messages=openai_messages(conv), conv=conv, tab="evals")

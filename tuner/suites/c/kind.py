@@ -22,13 +22,14 @@ __all__ = ["CKind", "OUTPUT_FORMAT", "grader_code", "gcc_version"]
 
 _WORKERS = 2
 
+_C_ONLY = "- C11 with the standard library only; no `main` function (the grader has its own)."
 OUTPUT_FORMAT = (
     "Answer format:\n"
     "- Start with a line `# Files`.\n"
     "- For each file, a line `## <path>` (for example `## src/strutil.c`), relative to the project\n"
     "  root, followed by the complete file content in one fenced code block (```c).\n"
     "- Write complete files, not fragments or diffs. Put no prose inside the code blocks.\n"
-    "- C11 with the standard library only; no `main` function (the grader has its own)."
+    f"{_C_ONLY}"
 )
 
 
@@ -43,6 +44,11 @@ class CKind:
 
     def output_format(self) -> str:
         return OUTPUT_FORMAT
+
+    def tool_format(self) -> str:
+        from tuner.models.answers import tool_instructions
+
+        return tool_instructions(self.answer_roots, "src/strutil.c") + "\n" + _C_ONLY
 
     def grader_id(self, suite) -> str:
         """Everything besides the eval that decides a verdict: the code that grades (this package,

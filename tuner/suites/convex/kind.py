@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tuner.models.answers import tool_instructions
 from tuner.models.messages import answer_format
 from tuner.suites.convex.settings import ConvexEvalConfig, ConvexSettings, check_dependencies
 
@@ -30,6 +31,9 @@ class ConvexKind:
 
     def output_format(self) -> str:
         return OUTPUT_FORMAT
+
+    def tool_format(self) -> str:
+        return tool_instructions(self.answer_roots, "convex/schema.ts")
 
     def check_suite(self, suite) -> None:
         check_dependencies(suite)

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tuner.hashing import sha256_bytes, sha256_json
+from tuner.models.answers import tool_instructions
 from tuner.models.messages import answer_format
 
 __all__ = ["PytestKind", "OUTPUT_FORMAT", "grader_code"]
@@ -45,6 +46,9 @@ class PytestKind:
 
     def output_format(self) -> str:
         return OUTPUT_FORMAT
+
+    def tool_format(self) -> str:
+        return tool_instructions(self.answer_roots, "app/slug.py")
 
     def generated_paths(self, files: dict[str, str]) -> list[str]:
         """Python's bytecode caches: an answer folder someone ran holds them, and the answer did not write them."""
