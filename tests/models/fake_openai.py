@@ -225,15 +225,23 @@ class _Handler(BaseHTTPRequestHandler):
             return self._ok(json.dumps(fields))
         self._ok("\n\n".join(f"[[ ## {k} ## ]]\n{v}" for k, v in fields.items()) + "\n\n[[ ## completed ## ]]")
 
-    def handle_one_request(self) -> None:
+    def parse_request(self) -> bool:
+        # A request counts as in flight from the moment its request line has arrived, not while a
+        # kept-alive connection waits for its next one (that idle wait read a bound of 4 as 5).
         with self.server.lock:
             self.server.in_flight += 1
             self.server.max_in_flight = max(self.server.max_in_flight, self.server.in_flight)
+        self._counted = True
+        return super().parse_request()
+
+    def handle_one_request(self) -> None:
+        self._counted = False
         try:
             super().handle_one_request()
         finally:
-            with self.server.lock:
-                self.server.in_flight -= 1
+            if self._counted:
+                with self.server.lock:
+                    self.server.in_flight -= 1
 
 
 FAULTS = ("429", "500", "503", "timeout", "reset", "malformed", "empty", "truncated")
