@@ -91,6 +91,7 @@ class Cell:
     delta: float | None = None
     lo: float | None = None
     hi: float | None = None
+    level: float | None = None  # the confidence level of [lo, hi]: the last look's, 1 - 2 x its alpha share
     p_value: float = 1.0
     q_value: float | None = None
     decided_round: int | None = None
@@ -342,7 +343,7 @@ def _decide(plan: Plan, cells: dict, rows: dict, open_by_cat: dict[str, list[str
             tested.append(cell)
             estimates.append((effect, se, df))
     for cell, test in zip(tested, zone_tests(estimates, plan.zone, round_no, spent)):
-        cell.lo, cell.hi, cell.p_value, cell.q_value = test.lo, test.hi, test.p_flag, test.q_flag
+        cell.lo, cell.hi, cell.p_value, cell.q_value, cell.level = test.lo, test.hi, test.p_flag, test.q_flag, test.level
         if test.verdict != OPEN:
             cell.verdict, cell.decided_round = test.verdict, round_no
 

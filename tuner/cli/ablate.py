@@ -62,7 +62,7 @@ def ablate(
         write_atomic(md, render_markdown(report))
         write_atomic(md.with_suffix(".json"), report.model_dump_json(indent=2))
         write_heatmap(report, md.with_suffix(".png"))
-    lost = (report.adaptive or {}).get("lost", 0)
+    lost = report.lost
     if as_json:
         print_json({**report.model_dump(mode="json"), "report": str(md), "spent": budget.spent})
     else:
@@ -125,6 +125,10 @@ def _print(report, md: Path) -> None:
         for e in report.effects:
             if e.model == model:
                 mark = {"helps": "[green]+[/green]", "hurts": "[red]−[/red]", "undecided": "?"}.get(e.verdict, " ")
+                if e.verdict == "not measured":
+                    cells.setdefault(e.rule, {})[e.category] = "not measured"
+                    tokens[e.rule] = e.tokens
+                    continue
                 cells.setdefault(e.rule, {})[e.category] = "n/a" if e.delta is None else f"{e.delta:+.2f}{mark}"
                 tokens[e.rule] = e.tokens
         for rule in sorted(cells):
@@ -140,6 +144,8 @@ def _print(report, md: Path) -> None:
             one = "" if len(categories) == 1 else ", or --category C to spend the budget on one category,"
             out.print(f"[yellow]undecided cells: a larger --budget-calls{one} decides more (points already measured "
                       "are not paid again)[/yellow]")
+    elif report.lost:
+        pass  # said below: not measured
     elif all(e.verdict == "no detectable effect" for e in report.effects):
         out.print(f"[yellow]no rule reached q < 0.05 with {report.samples} sample(s) per eval: the data cannot tell these "
                   "effects from noise yet; more --samples, or --category to ask about one category, give more power "
