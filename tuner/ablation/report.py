@@ -27,7 +27,9 @@ def _intro(report: AblationReport) -> str:
             f"budget of {a['budget_calls']} ({a['new_calls']} paid in this invocation; stopped: {a['stopped']}). "
             f"Zone: helps/hurts = confidently beyond ±{a['delta0']:.0%}; no effect = no meaningful effect (confidently within "
             f"±{a['delta']:.0%}); undecided = the budget ran out first. Error budget α={a['alpha']} spent over "
-            f"the looks ({_spending(a)}), BH within each look. Cells: {counts['helps']} helps, {counts['hurts']} hurts, "
+            f"the looks ({_spending(a)}), BH within each look. A decided cell shows its estimate and interval at the "
+            "deciding look (stopping at the first crossing reads high: re-measure before acting on the size). "
+            f"Cells: {counts['helps']} helps, {counts['hurts']} hurts, "
             f"{counts['no meaningful effect']} no meaningful effect, {counts['undecided']} undecided."
             + (f" Not measured: {a['lost']} answers lost to provider or grader failures, left out of every estimate."
                if a.get("lost") else ""))

@@ -140,6 +140,8 @@ def _print(report, md: Path) -> None:
                   f"({a['new_calls']:,} paid now), "
                   f"stopped: {a['stopped']}; " + ", ".join(f"{sum(1 for e in report.effects if e.verdict == v)} {v}"
                   for v in ("helps", "hurts", "no meaningful effect", "undecided")))
+        if any(e.verdict in ("helps", "hurts") for e in report.effects):
+            out.print("[dim]a decided cell's effect is its estimate at the deciding look (a first crossing reads high)[/dim]")
         if any(e.verdict == "undecided" for e in report.effects):
             one = "" if len(categories) == 1 else ", or --category C to spend the budget on one category,"
             out.print(f"[yellow]undecided cells: a larger --budget-calls{one} decides more (points already measured "
