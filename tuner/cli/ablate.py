@@ -70,7 +70,9 @@ def ablate(
     if lost:  # an outage is never a verdict: what was decided stands, the rest is not measured
         err_console().print(f"not measured: {lost} answers lost to provider or grader failures (left out of "
                                    "every estimate); run the same command again to retry them")
-        raise typer.Exit(4)
+        from tuner.errors import EXIT_CODES, IncompleteError
+
+        raise typer.Exit(EXIT_CODES[IncompleteError])
 
 
 def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None):

@@ -89,7 +89,9 @@ def tune(
         _print(result, path, wide)
         console().print(f"[dim]{spent_line(budget)}[/dim]")
     if decision == "not measured":
-        raise typer.Exit(4)
+        from tuner.errors import EXIT_CODES, IncompleteError
+
+        raise typer.Exit(EXIT_CODES[IncompleteError])
 
 
 def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budget):

@@ -62,15 +62,11 @@ def gate_offset(candidate_hash: str, against_hash: str) -> int:
 
 
 class RegressionRefused(TunerError):
-    """The candidate regresses a category on the held-out evals."""
-
-    exit_code = 1
+    """The candidate regresses a category on the held-out evals (a check failed: exit 1)."""
 
 
 class NotAccepted(TunerError):
-    """The study's winner was withheld by tune's decision (or never confirmed)."""
-
-    exit_code = 1
+    """The study's winner was withheld by tune's decision (or never confirmed; exit 1)."""
 
 
 class PublishResult(BaseModel):
