@@ -24,7 +24,7 @@ def fresh_offset(config: "TuneConfig", phase: str = "confirm") -> int:
     """The first fresh sample index of ``phase`` for this study: a window of ``FRESH_BASE`` indices
     chosen by the study's hash (one of 1,000; a rerun finds the same one, so nothing is bought
     twice), ``phase`` a half of it. Below 2**31, as the stores' integer columns require."""
-    return FRESH_BASE * (1 + int(config.hash.split(":")[-1][:8], 16) % 1000) + _PHASES[phase]
+    return FRESH_BASE * (1 + int(short(config.hash, 8), 16) % 1000) + _PHASES[phase]
 
 
 class TuneConfig(BaseModel):
