@@ -136,10 +136,10 @@ def adaptive_budget(h: Harness, selection: dict[str, str], specs: list, budget_c
 def ablate(
     h: Harness,
     *,
-    design: str,
-    set_name: str,
+    design: str = "adaptive",
+    set_name: str = "all-active",
     specs: list,
-    samples: int,
+    samples: int | None = None,
     runs: int | None = None,
     seed: int = 0,
     category: str | None = None,
@@ -148,6 +148,8 @@ def ablate(
     zone: Zone | None = None,
     progress=None,
 ) -> AblationReport:
+    if samples is None:  # the adaptive design chooses its own; a screening cell is one sample
+        samples = 1 if design == "screening" else 2
     rule_set = h.guidelines.load_set(set_name)
     selection = rule_set.select(h.guidelines.library)
     eval_ids = [e.id for e in h.suite.select(category=category, held_out=held_out)]

@@ -50,13 +50,12 @@ def ablate(
     with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
         budget = install(h, "ablate", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         specs = resolve_models(h.project, model, panel)
-        k = samples or (1 if design == "screening" else 2)
         if design == "adaptive":  # rounds of its own choosing: the plan is its budget, shown before the first round
             h.plan_hook = None
             show(h, _adaptive_plan(h, rule_set, specs, category=category, budget_calls=budget_calls),
                  plan_only=plan, as_json=as_json)
         with phase_progress(not as_json) as progress:
-            report = run_ablate(h, design=design, set_name=rule_set, specs=specs, samples=k, runs=runs, seed=seed,
+            report = run_ablate(h, design=design, set_name=rule_set, specs=specs, samples=samples, runs=runs, seed=seed,
                                 category=category, budget_calls=budget_calls, zone=zone, progress=progress)
         md = output or h.project.reports / "ablate" / f"{design}_{_set_label(rule_set)}_{short(report.id, 8)}.md"
         write_atomic(md, render_markdown(report))
@@ -71,7 +70,9 @@ def ablate(
     if lost:  # an outage is never a verdict: what was decided stands, the rest is not measured
         err_console().print(f"not measured: {lost} answers lost to provider or grader failures (left out of "
                                    "every estimate); run the same command again to retry them")
-        raise typer.Exit(4)
+        from tuner.errors import EXIT_CODES, IncompleteError
+
+        raise typer.Exit(EXIT_CODES[IncompleteError])
 
 
 def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None):
