@@ -46,6 +46,13 @@ def test_outcome_at_a_turn():
     assert [outcome_at(lost, k) for k in (1, 2, 3)] == ["fail", "infra", "infra"]
     assert [outcome_at(one_shot, k) for k in (1, 3)] == ["pass", "pass"]
     assert [r.outcome for r in at_turn([repaired, lost, one_shot], 1)] == ["fail", "fail", "pass"]
+    # Read at an earlier turn, a result is that turn's answer: its step, and its grade's key (pairing
+    # folds samples by it), not the last answer's.
+    graded = repaired.model_copy(update={"grade_key": "g2", "turns": [{"turn": 1, "outcome": "fail", "failed_step": "tests",
+                                                                       "grade_key": "g1"}, {"turn": 2, "outcome": "pass"}]})
+    early = at_turn([graded], 1)[0]
+    assert (early.outcome, early.failed_step, early.grade_key) == ("fail", "tests", "g1")
+    assert at_turn([graded], 2)[0] is graded
     assert at_turn([repaired], None)[0] is repaired
 
 

@@ -110,7 +110,7 @@ def compare(
                              "(grading code, toolchain or lint settings changed since)")
             side_results.append([r for r in results if r.eval_id in wanted])
         recorded.append((spec, *side_results))
-    cells = finalize(_cells(h, recorded, evals, k, b.offset, a.offset, at), alpha)
+    cells = finalize(_cells(h, recorded, evals, k, b.offset, a.offset, at, notes), alpha)
     by_turn = [] if turns == 1 else [_turn_row(h, recorded, evals, k, b.offset, a.offset, t, alpha) for t in range(1, turns + 1)]
     sides = {"before": info[0].runs, "after": info[1].runs}
     identity = sha256_json(sides if turns == 1 else {**sides, "at_turn": at})  # the verdicts differ by turn
@@ -122,8 +122,10 @@ def compare(
     return comparison
 
 
-def _cells(h, recorded: list[tuple], evals, k: int, before_offset: int, after_offset: int, turn: int) -> list:
-    """The cells (not yet finalized) of the results as they stood after ``turn``."""
+def _cells(h, recorded: list[tuple], evals, k: int, before_offset: int, after_offset: int, turn: int,
+           notes: list[str] | None = None) -> list:
+    """The cells (not yet finalized) of the results as they stood after ``turn``; what the pairing
+    noticed goes to ``notes`` when given."""
     from tuner.runs.repair import at_turn
 
     cells = []
@@ -137,6 +139,9 @@ def _cells(h, recorded: list[tuple], evals, k: int, before_offset: int, after_of
                                   expected=planned[c]) for c in categories}
         overall = pair_results(before, after, before_offset=before_offset, after_offset=after_offset, expected=len(evals) * k)
         cells += build_cells(spec, by_cat, overall)
+        if overall.repeated and notes is not None:
+            notes.append(f"{spec.label}: {overall.repeated} of {overall.repeated + overall.pairs} pairs repeat an earlier "
+                         "pair's answers exactly (temperature 0 or a fixed seed): each counted once")
     return cells
 
 

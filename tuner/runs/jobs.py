@@ -184,7 +184,7 @@ def _turn_entry(job: Job, roots) -> dict:
     r, c = job.result, job.completion
     entry = {"turn": job.turn, "outcome": r.outcome, "failed_step": r.failed_step, "attempts": c.attempts if c else 0,
              "prompt_tokens": r.prompt_tokens, "completion_tokens": r.completion_tokens, "response_key": r.response_key,
-             "cost_usd": (c.cost_usd if c.attempts else 0.0) if c else 0.0}
+             "grade_key": r.grade_key, "cost_usd": (c.cost_usd if c.attempts else 0.0) if c else 0.0}
     if r.outcome == "fail":
         entry["feedback"] = feedback_message(r, roots)
     elif r.outcome == "infra":

@@ -85,8 +85,15 @@ def at_turn(results: list, turn: int | None) -> list:
         return list(results)
     out = []
     for r in results:
-        outcome = outcome_at(r, turn)
-        out.append(r if outcome == r.outcome else r.model_copy(update={"outcome": outcome}))
+        seen = [t for t in (r.turns or []) if t["turn"] <= turn]
+        if not r.turns or seen[-1] is r.turns[-1]:
+            out.append(r)  # one turn, or nothing happened after ``turn``: the result as recorded
+            continue
+        t = seen[-1]
+        # The answer of that turn: its outcome and step, and its grade's key as what identifies it
+        # (pairing folds samples that gave one same answer; the last answer's key would say so wrongly).
+        out.append(r.model_copy(update={"outcome": t["outcome"], "failed_step": t.get("failed_step"),
+                                        "grade_key": t.get("grade_key"), "output": None}))
     return out
 
 
