@@ -61,7 +61,7 @@ def ablate(
         write_atomic(md, render_markdown(report))
         write_atomic(md.with_suffix(".json"), report.model_dump_json(indent=2))
         write_heatmap(report, md.with_suffix(".png"))
-    lost = (report.adaptive or {}).get("lost", 0)
+    lost = report.lost
     if as_json:
         print_json({**report.model_dump(mode="json"), "report": str(md), "spent": budget.spent})
     else:
@@ -126,6 +126,10 @@ def _print(report, md: Path) -> None:
         for e in report.effects:
             if e.model == model:
                 mark = {"helps": "[green]+[/green]", "hurts": "[red]−[/red]", "undecided": "?"}.get(e.verdict, " ")
+                if e.verdict == "not measured":
+                    cells.setdefault(e.rule, {})[e.category] = "not measured"
+                    tokens[e.rule] = e.tokens
+                    continue
                 cells.setdefault(e.rule, {})[e.category] = "n/a" if e.delta is None else f"{e.delta:+.2f}{mark}"
                 tokens[e.rule] = e.tokens
         for rule in sorted(cells):
@@ -137,10 +141,14 @@ def _print(report, md: Path) -> None:
                   f"({a['new_calls']:,} paid now), "
                   f"stopped: {a['stopped']}; " + ", ".join(f"{sum(1 for e in report.effects if e.verdict == v)} {v}"
                   for v in ("helps", "hurts", "no meaningful effect", "undecided")))
+        if any(e.verdict in ("helps", "hurts") for e in report.effects):
+            out.print("[dim]a decided cell's effect is its estimate at the deciding look (a first crossing reads high)[/dim]")
         if any(e.verdict == "undecided" for e in report.effects):
             one = "" if len(categories) == 1 else ", or --category C to spend the budget on one category,"
             out.print(f"[yellow]undecided cells: a larger --budget-calls{one} decides more (points already measured "
                       "are not paid again)[/yellow]")
+    elif report.lost:
+        pass  # said below: not measured
     elif all(e.verdict == "no detectable effect" for e in report.effects):
         out.print(f"[yellow]no rule reached q < 0.05 with {report.samples} sample(s) per eval: the data cannot tell these "
                   "effects from noise yet; more --samples, or --category to ask about one category, give more power "
