@@ -35,8 +35,10 @@ def label(profile_name: str, planted: tuple[str, ...] | list[str]) -> str:
 
 
 def simulate(
-    profile_name: str, profile: Profile, data: SimData, ev: SimEval, system_prompt: str, sample_index: int
+    profile_name: str, profile: Profile, data: SimData, ev: SimEval, system_prompt: str, sample_index: int,
+    variety: bool = False,
 ) -> SimAnswer:
+    """``variety``: dress the answer differently per sample (``variety.py``; verdicts unchanged)."""
     prompt_hash = hashlib.sha256(system_prompt.encode()).hexdigest()
     tokens = approx_tokens(system_prompt)
 
@@ -63,6 +65,10 @@ def simulate(
                 files, changed = effect.apply(files)
                 if changed:
                     planted.append(effect.id)
+    if variety:
+        from tuner.models.sim.variety import vary
+
+        files = vary(files, lambda name: draw(prompt_hash, ev.id, sample_index, f"variety|{name}"))
     text = label(profile_name, planted) + "\n\n" + render_files(files)
     return SimAnswer(text=text, planted=tuple(planted), eval_id=ev.id)
 
