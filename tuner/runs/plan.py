@@ -141,8 +141,10 @@ class Plan(BaseModel):
                 "cap": {"calls": self.cap_calls, "usd": self.cap_usd},
                 "phases": [p.model_dump() for p in self.phases],
                 "prices": [{"model": p.model, "input_per_mtok": _per_million(p.input_per_token),
-                            "cached_input_per_mtok": _per_million(p.cached_input_per_token),
-                            "output_per_mtok": _per_million(p.output_per_token)} for p in self.prices]}
+                            "output_per_mtok": _per_million(p.output_per_token),
+                            # Only where prompt caching is counted for the model.
+                            **({"cached_input_per_mtok": _per_million(p.cached_input_per_token)}
+                               if p.cached_input_per_token is not None else {})} for p in self.prices]}
 
     def lines(self) -> list[str]:
         """The plan as a person reads it."""
