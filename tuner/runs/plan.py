@@ -202,11 +202,20 @@ class PlanBuilder:
         """``arms`` prompts x ``eval_ids`` x ``samples`` on ``models`` models (default: every model)."""
         eval_ids = list(eval_ids)
         user, answer = self._shape(eval_ids)
+        # The repair loop makes up to ``turns`` calls a sample, each resending the exchange so far
+        # (turn t's input holds t - 1 answers and feedback messages besides the prompt and task).
+        turns = getattr(self.h, "turns", 1)
         n = arms * samples * (len(self.specs) if models is None else models)
+        one_in = prompt_tokens * len(eval_ids) + user
+        tokens_in = sum(one_in + (t - 1) * (answer + _FEEDBACK_TOKENS * len(eval_ids)) for t in range(1, turns + 1))
+        if turns > 1:
+            note = f"{note}; " if note else ""
+            note += f"up to {turns} turns a sample: the repair loop"
+        calls = n * len(eval_ids) * turns
         # Each (prompt, model) pays its system prompt in full once; its other calls repeat it.
-        repeats = max(0, n * len(eval_ids) - n // samples) if samples else 0
-        phase = Phase(name=name, calls=n * len(eval_ids), tokens_in=n * (prompt_tokens * len(eval_ids) + user),
-                      tokens_out=n * answer, tokens_in_cached=_cacheable(prompt_tokens) * repeats, note=note)
+        repeats = max(0, calls - n // samples) if samples else 0
+        phase = Phase(name=name, calls=calls, tokens_in=n * tokens_in, tokens_out=n * answer * turns,
+                      tokens_in_cached=_cacheable(prompt_tokens) * repeats, note=note)
         self.phases.append(phase)
         return phase
 
@@ -233,6 +242,10 @@ def _cacheable(prompt_tokens: int) -> int:
     """The system prompt's tokens a caching provider reads from its cache on a repeat (it caches
     prefixes from CACHE_MIN_TOKENS on)."""
     return prompt_tokens if prompt_tokens >= CACHE_MIN_TOKENS else 0
+
+
+# A repair turn's feedback message at its bound (tuner.runs.repair.FEEDBACK_LIMIT), in tokens.
+_FEEDBACK_TOKENS = 600
 
 
 def _eval_shape(h, eval_id: str) -> tuple[int, int]:
