@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tuner.cli._common import ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, err_console, print_json, resolve_models
+from tuner.cli._common import ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, TurnsOption, console, err_console, print_json, resolve_models
 from tuner.cli._plan import BudgetUsdOption, PlanOption, install, show, spent_line
 from tuner.cli._progress import phase_progress
 
@@ -30,6 +30,7 @@ def ablate(
     seed: Annotated[int, typer.Option(help="Screening design seed.")] = 0,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Report path (.md; .json and .png beside it).")] = None,
     no_cache: NoCacheOption = False,
+    turns: TurnsOption = 1,
     db: DbOption = None,
     cluster: ClusterOption = None,
     suite: SuiteOption = None,
@@ -47,7 +48,7 @@ def ablate(
     if design == "adaptive" and samples is not None:
         raise InputError("--samples does not apply to --design adaptive: it chooses samples per round; set --budget-calls")
     zone = _zone(delta0, delta) if design == "adaptive" else None
-    with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
+    with Harness(db=db, use_cache=not no_cache, cluster=cluster, turns=turns) as h:
         budget = install(h, "ablate", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         specs = resolve_models(h.project, model, panel)
         if design == "adaptive":  # rounds of its own choosing: the plan is its budget, shown before the first round

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
+    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption, TurnsOption,
     console, print_json, resolve_models,
 )
 from tuner.cli._plan import BudgetUsdOption, PlanOption, install, show, spent_line
@@ -41,6 +41,7 @@ def tune(
     seed: Annotated[int, typer.Option(help="Sampler seed.")] = 0,
     report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
     no_cache: NoCacheOption = False,
+    turns: TurnsOption = 1,
     db: DbOption = None,
     cluster: ClusterOption = None,
     suite: SuiteOption = None,
@@ -66,7 +67,7 @@ def tune(
         raise InputError("--trials applies to --search tpe")
     if evidence_budget and flow != "tpe":
         raise InputError("--evidence-budget applies to --search tpe (the screen flow's evidence is its screening)")
-    with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
+    with Harness(db=db, use_cache=not no_cache, cluster=cluster, turns=turns) as h:
         specs = resolve_models(h.project, model, panel)
         config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed,
                               search=search)
@@ -244,6 +245,7 @@ def worker(
     storage: StorageOption = None,
     trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Stop when the study has this many complete trials (default: as tune).")] = None,
     batch: Annotated[int, typer.Option(min=1, max=64)] = 2,
+    turns: Annotated[int, typer.Option("--turns", min=1, max=10, help="The study's --turns (a worker must run its trials the same way).")] = 1,
     db: DbOption = None,
     cluster: ClusterOption = None,
     suite: SuiteOption = None,
@@ -254,7 +256,7 @@ def worker(
     from tuner.tuning.study import trial_counts, best_trial, load_config, open_study, run_trials
     from tuner.tuning.tune import default_trials
 
-    with Harness(db=db, cluster=cluster) as h:
+    with Harness(db=db, cluster=cluster, turns=turns) as h:
         s = open_study(storage or h.db_url, study)
         if load_config(s).search != "tpe":
             from tuner.errors import InputError
