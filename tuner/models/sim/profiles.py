@@ -14,6 +14,9 @@ How a profile turns guidance into behaviour (shared by the simulator and ``truth
   strongest matching cure cue) and ``induce`` the same for ``induced_by`` cues (harmful guidance).
 * a side effect fires with ``probability * attention`` when its ``rule_cue`` is in the prompt.
 * ``noise``: with this probability one more applicable gap, chosen uniformly, is planted anyway.
+* ``priming``: any instruction text helps a little, whatever it says (a placebo arm shows it): every
+  gap's mistake probability is multiplied by ``1 - priming * tokens / (tokens + priming_tokens)``,
+  growing with the system prompt's tokens and bounded by ``priming``.
 """
 
 from __future__ import annotations
@@ -58,6 +61,8 @@ class Profile(BaseModel):
     noise: float = Field(0.0, ge=0.0, le=1.0)
     latency_ms: int = Field(0, ge=0)
     side_effects: list[SideEffect] = Field(default_factory=list)
+    priming: float = Field(0.0, ge=0.0, le=1.0)
+    priming_tokens: int = Field(500, gt=0)
 
     @field_validator("gaps")
     @classmethod
@@ -79,7 +84,8 @@ class Profile(BaseModel):
         tokens = approx_tokens(system_prompt) if prompt_tokens is None else prompt_tokens
         induce = self.follow(gap.induce_strength(system_prompt), tokens)
         cure = self.follow(gap.cure_strength(system_prompt), tokens)
-        return (base + (1.0 - base) * induce) * (1.0 - cure)
+        primed = self.priming * tokens / (tokens + self.priming_tokens)
+        return (base + (1.0 - base) * induce) * (1.0 - cure) * (1.0 - primed)
 
     def side_effect_probability(self, effect: SideEffect, system_prompt: str, prompt_tokens: int | None = None) -> float:
         if not effect.cue().matches(system_prompt):
@@ -174,12 +180,14 @@ def load_sim_data(root: Path | None, sim_file: str | Path | None = None) -> SimD
     Built-in data: ``gaps.yaml``, ``profiles.yaml``, then every ``gaps/*.yaml`` in name order. A
     file under ``gaps/`` holds one area's gaps and, under ``rates: {profile: {gap id: p}}``, the
     base probability each profile has for them, so an area is added without editing shared files.
+    Last, every ``profiles/*.yaml``: one profile (or a few) per file, added the same way.
     """
     user = sim_file or os.environ.get("TUNER_SIM_FILE") or None
     paths: list[Path] = []
     if root is not None:
         base = sim_data_dir(root)
-        paths += [base / "gaps.yaml", base / "profiles.yaml", *sorted((base / "gaps").glob("*.yaml"))]
+        paths += [base / "gaps.yaml", base / "profiles.yaml", *sorted((base / "gaps").glob("*.yaml")),
+                  *sorted((base / "profiles").glob("*.yaml"))]
     if user:
         paths.append(Path(user).expanduser())
     # Keyed by modification times so an edited file is picked up without a restart.
