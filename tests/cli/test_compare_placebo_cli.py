@@ -130,3 +130,22 @@ def test_a_stored_run_as_after_is_refused(env, careful):
     r = invoke("compare", "--before", "none", "--after", run_id.removeprefix("sha256:")[:12], "--placebo")
     assert r.exit_code == 2, r.output
     assert "is a stored run; the placebo is matched to a rule set" in r.output
+
+
+def test_the_viewers_compare_page_shows_both_readings(env, careful):
+    from fastapi.testclient import TestClient
+
+    from tuner.paths import find_project
+    from tuner.store import Store
+    from tuner.web import Login, create_app
+
+    data, _ = _helps(careful[0])
+    store = Store.open(f"sqlite:///{env / 'store.db'}", create=False)
+    try:
+        with TestClient(create_app(store, find_project(), Login("t")), base_url="http://127.0.0.1") as c:
+            assert c.get("/login?token=t", follow_redirects=False).status_code == 303
+            page = c.get(f"/experiments/{data['identity']}").text
+    finally:
+        store.close()
+    assert 'id="placebo-helps"' in page and "keeping a community garden" in page
+    assert page.count("helps beyond priming") >= 1 and page.index('id="compare-cells"') < page.index('id="placebo-helps"')
