@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
+    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption, TurnsOption,
     console, print_json, resolve_models,
 )
 from tuner.cli._plan import BudgetUsdOption, PlanOption, install, show, spent_line
@@ -41,6 +41,7 @@ def tune(
     seed: Annotated[int, typer.Option(help="Sampler seed.")] = 0,
     report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
     no_cache: NoCacheOption = False,
+    turns: TurnsOption = 1,
     db: DbOption = None,
     cluster: ClusterOption = None,
     suite: SuiteOption = None,
@@ -54,21 +55,23 @@ def tune(
 
     from tuner.errors import InputError
 
-    search = search or ("tpe" if trials else "screen")
-    if search not in ("screen", "tpe"):
-        raise InputError(f"--search {search!r}: use screen or tpe")
-    if trials and search != "tpe":
+    from tuner.tuning.config import SEARCHES, TuneConfig
+    from tuner.tuning.tune import budget_of
+
+    if search is None and trials:
+        search = "tpe"  # --trials implies the tpe flow; otherwise the library's default
+    if search is not None and search not in SEARCHES:
+        raise InputError(f"--search {search!r}: use {' or '.join(SEARCHES)}")
+    flow = search or TuneConfig.model_fields["search"].default
+    if trials and flow != "tpe":
         raise InputError("--trials applies to --search tpe")
-    if evidence_budget and search != "tpe":
+    if evidence_budget and flow != "tpe":
         raise InputError("--evidence-budget applies to --search tpe (the screen flow's evidence is its screening)")
-    with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
+    with Harness(db=db, use_cache=not no_cache, cluster=cluster, turns=turns) as h:
         specs = resolve_models(h.project, model, panel)
         config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed,
                               search=search)
-        if search == "screen" and budget_calls is None:
-            from tuner.tuning.screen import default_budget
-
-            budget_calls = default_budget(config, len(specs))
+        budget_calls = budget_of(config, budget_calls)
         budget = install(h, "tune", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         h.plan_hook = None
         show(h, _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budget), plan_only=plan, as_json=as_json)
@@ -87,7 +90,9 @@ def tune(
         _print(result, path, wide)
         console().print(f"[dim]{spent_line(budget)}[/dim]")
     if decision == "not measured":
-        raise typer.Exit(4)
+        from tuner.errors import EXIT_CODES, IncompleteError
+
+        raise typer.Exit(EXIT_CODES[IncompleteError])
 
 
 def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budget):
@@ -240,6 +245,7 @@ def worker(
     storage: StorageOption = None,
     trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Stop when the study has this many complete trials (default: as tune).")] = None,
     batch: Annotated[int, typer.Option(min=1, max=64)] = 2,
+    turns: Annotated[int, typer.Option("--turns", min=1, max=10, help="The study's --turns (a worker must run its trials the same way).")] = 1,
     db: DbOption = None,
     cluster: ClusterOption = None,
     suite: SuiteOption = None,
@@ -250,7 +256,7 @@ def worker(
     from tuner.tuning.study import trial_counts, best_trial, load_config, open_study, run_trials
     from tuner.tuning.tune import default_trials
 
-    with Harness(db=db, cluster=cluster) as h:
+    with Harness(db=db, cluster=cluster, turns=turns) as h:
         s = open_study(storage or h.db_url, study)
         if load_config(s).search != "tpe":
             from tuner.errors import InputError
