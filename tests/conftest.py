@@ -4,25 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import uuid
 from pathlib import Path
 
 import pytest
+from citools import fails_in_ci  # tests/ is on sys.path: this file's folder
 
 REPO = Path(__file__).resolve().parents[1]
 PG_URL = os.environ.get("TUNER_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-
-# Skips that mean a tool is missing: Node, a C compiler, bubblewrap, Chromium, PostgreSQL. CI
-# (CI=1; .ci/run installs them all) fails such a test instead of skipping it, so a broken CI
-# machine cannot pass by testing less. Other skips (no network, not root) stay skips.
-TOOL_MISSING = re.compile(r"node is not installed|gcc is not installed|bubblewrap is not installed|"
-                          r"no system Chromium|PostgreSQL not available|psql \(PostgreSQL's client\) is needed")
-
-
-def fails_in_ci(reason: str) -> bool:
-    return bool(os.environ.get("CI")) and TOOL_MISSING.search(reason) is not None
 
 
 @pytest.hookimpl(hookwrapper=True)

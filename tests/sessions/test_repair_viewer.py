@@ -29,3 +29,8 @@ def test_session_page_shows_each_turn_and_its_failed_step(viewer, store):
     assert "first try" in text[:first + 400] and text.index("first try") < text.index("test_basic_words") < second
     assert "turn 1: fail, failed step <b>tests</b>" in text and "turn 2: pass" in text
     assert 'data-feedback="1"' in text and "second try" in text[second:]
+
+    sample = viewer.get(f"/runs/{run_id}/evals/{base.eval_id}")
+    assert sample.status_code == 200
+    block = sample.text[sample.text.index('id="sample-98"'):]
+    assert "data-sample-turns" in block[:3000] and "at tests" in block[:3000]

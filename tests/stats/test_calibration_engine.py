@@ -136,7 +136,7 @@ SEVERAL = 100  # designs of the two-model panel (each twice the calls)
 
 def test_a_panel_of_two_models_a_a():
     """Two models (a cell per rule x model x category, 28 in all, BH across them within a look), 600
-    calls a model. Measured (100): any flag 0.02 (0.015 over 200), none before the last look."""
+    calls a model. Measured (100): any flag 0.000 (a panel with other base rates: 0.015 over 200)."""
     first, looks, _ = _first_flags(seeds=SEVERAL, models=2)
     rate = sum(f is not None for f in first) / SEVERAL
     print(f"engine A/A, two models: any flag {rate:.3f}; {_beyond_planned_spending(first, looks)}")
@@ -149,7 +149,7 @@ def test_the_checks_fail_on_an_engine_without_its_error_spending(monkeypatch, wo
     (under alpha: the total alone could not tell), 0.010 of the designs flagged at the first look,
     where 0.0000 was planned; every cell at +delta0: 0.075, 0.030 at the first look. (A single cell
     at +delta0, 0.010 with the mutant, flags too rarely to tell: the boundary is checked with every
-    cell on it.)"""
+    cell on it.) Two models: 0.035 in total, 0.030 at the first look."""
     monkeypatch.setattr(Zone, "spend_planned", lambda self, t0, t1: (self.alpha, self.beta))
     two = world.endswith("two models")
     first, looks, _ = _first_flags(effect=Zone().delta0 if "delta0" in world else 0.0, rule=None,

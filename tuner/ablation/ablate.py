@@ -75,8 +75,11 @@ def adaptive_effects(
     for eval_id in eval_ids:
         evals.setdefault(h.suite.get(eval_id).category, []).append(eval_id)
     others = {r: tuple(v for v in vs if v != selection[r]) for r, vs in (variants or {}).items() if r in selection}
+    # With the repair loop (--turns N) a point may take N calls: the looks are planned on the points
+    # the cap pays for at worst, so a later turn is never the call the cap refuses.
+    points = max(1, budget_calls // getattr(h, "turns", 1))
     plan = Plan(rules=tuple(sorted(selection)), evals={c: tuple(v) for c, v in sorted(evals.items())},
-                models=tuple(s.key for s in specs), budget_calls=budget_calls, zone=zone, seed=seed,
+                models=tuple(s.key for s in specs), budget_calls=points, zone=zone, seed=seed,
                 variants={r: vs for r, vs in sorted(others.items()) if vs})
 
     def prompt_of(pt) -> dict[str, str]:
