@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, err_console, print_json, resolve_models
-from tuner.cli._plan import BudgetUsdOption, PlanOption, install, show, spent_line
+from tuner.cli._plan import BudgetUsdOption, DecideOption, PlanOption, decide_cap, install, show, spent_line
 from tuner.cli._progress import phase_progress
 
 __all__ = ["register"]
@@ -20,6 +20,7 @@ def ablate(
     budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Most calls to spend, a cap over the whole command (adaptive default: half of a single-sample leave-one-out of the set over all tuning evals, at least 600 per model; with --category all of it goes to that category). A rerun with a larger budget reuses what it can.")] = None,
     budget_usd: BudgetUsdOption = None,
     plan: PlanOption = False,
+    decide: DecideOption = None,
     delta: Annotated[float, typer.Option(help="Adaptive: effects this large (pass-rate points, 0-1) must be found.", min=0.0, max=1.0)] = 0.08,
     delta0: Annotated[float, typer.Option("--delta0", help="Adaptive: effects this small do not matter (flagging one is a false alarm).", min=0.0, max=1.0)] = 0.02,
     runs: Annotated[Optional[int], typer.Option(help="Screening: random selections per eval (default: about 2/3 of the rules).", min=2)] = None,
@@ -46,14 +47,21 @@ def ablate(
         raise InputError(f"--design {design!r}: use one of {', '.join(DESIGNS)}")
     if design == "adaptive" and samples is not None:
         raise InputError("--samples does not apply to --design adaptive: it chooses samples per round; set --budget-calls")
+    if decide is not None and design != "adaptive":
+        raise InputError("--decide applies to --design adaptive (the fixed designs' calls are set by --samples)")
     zone = _zone(delta0, delta) if design == "adaptive" else None
     with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
-        budget = install(h, "ablate", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         specs = resolve_models(h.project, model, panel)
+        if design == "adaptive":
+            effect, budget_calls = decide_cap(decide, budget_calls,
+                                              lambda x: _decide_calls(h, rule_set, specs, category, zone, x))
+            if effect is not None:
+                h.plan_decide = {"effect": effect, "calls": budget_calls}
+        budget = install(h, "ablate", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         k = samples or (1 if design == "screening" else 2)
         if design == "adaptive":  # rounds of its own choosing: the plan is its budget, shown before the first round
             h.plan_hook = None
-            show(h, _adaptive_plan(h, rule_set, specs, category=category, budget_calls=budget_calls),
+            show(h, _adaptive_plan(h, rule_set, specs, category=category, budget_calls=budget_calls, zone=zone),
                  plan_only=plan, as_json=as_json)
         with phase_progress(not as_json) as progress:
             report = run_ablate(h, design=design, set_name=rule_set, specs=specs, samples=k, runs=runs, seed=seed,
@@ -64,7 +72,8 @@ def ablate(
         write_heatmap(report, md.with_suffix(".png"))
     lost = (report.adaptive or {}).get("lost", 0)
     if as_json:
-        print_json({**report.model_dump(mode="json"), "report": str(md), "spent": budget.spent})
+        print_json({**report.model_dump(mode="json"), "report": str(md), "spent": budget.spent,
+                    "plan": budget.plan.as_dict() if budget.plan else None})
     else:
         _print(report, md)
         console().print(f"[dim]{spent_line(budget)}[/dim]")
@@ -74,9 +83,22 @@ def ablate(
         raise typer.Exit(4)
 
 
-def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None):
-    """What the adaptive design spends at most: its budget, at the full set's prompt size."""
+def _selection(h, set_name: str, category: str | None) -> tuple[dict, list[str]]:
+    rule_set = h.guidelines.load_set(set_name)
+    return rule_set.select(h.guidelines.library), [e.id for e in h.suite.select(category=category, held_out=False)]
+
+
+def _decide_calls(h, set_name: str, specs: list, category: str | None, zone, effect: float) -> int | None:
+    from tuner.planning.commands import ablate_calls_for
+
+    selection, eval_ids = _selection(h, set_name, category)
+    return ablate_calls_for(h, selection, specs, eval_ids, zone, effect) if selection and eval_ids else None
+
+
+def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None, zone):
+    """What the adaptive design spends at most: its budget, at the full set's prompt size, and what it decides."""
     from tuner.ablation import adaptive_budget
+    from tuner.planning.commands import ablate_detectables
     from tuner.runs.plan import PlanBuilder
 
     rule_set = h.guidelines.load_set(set_name)
@@ -86,7 +108,10 @@ def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budge
     builder = PlanBuilder(h, specs, "ablate")
     builder.add_calls("adaptive rounds", budget, h.guidelines.compose(rule_set).tokens, eval_ids,
                       note="stops sooner once every rule x category is decided")
-    return builder.build(cap_calls=h.budget.calls, cap_usd=h.budget.usd)
+    out = builder.build(cap_calls=h.budget.calls, cap_usd=h.budget.usd)
+    if selection and eval_ids:
+        out.decides = [{**d.model_dump(), "line": d.line()} for d in ablate_detectables(h, selection, specs, eval_ids, budget, zone)]
+    return out
 
 
 def _set_label(rule_set: str) -> str:

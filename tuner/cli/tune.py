@@ -11,7 +11,7 @@ from tuner.cli._common import (
     ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
     console, print_json, resolve_models,
 )
-from tuner.cli._plan import BudgetUsdOption, PlanOption, install, show, spent_line
+from tuner.cli._plan import BudgetUsdOption, DecideOption, PlanOption, decide_cap, install, show, spent_line
 from tuner.cli._progress import phase_progress
 from tuner.cli._table import WideOption
 
@@ -30,6 +30,7 @@ def tune(
     budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Cap on provider calls over the whole command, shared by every phase (screen default: half of single-sample leave-one-out of the pool over the tuning evals).")] = None,
     budget_usd: BudgetUsdOption = None,
     plan: PlanOption = False,
+    decide: DecideOption = None,
     samples: SamplesOption = 4,
     tolerance: Annotated[float, typer.Option(help="Non-inferiority margin other categories are shown against, and the publish gate's (decisions stop on a drop established in any other category: exact one-sided McNemar, Benjamini-Hochberg, at most 5% when nothing drops).", min=0, max=1)] = 0.15,
     baseline: Annotated[Optional[str], typer.Option(help="Baseline: published name, NAME@VERSION or set (default: published, else all-active).")] = None,
@@ -65,6 +66,13 @@ def tune(
         specs = resolve_models(h.project, model, panel)
         config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed,
                               search=search)
+        if decide is not None:
+            if search != "screen":
+                raise InputError("--decide applies to --search screen (the cap it sizes is the screening's)")
+            from tuner.planning.commands import tune_calls_for
+
+            effect, budget_calls = decide_cap(decide, budget_calls, lambda x: tune_calls_for(h, config, specs, x))
+            h.plan_decide = {"effect": effect, "calls": budget_calls}
         if search == "screen" and budget_calls is None:
             from tuner.tuning.screen import default_budget
 
@@ -119,7 +127,12 @@ def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budge
         builder.add_calls("confirmation", confirm_calls(config, len(held), n, None, confirm_budget), tokens, everywhere)
         builder.add_calls("evidence", evidence_budget or fixed_loo_calls(config, len(config.baseline_selection), n), tokens,
                           config.eval_ids)
-    return builder.build(cap_calls=budget_calls, cap_usd=h.budget.usd)
+    out = builder.build(cap_calls=budget_calls, cap_usd=h.budget.usd)
+    if config.search == "screen":
+        from tuner.planning.commands import tune_detectables
+
+        out.decides = [{**d.model_dump(), "line": d.line()} for d in tune_detectables(h, config, specs, budget_calls, conf)]
+    return out
 
 
 def _baseline_set(config):

@@ -72,6 +72,10 @@ class Plan(BaseModel):
     prices: list[ModelPrice]
     cap_calls: int | None = None
     cap_usd: float | None = None
+    # What the budget decides, per question family (``tuner.planning.Detectable`` dumps, each with its
+    # ``line``), and the effect ``--decide`` sized the cap for ({"effect", "calls"}), if it was given.
+    decides: list[dict] = []
+    decide: dict | None = None
 
     @property
     def calls(self) -> int:
@@ -102,6 +106,16 @@ class Plan(BaseModel):
         share = 1 / len(self.prices)
         return sum(share * (p.input_per_token * self.tokens_in + p.output_per_token * self.tokens_out) for p in self.prices)
 
+    def per_model(self) -> list[dict]:
+        """Each model's equal share of the calls and tokens (at most), and what it costs at its price."""
+        n = max(1, len(self.prices))
+        out = []
+        for p in self.prices:
+            tin, tout = round(self.tokens_in / n), round(self.tokens_out / n)
+            cost = p.input_per_token * tin + p.output_per_token * tout if p.known else None
+            out.append({"model": p.model, "calls": -(-self.calls // n), "tokens_in": tin, "tokens_out": tout, "cost_usd": cost})
+        return out
+
     @property
     def usd_per_call(self) -> float | None:
         total = sum(p.calls for p in self.phases)
@@ -113,7 +127,8 @@ class Plan(BaseModel):
                 "tokens_in": self.tokens_in,
                 "tokens_out": self.tokens_out, "cost_usd": self.cost_usd,
                 "cap": {"calls": self.cap_calls, "usd": self.cap_usd},
-                "phases": [p.model_dump() for p in self.phases],
+                "phases": [p.model_dump() for p in self.phases], "decides": self.decides, "decide": self.decide,
+                "per_model": self.per_model(),
                 "prices": [{"model": p.model, "input_per_mtok": _per_million(p.input_per_token),
                             "output_per_mtok": _per_million(p.output_per_token)} for p in self.prices]}
 
@@ -130,6 +145,14 @@ class Plan(BaseModel):
             note = "; ".join(x for x in (f"only if {p.only_if}" if p.only_if else "", p.note) if x)
             note = f" ({note})" if note else ""
             out.append(f"  {p.name}: {plural(p.calls, 'call')}, ~{p.tokens_in:,} in, ~{p.tokens_out:,} out{note}")
+        for d in self.decides:
+            out.append(f"  decides: {d['line']}")
+        if self.decide is not None:
+            out.append(f"  --decide {self.decide['effect']:g}: the cap is sized so an effect of {self.decide['effect'] * 100:g} points "
+                       f"is decided with 80% power: {plural(self.decide['calls'], 'call')}")
+            for m in self.per_model():
+                out.append(f"  per model {m['model']}: {plural(m['calls'], 'call')}, ~{m['tokens_in']:,} tokens in, "
+                           f"~{m['tokens_out']:,} out, cost {_usd(m['cost_usd'])}")
         for price in self.prices:
             if price.known:
                 out.append(f"  price {price.model}: ${_per_million(price.input_per_token):.2f} in, "
