@@ -20,6 +20,7 @@ Run: .venv/bin/python benchmarks/design_lab.py --profile careful --categories ac
      .venv/bin/python benchmarks/design_lab.py --suite suites/python --set ALL --profile careful --categories text --budget 600
      .venv/bin/python benchmarks/design_lab.py --tune --set ALL --profile careful --categories actions --budget 1237 --seeds 12
      [--max-dropped 12] [--max-share 0.25] [--null] (A/A: dropping rules changes nothing)
+     .venv/bin/python benchmarks/design_lab.py --bias 0.08 --budget 2400 --seeds 100   (issue 28.10: stopping bias)
 """
 
 from __future__ import annotations
@@ -232,6 +233,36 @@ def tune_picks(model: FastModel, category: str, budget: int, seeds: int, first_s
     print(f"former single-change screen + race ({calls} calls): best change picked {old[True]}/{seeds}")
 
 
+def stopping_bias(effect: float, budget: int, seeds: int) -> None:
+    """Issue 28.10: how far a decided cell's figure (its estimate at the deciding look) sits from the
+    truth. A synthetic additive world (the Python suite's shape: 2 categories x 3 evals, 7 rules, one
+    rule moving category a by ``effect``), the engine itself; prints the mean figure over the designs
+    that decided the cell "helps", over all designs (the estimate at the last look it was open), and
+    the truth."""
+    import numpy as np
+
+    from tuner.ablation.adaptive import Plan, run_adaptive
+
+    categories = {"a": ("a/0", "a/1", "a/2"), "b": ("b/0", "b/1", "b/2")}
+    decided, every = [], []
+    for seed in range(seeds):
+        rng = np.random.default_rng(seed)
+        base = {e: rng.uniform(0.25, 0.6) for evals in categories.values() for e in evals}
+
+        def observe(points, rng=rng, base=base):
+            return [{"m": bool(rng.random() < base[pt.eval_id] + (effect if pt.category == "a" and "r0" not in pt.dropped
+                                                                  else 0.0))} for pt in points], len(points)
+
+        plan = Plan(rules=tuple(f"r{i}" for i in range(7)), evals=categories, models=("m",), budget_calls=budget, seed=seed)
+        cell = next(c for c in run_adaptive(plan, observe).cells if c.rule == "r0" and c.category == "a")
+        if cell.delta is not None:
+            every.append(cell.delta)
+            if cell.verdict == "helps":
+                decided.append(cell.delta)
+    print(f"truth {effect:+.3f}, budget {budget}: decided 'helps' in {len(decided)}/{seeds}, their figure at the deciding "
+          f"look {np.mean(decided) if decided else float('nan'):+.3f}; every design's last estimate {np.mean(every):+.3f}")
+
+
 def main() -> None:
     import numpy as np
 
@@ -248,7 +279,11 @@ def main() -> None:
     parser.add_argument("--null", action="store_true", help="A/A: dropping rules changes nothing")
     parser.add_argument("--check", action="store_true", help="compare the fast model with the exact truth first")
     parser.add_argument("--tune", action="store_true", help="what tune's screening makes the winner (see the docstring)")
+    parser.add_argument("--bias", type=float, default=None,
+                        help="stopping bias of a decided cell's figure: a synthetic world with one rule worth this much")
     args = parser.parse_args()
+    if args.bias is not None:
+        return stopping_bias(args.bias, args.budget, args.seeds)
     if args.suite:
         os.environ["TUNER_SUITE"] = args.suite
     model = FastModel(args.set, args.profile)

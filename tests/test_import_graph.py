@@ -1,9 +1,11 @@
-"""The packages of ``tuner/`` import each other one way only: no cycle between packages.
+"""The packages of ``tuner/`` import each other one way only: in the order of ``LAYERS`` (the
+README's "Layers" says the same), and with no cycle.
 
 The graph is built from the source with ``ast``: every import that runs, at module level or inside
-a function, counts; imports under ``if TYPE_CHECKING:`` (annotations only) do not. A node is a
-package ``tuner.<pkg>``; a top-level module (``tuner/errors.py``) is a node of its own, and the
-package's own ``__init__`` is ``tuner``. The layers, bottom to top, are in README.md ("Layers").
+a function, counts; for the cycle check imports under ``if TYPE_CHECKING:`` (annotations only) do
+not, for the layer check they do (a contract typed against a higher layer depends on it). A node is
+a package ``tuner.<pkg>``; a top-level module (``tuner/errors.py``) is a node of its own, and the
+package's own ``__init__`` is ``tuner``.
 """
 
 from __future__ import annotations
@@ -39,12 +41,12 @@ def _type_checking_nodes(tree: ast.AST) -> set[int]:
     return skipped
 
 
-def _imports(path: Path) -> list[tuple[str, int]]:
+def _imports(path: Path, types: bool = False) -> list[tuple[str, int]]:
     """(imported module, line) for every runtime import in the file, relative ones resolved."""
     module_parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
     package = module_parts[:-1]  # a module's package; for an __init__.py, the package itself
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    skipped = _type_checking_nodes(tree)
+    skipped = set() if types else _type_checking_nodes(tree)
     found = []
     for node in ast.walk(tree):
         if id(node) in skipped:
@@ -58,21 +60,24 @@ def _imports(path: Path) -> list[tuple[str, int]]:
             else:
                 target = node.module or ""
             found.append((target, node.lineno))
-            # ``from tuner import errors`` imports the module tuner.errors.
-            found += [(f"{target}.{alias.name}", node.lineno) for alias in node.names if target == "tuner"]
+            # ``from tuner import errors`` imports the module tuner.errors (and ``from tuner.store
+            # import schema`` the module tuner.store.schema): each name may be a module.
+            found += [(f"{target}.{alias.name}", node.lineno) for alias in node.names]
     return found
 
 
-def package_graph() -> dict[str, dict[str, list[str]]]:
-    """{package: {package it imports: ["file:line", ...]}} over ``tuner/``."""
+def package_graph(types: bool = False) -> dict[str, dict[str, list[str]]]:
+    """{package: {package it imports: ["file:line", ...]}} over ``tuner/`` (``types``: imports for
+    annotations only count too)."""
     graph: dict[str, dict[str, list[str]]] = {}
     for path in sorted(ROOT.rglob("*.py")):
         source = _node(".".join(path.relative_to(ROOT.parent).with_suffix("").parts).removesuffix(".__init__"))
         graph.setdefault(source, {})
-        for target, line in _imports(path):
+        for target, line in _imports(path, types):
             node = _node(target)
-            if node is not None and node != source:
-                graph[source].setdefault(node, []).append(f"{path.relative_to(ROOT.parent)}:{line}")
+            where = f"{path.relative_to(ROOT.parent)}:{line}"
+            if node is not None and node != source and where not in graph[source].get(node, []):
+                graph[source].setdefault(node, []).append(where)
     return graph
 
 
@@ -115,3 +120,112 @@ def test_imports_inside_functions_count_and_type_checking_ones_do_not(tmp_path, 
     monkeypatch.setattr(sys.modules[__name__], "ROOT", pkg)
     graph = package_graph()
     assert graph["a"] == {"b": ["tuner/a/__init__.py:5"]}
+
+
+# The layers, bottom to top: a package imports only from its own layer and the ones below (the
+# README's "Layers" paragraph lists the same, checked below). A new package must be placed here.
+LAYERS: list[list[str]] = [
+    ["tuner", "errors", "hashing", "files", "secrets", "tokens", "paths", "stats", "store", "apikeys"],
+    ["guidelines", "models", "grading"],
+    ["suites"],
+    ["evals"],
+    ["runs", "analysis", "sessions"],
+    ["compare", "proposals"],
+    ["ablation", "leaderboard"],
+    ["tuning", "web"],
+    ["publish", "bench"],
+    ["cli"],
+]
+
+# Upward imports too costly to fix today, as (importer, imported): each says why. The list must
+# shrink: an entry no longer needed fails the test, so it is removed when its import goes.
+ALLOWED_UPWARD: dict[tuple[str, str], str] = {}
+
+# Modules outside ``store/`` that still read or write the schema's tables themselves instead of
+# asking the store (issue 32: "the store as an interface"). The list must shrink likewise.
+SCHEMA_USERS: dict[str, str] = {
+    "tuner/apikeys.py": "key records: their own table, queried here",
+    "tuner/analysis/runref.py": "run-id prefix lookup",
+    "tuner/cli/sessions.py": "session listing filters",
+    "tuner/proposals/propose.py": "failed results of a run",
+    "tuner/publish/publish.py": "the study's recorded decision",
+    "tuner/runs/listing.py": "runs list queries",
+    "tuner/runs/usage.py": "the spent sums over results and design points",
+    "tuner/sessions/labels.py": "labels of answers",
+    "tuner/sessions/query.py": "session queries",
+    "tuner/web/answers.py": "viewer queries",
+    "tuner/web/data.py": "viewer queries",
+    "tuner/web/effects.py": "viewer queries",
+    "tuner/web/experiments.py": "viewer queries",
+    "tuner/web/pages.py": "viewer queries",
+    "tuner/web/rules.py": "viewer queries",
+    "tuner/web/sidebyside.py": "viewer queries",
+}
+
+
+def _level() -> dict[str, int]:
+    return {node: i for i, layer in enumerate(LAYERS) for node in layer}
+
+
+def upward_imports(graph: dict[str, dict[str, list[str]]]) -> dict[tuple[str, str], list[str]]:
+    """{(importer, imported): ["file:line", ...]} for every import of a higher layer."""
+    level = _level()
+    return {(a, b): where for a, deps in graph.items() for b, where in deps.items() if level[b] > level[a]}
+
+
+def test_every_package_has_a_layer():
+    graph = package_graph(types=True)
+    nodes = set(graph) | {b for deps in graph.values() for b in deps}
+    placed = [n for layer in LAYERS for n in layer]
+    assert len(placed) == len(set(placed)), "a package is in two layers"
+    assert not nodes - set(placed), f"place these packages in LAYERS (and the README): {sorted(nodes - set(placed))}"
+    assert not set(placed) - nodes, f"LAYERS names packages that no longer exist: {sorted(set(placed) - nodes)}"
+
+
+def test_no_layer_imports_a_higher_one():
+    found = upward_imports(package_graph(types=True))
+    new = {k: v for k, v in found.items() if k not in ALLOWED_UPWARD}
+    assert not new, "imports of a higher layer:\n" + "\n".join(
+        f"  {a} -> {b} ({', '.join(where[:3])})" for (a, b), where in sorted(new.items()))
+    stale = sorted(set(ALLOWED_UPWARD) - set(found))
+    assert not stale, f"ALLOWED_UPWARD entries no longer needed (remove them): {stale}"
+
+
+def test_an_upward_import_is_caught():
+    """The check can fail: grading (layer 2) importing runs (layer 5) is reported with its line."""
+    graph = package_graph(types=True)
+    graph["grading"]["runs"] = ["tuner/grading/x.py:1"]
+    assert upward_imports(graph)[("grading", "runs")] == ["tuner/grading/x.py:1"]
+
+
+def test_the_readme_draws_these_layers():
+    import re
+
+    text = (ROOT.parent / "README.md").read_text(encoding="utf-8")
+    para = text.split("**Layers.**", 1)[1].split("\n\n", 1)[0]
+    groups = re.split(r"\(\d+\)", para)[1:]
+    drawn = [re.findall(r"`([a-z_]+)`", g) for g in groups]  # package names are lower case
+    assert drawn == [[n for n in layer if n != "tuner"] for layer in LAYERS]
+
+
+def test_only_the_store_reads_its_schema():
+    users: dict[str, list[int]] = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = str(path.relative_to(ROOT.parent))
+        if rel.startswith("tuner/store/"):
+            continue
+        lines = [line for target, line in _imports(path, types=True) if target.startswith("tuner.store.schema")]
+        if lines:
+            users[rel] = lines
+    new = sorted(set(users) - set(SCHEMA_USERS))
+    assert not new, f"ask the store (tuner/store/) instead of importing its schema: {[(f, users[f]) for f in new]}"
+    stale = sorted(set(SCHEMA_USERS) - set(users))
+    assert not stale, f"SCHEMA_USERS entries no longer needed (remove them): {stale}"
+
+
+def test_only_the_cli_speaks_typer():
+    """Library code raises a TunerError; only ``tuner/cli`` turns it into an exit (typer.Exit)."""
+    users = [f"{path.relative_to(ROOT.parent)}:{line}" for path in sorted(ROOT.rglob("*.py"))
+             if "cli" not in path.relative_to(ROOT).parts[:1]
+             for target, line in _imports(path, types=True) if target.split(".")[0] in ("typer", "click")]
+    assert not users, users

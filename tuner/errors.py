@@ -18,24 +18,15 @@ __all__ = [
     "ClusterError",
     "IncompleteError",
     "BudgetSpentError",
+    "PlanShown",
     "EXIT_CODES",
+    "MEANINGS",
+    "exit_code",
 ]
-
-# What `tuner` exits with (also in the README).
-EXIT_CODES = {
-    0: "done",
-    1: "a check failed: a significant regression (compare), a failing reference answer (evals validate), a failed grade",
-    2: "bad input: a malformed file, an unknown name, a bad option value, a model that cannot be used (credentials, provider)",
-    3: "the grader toolchain, the store or the cluster (--cluster) cannot be used",
-    4: "the work ended incomplete: some results are infrastructure failures, or the budget (--budget-calls/--budget-usd) was spent; run the same command again (with a larger budget) to go on",
-    130: "interrupted; everything recorded so far is kept",
-}
 
 
 class TunerError(Exception):
-    """Base class. ``exit_code`` is what the CLI exits with."""
-
-    exit_code = 1
+    """Base class. ``EXIT_CODES`` (below) says what the CLI exits with."""
 
 
 class InputError(TunerError):
@@ -43,8 +34,6 @@ class InputError(TunerError):
 
     The message names the file (and field) or the value.
     """
-
-    exit_code = 2
 
 
 class NotFoundError(InputError):
@@ -54,13 +43,9 @@ class NotFoundError(InputError):
 class ProviderError(TunerError):
     """A model provider could not be used at all (bad model string, missing credentials)."""
 
-    exit_code = 2
-
 
 class ToolchainError(TunerError):
     """The grader toolchain (Node, npm, the locked packages) is missing or broken."""
-
-    exit_code = 3
 
 
 class JailAccessError(ToolchainError):
@@ -71,20 +56,14 @@ class JailAccessError(ToolchainError):
 class StoreError(TunerError):
     """The results store cannot be opened, or its schema is newer than this tuner."""
 
-    exit_code = 3
-
 
 class ClusterError(TunerError):
     """The cluster (``--cluster`` / ``TUNER_CLUSTER``) cannot be used: no scheduler at the address,
     no workers, or a worker whose tuner, suite or grader is not the coordinator's."""
 
-    exit_code = 3
-
 
 class IncompleteError(TunerError):
     """Work ended with infrastructure failures left (recorded; the same command retries them)."""
-
-    exit_code = 4
 
 
 class BudgetSpentError(IncompleteError):
@@ -99,3 +78,41 @@ class BudgetSpentError(IncompleteError):
         super().__init__(f"budget spent: {budget.spent_calls} provider calls made, {budget.tokens_in} tokens in, "
                          f"{budget.tokens_out} out, cost {'unknown' if cost is None else f'${cost:.4f}'} (cap {cap}); "
                          "what was done is kept: run the same command with a larger --budget-calls/--budget-usd to go on")
+
+
+class PlanShown(TunerError):
+    """``--plan``: the plan was shown and nothing was called or written. Raised from the hook the
+    harness calls before its first provider call, so the command ends there (exit 0, no message)."""
+
+
+# The one table of what `tuner` exits with: each error class's code (the closest class in its
+# MRO decides; the README's "Exit codes" table is checked against it, tests/test_errors.py).
+EXIT_CODES: dict[type[BaseException], int] = {
+    PlanShown: 0,
+    TunerError: 1,
+    InputError: 2,
+    ProviderError: 2,
+    ToolchainError: 3,
+    StoreError: 3,
+    ClusterError: 3,
+    IncompleteError: 4,
+    KeyboardInterrupt: 130,
+}
+
+# What each code means (the README's table says the same at more length).
+MEANINGS = {
+    0: "done",
+    1: "a check failed",
+    2: "bad input",
+    3: "the grader toolchain, the store or the cluster cannot be used",
+    4: "the work ended incomplete or not measured",
+    130: "interrupted; everything recorded so far is kept",
+}
+
+
+def exit_code(exc: BaseException) -> int:
+    """The code ``exc`` ends the command with: its nearest class in ``EXIT_CODES``."""
+    for cls in type(exc).__mro__:
+        if cls in EXIT_CODES:
+            return EXIT_CODES[cls]
+    return 1  # not one of ours: a bug

@@ -83,3 +83,29 @@ def test_aa_on_disjoint_samples_finds_nothing(warmed, careful):
     rate = len(significant) / SEEDS
     print(f"A/A false-positive rate: {rate:.0%} ({len(significant)}/{SEEDS} seeds: {significant})")
     assert rate <= 0.05
+
+
+DETERMINISTIC = """[[models]]
+model = "sim/careful"
+params = { temperature = 0 }
+
+[[models]]
+model = "sim/overeager"
+params = { seed = 7 }
+"""
+
+
+def test_compare_at_temperature_0_or_a_fixed_seed_counts_each_answer_once(cli, py_project):
+    """Issue 28.8: K identical answers are one observation, so one deterministic flip is never "regressed"."""
+    import json
+
+    (py_project / "experiments" / "det.toml").write_text(DETERMINISTIC)
+    r = cli("compare", "--before", "none", "--after", "all-active", "--panel", "det", "--samples", "8", "--json")
+    data = json.loads(r.stdout)
+    assert r.exit_code in (0, 1), r.output
+    cells = [c for c in data["cells"] if c["category"] != "overall"]
+    assert cells and all(c["pairs"] == c["tasks"] and c["repeated"] == 7 * c["tasks"] for c in cells), cells
+    assert all(c["pairs"] == c["expected"] for c in cells)  # folded, not "not measured"
+    # With one pair per eval no cell of 3 evals can reach a verdict (exact McNemar: p >= 0.25).
+    assert data["regressions"] == 0 and data["improvements"] == 0
+    assert any("counted once" in n for n in data["notes"])

@@ -86,3 +86,17 @@ def test_ablate_default_design_against_a_failing_provider_is_not_measured_exit_4
     data = json.loads(r.stdout)
     assert data["adaptive"]["lost"] == data["adaptive"]["calls"] > 0
     assert {e["verdict"] for e in data["effects"]} == {"undecided"}  # never "no meaningful effect"
+
+
+@pytest.mark.parametrize("design", ["loo", "add", "screening"])
+def test_ablate_fixed_designs_against_a_failing_provider_are_not_measured_exit_4(cli, py_project, provider, design):
+    """Issue 28.3: every pair lost is "not measured" (exit 4), never "no detectable effect"."""
+    provider.fault_rate, provider.timeout_sleep_s = 1.0, 0.6
+    write_panel(py_project, "down", "openai/faulty", provider.api_base, max_retries=0, timeout_s=0.3)
+    extra = ("--runs", "2") if design == "screening" else ("--samples", "1")
+    r = cli("ablate", "--design", design, "--category", "data", "--panel", "down", *extra, "--json")
+    assert r.exit_code == 4, r.output
+    assert "not measured" in r.stderr
+    data = json.loads(r.stdout)
+    assert data["lost"] > 0
+    assert {e["verdict"] for e in data["effects"]} == {"not measured"}

@@ -62,3 +62,27 @@ def test_ablation_effects_pair_by_sample():
     (effect,) = paired_effects([_Variant("reference"), _Variant("add:r.x")],
                                [{"m": without}, {"m": with_rule}], design="add")
     assert effect.delta == 0
+
+
+def _answers(outcomes, texts, eval_id="001-a/001-x", category="a"):
+    return [ResultRecord(eval_id=eval_id, category=category, sample_index=i, outcome=o, output=t, steps=[])
+            for i, (o, t) in enumerate(zip(outcomes, texts))]
+
+
+def test_identical_answers_repeated_across_samples_are_one_pair():
+    """Issue 28.8: temperature 0 gives one answer K times; one deterministic flip is one pair, not K."""
+    before = _answers(["pass"] * 12, ["same before"] * 12)
+    after = _answers(["fail"] * 12, ["same after"] * 12)
+    p = pair_results(before, after, expected=12)
+    assert p.before == {"001-a/001-x": [True]} and p.after == {"001-a/001-x": [False]}
+    assert p.repeated == 11 and p.missing == 0 and p.complete
+    assert paired_compare(p.before, p.after).p_value == 1.0  # 12 copies read p = 0.0005
+    # Different answers stay separate pairs, even with the same outcome; one side repeating is not
+    # enough, nor a sampling model repeating an answer now and then.
+    varied = _answers(["fail"] * 12, [f"answer {i}" for i in range(12)])
+    assert pair_results(before, varied).pairs == 12
+    sometimes = _answers(["fail"] * 12, ["same after"] * 11 + ["another"])
+    assert pair_results(before, sometimes).pairs == 12
+    # A graded answer is identified by its grade's content key, whatever the text around it.
+    graded = [r.model_copy(update={"grade_key": "k1", "output": f"prose {i}"}) for i, r in enumerate(before)]
+    assert pair_results(graded, after).pairs == 1

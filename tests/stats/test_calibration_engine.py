@@ -10,8 +10,13 @@ within a look. What the zone promises, and what is checked over 200 seeds each:
 - a rule that does nothing is flagged in at most 5% of whole designs (A/A, any cell, all looks);
 - a rule exactly at the edge of "does not matter" (+delta0, 2 points) is flagged "helps" in at
   most 5% of designs (alpha is spent on the one-sided test against +-delta0);
-- a rule that matters (+delta, 8 points) is called "no meaningful effect" in at most 10% (beta).
+- a rule that matters (+delta, 8 points) is called "no meaningful effect" in at most 10% (beta);
+- look by look, the designs flagged by look k stay within the error planned up to it, a(t_k): the
+  spending's own promise, and the check that catches an engine without it (the mutant below: its
+  total stayed under alpha at this budget, its first looks did not).
 """
+
+import math
 
 import numpy as np
 import pytest
@@ -29,8 +34,9 @@ RULES = tuple(f"r{i}" for i in range(7))
 SEEDS = 200
 
 
-def _design(seed: int, effect: float = 0.0, rule: str = "r0", category: str = "a", budget: int = MIN_BUDGET):
-    """One design in a world where only ``rule`` moves ``category``'s evals, by ``effect``."""
+def _design(seed: int, effect: float = 0.0, rule: str | None = "r0", category: str = "a", budget: int = MIN_BUDGET):
+    """One design in a world where only ``rule`` moves ``category``'s evals, by ``effect`` (``rule``
+    None: every rule moves every category by ``effect``, additively)."""
     rng = np.random.default_rng(seed)
     # Base rates away from 0 and 1 leave room for the effect (pass rates 0.25-0.75, correlated within a category).
     base = {e: 0.25 + 0.5 * r for evals in CATEGORIES.values() for e, r in zip(evals, task_rates(rng, 0.5, 0.3, 3))}
@@ -38,7 +44,10 @@ def _design(seed: int, effect: float = 0.0, rule: str = "r0", category: str = "a
     def observe(points):
         out = []
         for pt in points:
-            p = base[pt.eval_id] + (effect if pt.category == category and rule not in pt.dropped else 0.0)
+            if rule is None:
+                p = base[pt.eval_id] - 0.1 + effect * (len(RULES) - len(pt.dropped))
+            else:
+                p = base[pt.eval_id] + (effect if pt.category == category and rule not in pt.dropped else 0.0)
             out.append({"m": bool(rng.random() < p)})
         return out, len(points)
 
@@ -58,24 +67,78 @@ def test_planned_shares_sum_to_alpha_and_do_not_depend_on_the_data():
     assert shares[0][0] < 0.01 * zone.alpha and shares[-1][0] > 0.4 * zone.alpha
 
 
+def _first_flags(effect: float = 0.0, seeds: int = SEEDS, rule: str | None = "r0") -> tuple[list[int | None], list[int], float]:
+    """Per design, the look at which the first flag came (None: never): any cell in an A/A or when
+    every cell moves (``rule`` None), the planted cell (r0 on a) otherwise; the planned looks; the
+    mean number of looks run."""
+    first, looks, ran = [], [], 0
+    for seed in range(seeds):
+        out = _design(seed, effect=effect, rule=rule)
+        looks, ran = out.looks, ran + out.rounds
+        if effect and rule is not None:
+            cell = next(c for c in out.cells if c.rule == "r0" and c.category == "a")
+            first.append(cell.decided_round if cell.verdict in (HELPS, HURTS) else None)
+        else:
+            first.append(next((h["round"] for h in out.history if h.get(HELPS, 0) + h.get(HURTS, 0)), None))
+    return first, looks, ran / seeds
+
+
+def _beyond_planned_spending(first: list[int | None], looks: list[int], share: float = 1.0) -> list[str]:
+    """The looks k where the designs flagged by look k exceed the error planned up to it,
+    ``share`` x a(t_k) (plus two binomial standard errors of the simulation): the spending's own
+    promise, look by look. Checked at every look it is what catches a design that does not spend:
+    at the floor budget its total stays under alpha (0.045), its first looks do not."""
+    zone, n, out = Zone(), len(first), []
+    for k, until in enumerate(looks, start=1):
+        planned = share * zone.spend_planned(0.0, until / looks[-1])[0]
+        seen = sum(1 for f in first if f is not None and f <= k) / n
+        if seen > planned + 2 * math.sqrt(planned * (1 - planned) / n):
+            out.append(f"look {k}: {seen:.3f} flagged, {planned:.4f} planned")
+    return out
+
+
 def test_a_a_any_flag_at_most_alpha_over_all_planned_looks():
-    flagged = looks = 0
-    for seed in range(SEEDS):
-        out = _design(seed)
-        looks += out.rounds
-        flagged += any(c.verdict in (HELPS, HURTS) for c in out.cells)
-    print(f"engine A/A any flag: {flagged / SEEDS:.3f}, mean looks {looks / SEEDS:.1f}")
-    assert looks / SEEDS >= 3  # optional stopping over several looks is what is being checked
-    assert flagged / SEEDS <= ALPHA
+    """Measured (200): any flag 0.010 over 3 looks, none before the last."""
+    first, looks, ran = _first_flags()
+    rate = sum(f is not None for f in first) / SEEDS
+    print(f"engine A/A any flag: {rate:.3f}, mean looks {ran:.1f}, by look {_beyond_planned_spending(first, looks)}")
+    assert ran >= 3  # optional stopping over several looks is what is being checked
+    assert rate <= ALPHA
+    assert not _beyond_planned_spending(first, looks)
 
 
 def test_a_rule_at_the_edge_of_mattering_is_rarely_flagged():
-    wrong = 0
-    for seed in range(SEEDS):
-        cell = next(c for c in _design(seed, effect=Zone().delta0).cells if c.rule == "r0" and c.category == "a")
-        wrong += cell.verdict in (HELPS, HURTS)
-    print(f"engine: +delta0 flagged {wrong / SEEDS:.3f}")
-    assert wrong / SEEDS <= ALPHA
+    """At +delta0 a flag needs the one-sided test on its side: at most half of each look's share."""
+    first, looks, _ = _first_flags(effect=Zone().delta0)
+    rate = sum(f is not None for f in first) / SEEDS
+    print(f"engine: +delta0 flagged {rate:.3f}")
+    assert rate <= ALPHA
+    assert not _beyond_planned_spending(first, looks, share=0.5)
+
+
+def test_every_cell_at_the_edge_of_mattering_is_rarely_flagged():
+    """Every rule moves every category by +delta0 (14 cells on the zone's boundary): any flag at most
+    alpha, look by look within the planned spending. Measured (200): 0.025."""
+    first, looks, _ = _first_flags(effect=Zone().delta0, rule=None)
+    rate = sum(f is not None for f in first) / SEEDS
+    print(f"engine: every cell at +delta0, any flag {rate:.3f}")
+    assert rate <= ALPHA
+    assert not _beyond_planned_spending(first, looks)
+
+
+@pytest.mark.parametrize("world", ["A/A", "+delta0 everywhere"])
+def test_the_checks_fail_on_an_engine_without_its_error_spending(monkeypatch, world):
+    """Mutant: every look tests at the full alpha (no spending). Measured (200): A/A any flag 0.040
+    (under alpha: the total alone could not tell), 0.010 of the designs flagged at the first look,
+    where 0.0000 was planned; every cell at +delta0: 0.075, 0.030 at the first look. (A single cell
+    at +delta0, 0.010 with the mutant, flags too rarely to tell: the boundary is checked with every
+    cell on it.)"""
+    monkeypatch.setattr(Zone, "spend_planned", lambda self, t0, t1: (self.alpha, self.beta))
+    first, looks, _ = _first_flags(effect=0.0 if world == "A/A" else Zone().delta0, rule=None)
+    monkeypatch.undo()  # the bound is the real plan's
+    beyond = _beyond_planned_spending(first, looks)
+    print(f"mutant, {world}: flagged {sum(f is not None for f in first) / SEEDS:.3f}; {beyond}")
+    assert beyond
 
 
 # At the floor budget an 8-point effect on 3 evals is beyond reach (found in ~1% of designs, and

@@ -61,6 +61,56 @@ def test_compare_table_a_a_flags_no_cell(samples):
     assert flagged / 200 <= ALPHA, flagged
 
 
+def _compare_a_a(cells: int, evals: int, samples: int, sims: int, seed: int = 1) -> float:
+    """Family-wise "regressed"/"improved" rate of compare's table in an A/A: each cell's p-value by the
+    function ``paired_compare`` takes it from (exact McNemar on the flips), BH across the table,
+    ``verdict``. Pass rates 30-90% per eval, both sides independent draws at the same rate."""
+    from tuner.stats import paired
+
+    rng = np.random.default_rng(seed)
+    rate = rng.uniform(0.3, 0.9, (sims, cells, evals, 1))
+    before = rng.random((sims, cells, evals, samples)) < rate
+    after = rng.random((sims, cells, evals, samples)) < rate
+    up, down = (after & ~before).sum((2, 3)), (before & ~after).sum((2, 3))
+    for i in range(3):  # the table's cells take exactly this p-value
+        b, a = (x[i, 0].reshape(evals, samples) for x in (before, after))
+        assert paired_compare(*_tables(b, a)).p_value == pytest.approx(paired._mcnemar(int(up[i, 0]), int(down[i, 0])))
+    flagged = 0
+    for i in range(sims):
+        ps = [paired._mcnemar(int(u), int(d)) for u, d in zip(up[i], down[i])]
+        deltas = [float(u - d) for u, d in zip(up[i], down[i])]
+        flagged += any(verdict(d, q) != "no detectable change" for d, q in zip(deltas, bh_adjust(ps)))
+    return flagged / sims
+
+
+# Where compare's A/A can fail: a Convex table of 2 models x 8 categories x 12 evals at 12 samples
+# (the publish gate's sample count). At 3 x 1-3 the exact test on few flips is so conservative that
+# halving every p-value still passed (issue 28, "tests that cannot fail").
+COMPARE_SHARP = dict(cells=16, evals=12, samples=12, sims=3000)
+
+
+def test_compare_table_a_a_at_a_shape_where_it_can_fail():
+    """Measured (3,000 tables): any flag 0.031."""
+    rate = _compare_a_a(**COMPARE_SHARP)
+    print(f"compare table A/A at 16 cells x 12 x 12: any flag {rate:.3f}")
+    assert rate <= ALPHA
+
+
+@pytest.mark.parametrize("mutant", ["p halved", "BH removed"])
+def test_compare_a_a_fails_on_a_table_without_its_error_control(monkeypatch, mutant):
+    """Measured: p halved 0.070, BH removed 0.446."""
+    from tuner.stats import paired
+
+    if mutant == "p halved":
+        real = paired._mcnemar
+        monkeypatch.setattr(paired, "_mcnemar", lambda b01, b10: real(b01, b10) / 2)
+    else:
+        monkeypatch.setitem(globals(), "bh_adjust", lambda ps: list(ps))
+    rate = _compare_a_a(**COMPARE_SHARP)
+    print(f"compare A/A, mutant {mutant}: {rate:.3f}")
+    assert rate > ALPHA
+
+
 def _size_at_the_margin(rng, over: str) -> float:
     """The largest share of "non-inferior" over the worlds whose true drop is the margin."""
     worst = 0.0

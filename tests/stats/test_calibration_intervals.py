@@ -50,3 +50,41 @@ def test_paired_difference_interval_covers_its_truth(tasks, samples, over):
         coverage = float(((lo <= truth) & (truth <= hi)).mean())
         worst = min(worst, (coverage, world), key=lambda w: w[0])
     assert worst[0] >= MIN_COVERAGE, worst
+
+
+def test_the_rate_coverage_check_fails_without_the_design_effect(monkeypatch):
+    """Mutant: samples counted as independent (n_eff = n, the tasks' clustering ignored)."""
+    import tuner.stats.intervals as intervals
+
+    monkeypatch.setattr(intervals, "effective_n", lambda k, m: np.asarray(m, dtype=float).sum(axis=-1))
+    rng = np.random.default_rng(3)
+    worst = min(float(((lo <= mu) & (mu <= hi)).mean())
+                for mu, rho in RATE_GRID
+                for passes in [draw_rates(rng, World(mu, rho), SIMS, TASKS, 3)]
+                for _, lo, hi in [rate_bounds(passes, np.full_like(passes, 3))])
+    print(f"rate interval without the design effect: worst coverage {worst:.3f}")
+    assert worst < MIN_COVERAGE
+
+
+@pytest.mark.parametrize("over,mutant", [("evals", "tasks not the unit"), ("samples", "standard error halved")])
+def test_the_difference_coverage_check_fails_on_a_mutant(monkeypatch, over, mutant):
+    """Mutants: the population interval built as if samples were the unit (the task-level spread
+    ignored), and the interval on these evals with its standard error halved."""
+    import tuner.stats.difference as difference
+
+    if mutant == "tasks not the unit":
+        real = difference.difference_bounds
+        monkeypatch.setattr(difference, "difference_bounds",
+                            lambda kb, ka, disc, m, tail=0.025, over="evals": real(kb, ka, disc, m, tail, "samples"))
+    else:
+        real_se = difference.discordance_se
+        monkeypatch.setattr(difference, "discordance_se", lambda disc, n: real_se(disc, n) / 2)
+    rng = np.random.default_rng(103)
+    worst = 1.0
+    for world in PAIR_WORLDS:
+        before, after, conditional = draw_pairs(rng, world, PAIR_SIMS, 3, 3)
+        _, lo, hi = difference.difference_bounds(*_pair_arrays(before, after), over=over)
+        truth = population_delta(world) if over == "evals" else conditional
+        worst = min(worst, float(((lo <= truth) & (truth <= hi)).mean()))
+    print(f"difference over {over}, mutant {mutant}: worst coverage {worst:.3f}")
+    assert worst < MIN_COVERAGE

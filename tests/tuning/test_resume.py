@@ -13,7 +13,8 @@ pytestmark = [pytest.mark.node, pytest.mark.slow]
 
 def test_interrupted_batch_is_failed_and_resumed(live_project, monkeypatch):
     h = Harness()
-    config = build_config(h, "clients", [ModelSpec(model="sim/careful")], samples=1, tolerance=0.15, baseline=None)
+    config = build_config(h, "clients", [ModelSpec(model="sim/careful")], samples=1, tolerance=0.15, baseline=None,
+                          search="tpe")
     study = open_study(h.db_url, "resume-me", config)
     real = study_module.run_selections
     calls = {"n": 0}

@@ -64,7 +64,8 @@ def _planned(url: str, study: str) -> dict[str, list]:
 
 def test_three_workers_do_the_work_of_one_exactly_once(py_project, pg_url):
     h = Harness(db=pg_url)
-    config = build_config(h, "text", [ModelSpec(model="sim/careful")], samples=1, tolerance=0.15, baseline=None)
+    config = build_config(h, "text", [ModelSpec(model="sim/careful")], samples=1, tolerance=0.15, baseline=None,
+                          search="tpe")
     h.close()
     moves = [json.dumps(m, sort_keys=True) for m in local_moves(config)]
     assert len(moves) >= 6  # enough changes for three workers to share

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from tuner.ablation.designs import Variant, add_one_in, loo, screening
-from tuner.ablation.effects import Effect, finalize, paired_effects, regression_effects
+from tuner.ablation.effects import Effect, finalize, lost_answers, paired_effects, regression_effects
 from tuner.errors import InputError
 from tuner.hashing import sha256_json, short
 from tuner.runs import Harness, run_selections
@@ -27,6 +27,7 @@ class AblationReport(BaseModel):
     calls: int
     # adaptive design only: its zone, budget, rounds run, why it stopped, calls per round
     adaptive: dict | None = None
+    lost: int = 0  # answers lost to provider or grader failures (every design; left out of every estimate)
 
     def verdicts(self, model: str | None = None) -> dict[str, dict[str, str]]:
         out: dict[str, dict[str, str]] = {}
@@ -115,7 +116,7 @@ def adaptive_effects(
         for name in names:
             tokens[swap_key(rule, name)] = rule_tokens(h, {rule: name})[rule] - tokens[rule]
     effects = [Effect(rule=c.rule, model=labels[c.model], category=c.category, delta=c.delta, lo=c.lo, hi=c.hi,
-                      p_value=c.p_value, q_value=c.q_value, verdict=c.verdict, tokens=tokens.get(c.rule, 0), calls=c.calls,
+                      p_value=c.p_value, q_value=c.q_value, level=c.level, verdict=c.verdict, tokens=tokens.get(c.rule, 0), calls=c.calls,
                       decided_round=c.decided_round, by_eval=c.by_eval or None) for c in outcome.cells]
     spent = {"delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta, "budget_calls": budget_calls,
              "rounds": outcome.rounds, "stopped": outcome.stopped, "calls": outcome.calls, "new_calls": outcome.new_calls,
@@ -145,10 +146,10 @@ def adaptive_budget(h: Harness, selection: dict[str, str], specs: list, budget_c
 def ablate(
     h: Harness,
     *,
-    design: str,
-    set_name: str,
+    design: str = "adaptive",
+    set_name: str = "all-active",
     specs: list,
-    samples: int,
+    samples: int | None = None,
     runs: int | None = None,
     seed: int = 0,
     category: str | None = None,
@@ -157,6 +158,8 @@ def ablate(
     zone: Zone | None = None,
     progress=None,
 ) -> AblationReport:
+    if samples is None:  # the adaptive design chooses its own; a screening cell is one sample
+        samples = 1 if design == "screening" else 2
     rule_set = h.guidelines.load_set(set_name)
     selection = rule_set.select(h.guidelines.library)
     eval_ids = [e.id for e in h.suite.select(category=category, held_out=held_out)]
@@ -178,15 +181,20 @@ def ablate(
         points = [DesignPoint(selection=v.selection, dropped=tuple(sorted(set(selection) - set(v.selection))),
                               eval_id=v.eval_id, sample_index=v.replicate) for v in variants]
         observed, calls = execute_points(h, exp_id, points, specs, name=prefix, progress=progress)
-        effects = regression_effects(variants, observed, {s.key: model_label(s.model, s.params) for s in specs})
+        labels = {s.key: model_label(s.model, s.params) for s in specs}
+        categories = tuple(sorted({h.suite.get(e).category for e in eval_ids}))
+        effects = regression_effects(variants, observed, labels, categories)
+        lost = sum(1 for by_model in observed for s in specs
+                   if (r := by_model.get(s.key)) is None or r.outcome == "infra")
     else:
         groups = run_selections(h, [(f"{prefix}-{v.name}", v.selection) for v in variants], specs, eval_ids,
                                 samples=samples, progress=progress)
         effects = paired_effects(variants, groups, design)
         calls = sum(o.new_calls for g in groups for o in g.values())
+        lost = lost_answers(groups)
     report = AblationReport(
         id=exp_id, design=design, set_name=set_name, models=[s.label for s in specs], runs=config["runs"], samples=samples,
-        eval_ids=eval_ids, effects=finalize(effects, rule_tokens(h, selection)), calls=calls,
+        eval_ids=eval_ids, effects=finalize(effects, rule_tokens(h, selection)), calls=calls, lost=lost,
     )
     h.store.save_experiment(exp_id, f"ablate-{design}-{set_name}", "ablate", config, result=report.model_dump(mode="json"))
     h.store.link_runs(exp_id, [o.run.id for g in groups for o in g.values()], "design")
@@ -211,7 +219,7 @@ def _ablate_adaptive(h, set_name, selection, specs, eval_ids, seed, budget_calls
         raise
     report = AblationReport(
         id=exp_id, design="adaptive", set_name=set_name, models=[s.label for s in specs], runs=spent["rounds"], samples=1,
-        eval_ids=eval_ids, effects=effects, calls=spent["new_calls"], adaptive=spent,
+        eval_ids=eval_ids, effects=effects, calls=spent["new_calls"], adaptive=spent, lost=spent["lost"],
     )
     h.store.save_experiment(exp_id, name, "ablate", {**config, "budget_calls": budget},
                             result=report.model_dump(mode="json"))

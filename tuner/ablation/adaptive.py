@@ -8,6 +8,16 @@ errors, statsmodels) gives each rule's effect of inclusion, and after each round
 decides the cells it can (helps / hurts / no meaningful effect). The next round randomises only
 what is still open, so calls go where the decision is.
 
+What is estimated (the estimand). A rule's cell is its average effect of inclusion over the prompts
+the design draws: the pool with each other open rule left out independently (about a quarter of
+them, ``_p_drop``), decided rules kept. That is not leave-one-out from the full prompt: two
+redundant rules (each alone cures the same mistake) both read "helps" here, because each is often
+measured in a prompt the other is missing from, while removing either from the full prompt changes
+nothing (``tests/stats/test_calibration_redundancy.py`` measures it). Whoever acts on a verdict in
+the full prompt must measure the change there: tune confirms its winner on fresh samples of the
+full prompt before accepting it (``tests/stats/test_calibration_tune_path_engine.py``'s redundant
+candidate: accepted 0.00), and an effect figure is the one at the deciding look (below).
+
 The looks are planned from the budget before the first call: rounds double in size, the last one
 is cut to what the budget allows, and look k spends the O'Brien-Fleming-type share of the error
 budget for its planned share of the calls (``Zone.spend_planned``), so most of it is left for the
@@ -91,6 +101,7 @@ class Cell:
     delta: float | None = None
     lo: float | None = None
     hi: float | None = None
+    level: float | None = None  # the confidence level of [lo, hi]: the last look's, 1 - 2 x its alpha share
     p_value: float = 1.0
     q_value: float | None = None
     decided_round: int | None = None
@@ -109,7 +120,7 @@ class Plan:
     zone: Zone = Zone()
     seed: int = 0
     # Other phrasings to weigh against each rule's default: {rule: (variant, ...)}. A point uses one of
-    # them, for a rule it keeps, with the same probability a rule is dropped.
+    # them, for a rule it keeps, with the probability a rule is dropped (together at most _MAX_SWAPPED).
     variants: dict[str, tuple[str, ...]] = field(default_factory=dict)
     max_dropped: float = 12.0
     max_share: float = 0.25  # never drop more than this share of the open rules from one prompt
@@ -164,6 +175,25 @@ def _p_drop(plan: Plan, n_open: int) -> float:
     return min(plan.max_share, plan.max_dropped / max(1, n_open))
 
 
+_MAX_SWAPPED = 0.5  # a kept rule is shown in another phrasing in at most this share of the prompts
+
+
+def _swap_p(p_drop: float, phrasings: int) -> float:
+    """Each open phrasing's chance of replacing its kept rule's default in a prompt."""
+    return min(p_drop, _MAX_SWAPPED / max(1, phrasings))
+
+
+def _identified(X) -> list[bool]:
+    """Per column of the design matrix: is its coefficient identified (not a combination of the
+    others)? A cell whose column is not is never decided: its estimate would be an arbitrary split."""
+    import numpy as np
+
+    rank = np.linalg.matrix_rank(X)
+    if rank == X.shape[1]:
+        return [True] * X.shape[1]
+    return [bool(np.linalg.matrix_rank(np.delete(X, j, axis=1)) < rank) for j in range(X.shape[1])]
+
+
 def _points(plan: Plan, category: str, open_keys: list[str], first: int, reps: int) -> list[Point]:
     p_drop = _p_drop(plan, len(open_keys))
     rules = [k for k in open_keys if split_key(k)[1] is None]
@@ -180,10 +210,15 @@ def _points(plan: Plan, category: str, open_keys: list[str], first: int, reps: i
             for rule, keys in swaps.items():
                 if rule in dropped:
                     continue
-                # At most one phrasing per rule: each open one with probability p_drop.
+                # At most one phrasing per rule: each open one with probability p_drop, but together
+                # never more than _MAX_SWAPPED, so the rule is still shown in its default phrasing.
+                # (Uncapped, a rule with 1 / p_drop phrasings or more was never shown in its default
+                # when kept: the phrasings' columns then add up to the rule's, nothing is identified,
+                # and an A/A world flagged 11 of 24 phrasing cells.)
+                q = _swap_p(p_drop, len(keys))
                 u = _uniform(plan.seed, category, eval_id, rep, rule, "phrasing")
-                if u < p_drop * len(keys):
-                    swapped.append(keys[int(u / p_drop)])
+                if u < q * len(keys):
+                    swapped.append(keys[int(u / q)])
             points.append(Point(category, eval_id, rep, dropped, tuple(swapped)))
     return points
 
@@ -210,7 +245,10 @@ def _fit(rows: list[tuple[tuple[str, ...], str, bool]], rules: list[str]) -> dic
     out = {}
     df = max(1.0, float(len(rows) - X.shape[1]))
     fit = sm.OLS(y, X).fit(cov_type="HC3") if np.ptp(y) > 0 and len(rows) > X.shape[1] else None
+    identified = _identified(X)
     for j, rule in enumerate(rules, start=1):
+        if not identified[j]:
+            continue  # left out: the cell stays open (undecided at the end), never decided from an arbitrary split
         n_drop, n_keep = drops[j - 1], len(rows) - drops[j - 1]
         floor = math.sqrt(p * (1 - p) * (1 / max(n_drop, 1) + 1 / max(n_keep, 1)))
         if fit is None:
@@ -342,7 +380,7 @@ def _decide(plan: Plan, cells: dict, rows: dict, open_by_cat: dict[str, list[str
             tested.append(cell)
             estimates.append((effect, se, df))
     for cell, test in zip(tested, zone_tests(estimates, plan.zone, round_no, spent)):
-        cell.lo, cell.hi, cell.p_value, cell.q_value = test.lo, test.hi, test.p_flag, test.q_flag
+        cell.lo, cell.hi, cell.p_value, cell.q_value, cell.level = test.lo, test.hi, test.p_flag, test.q_flag, test.level
         if test.verdict != OPEN:
             cell.verdict, cell.decided_round = test.verdict, round_no
 

@@ -23,7 +23,7 @@ from tuner.compare.rates import model_label
 from tuner.runs import pair_outcomes
 from tuner.stats import ALPHA, bh_adjust, paired_compare
 
-__all__ = ["Effect", "paired_effects", "regression_effects", "rule_effects", "finalize"]
+__all__ = ["Effect", "NOT_MEASURED", "lost_answers", "paired_effects", "regression_effects", "rule_effects", "finalize"]
 
 
 class Effect(BaseModel):
@@ -35,6 +35,7 @@ class Effect(BaseModel):
     hi: float | None
     p_value: float
     q_value: float | None = None
+    level: float | None = None  # adaptive design: the level of [lo, hi] (the deciding look's); else 95%
     verdict: str = ""
     tokens: int = 0
     calls: int | None = None  # adaptive design: calls spent while this cell was open
@@ -42,6 +43,7 @@ class Effect(BaseModel):
     # adaptive design: the evals where the rule seems to matter most, {eval id: [pass rate with it
     # minus without it, times it was left out there]}; descriptive, the verdict is the category's
     by_eval: dict[str, tuple[float, int]] | None = None
+    measured: bool = True  # False: every answer of the cell was lost (provider or grader failures)
 
 
 def paired_effects(variants, groups, design: str) -> list[Effect]:
@@ -56,8 +58,13 @@ def paired_effects(variants, groups, design: str) -> list[Effect]:
             for cat in sorted({r.category for r in ref.results}):
                 pr = paired_compare(*pair_outcomes(without.results, with_rule.results, cat))
                 effects.append(Effect(rule=rule, model=model_label(outcome.run.model, outcome.run.params), category=cat, delta=pr.delta, lo=pr.lo, hi=pr.hi,
-                                      p_value=pr.p_value))
+                                      p_value=pr.p_value, measured=pr.pairs > 0))
     return effects
+
+
+def lost_answers(groups) -> int:
+    """Answers of the loo / add runs lost to provider or grader failures (``groups`` as in ``paired_effects``)."""
+    return sum(r.outcome == "infra" for runs in groups for o in runs.values() for r in o.results)
 
 
 def rule_effects(rows: list[tuple[dict | tuple | set, str, bool]], rules: list[str], alpha: float = ALPHA):
@@ -98,18 +105,23 @@ def rule_effects(rows: list[tuple[dict | tuple | set, str, bool]], rules: list[s
     return out
 
 
-def regression_effects(cells, observed, labels: dict[str, str]) -> list[Effect]:
+def regression_effects(cells, observed, labels: dict[str, str], categories: tuple[str, ...] = ()) -> list[Effect]:
     """``cells[i]`` (a screening Variant on one eval) was observed as ``observed[i]`` ({model key:
-    its point, with ``category`` and ``outcome``}); ``labels``: model key -> label."""
+    its point, with ``category`` and ``outcome``}); ``labels``: model key -> label; ``categories``:
+    the design's, so a category whose every answer was lost still has (not measured) cells."""
     rules = sorted(set().union(*(c.selection for c in cells)))
     effects = []
     for key, model in labels.items():
-        per_cat: dict[str, list[tuple[dict, str, bool]]] = {}
+        per_cat: dict[str, list[tuple[dict, str, bool]]] = {c: [] for c in categories}
         for cell, points in zip(cells, observed):
             point = points.get(key)
             if point is not None and point.outcome != "infra":
                 per_cat.setdefault(point.category, []).append((cell.selection, cell.eval_id, point.outcome == "pass"))
         for cat, rows in sorted(per_cat.items()):
+            if not rows:  # every answer lost: not measured, never "no detectable effect"
+                effects += [Effect(rule=rule, model=model, category=cat, delta=None, lo=None, hi=None, p_value=1.0,
+                                   measured=False) for rule in rules]
+                continue
             fitted = rule_effects(rows, rules)
             for rule in rules:
                 delta, lo, hi, p = fitted[rule]
@@ -117,10 +129,18 @@ def regression_effects(cells, observed, labels: dict[str, str]) -> list[Effect]:
     return effects
 
 
+NOT_MEASURED = "not measured"
+
+
 def finalize(effects: list[Effect], tokens: dict[str, int]) -> list[Effect]:
-    for effect, q in zip(effects, bh_adjust([e.p_value for e in effects])):
-        effect.q_value = q
+    """q-values (BH over the measured cells) and verdicts; a cell without a single pair is "not measured"."""
+    for effect in effects:
         effect.tokens = tokens.get(effect.rule, 0)
+        if not effect.measured:
+            effect.verdict, effect.q_value = NOT_MEASURED, None
+    measured = [e for e in effects if e.measured]
+    for effect, q in zip(measured, bh_adjust([e.p_value for e in measured])):
+        effect.q_value = q
         if q < ALPHA and effect.delta:
             effect.verdict = "helps" if effect.delta > 0 else "hurts"
         else:

@@ -18,14 +18,18 @@ def _intro(report: AblationReport) -> str:
     if report.adaptive is None:
         return (f"Models: {', '.join(report.models)}. {report.runs} variants × {len(report.eval_ids)} evals × {report.samples} "
                 f"samples; {report.calls} provider calls. Effects are changes in pass rate from including the rule, "
-                "95% intervals, Benjamini–Hochberg q-values across the whole matrix.")
+                "95% intervals, Benjamini–Hochberg q-values across the whole matrix."
+                + (f" Not measured: {report.lost} answers lost to provider or grader failures, left out of every estimate."
+                   if report.lost else ""))
     a = report.adaptive
     counts = {v: sum(1 for e in report.effects if e.verdict == v) for v in ("helps", "hurts", "no meaningful effect", "undecided")}
     return (f"Models: {', '.join(report.models)}. {len(report.eval_ids)} evals; {a['rounds']} rounds, {a['calls']} calls of a "
             f"budget of {a['budget_calls']} ({a['new_calls']} paid in this invocation; stopped: {a['stopped']}). "
             f"Zone: helps/hurts = confidently beyond ±{a['delta0']:.0%}; no effect = no meaningful effect (confidently within "
             f"±{a['delta']:.0%}); undecided = the budget ran out first. Error budget α={a['alpha']} spent over "
-            f"the looks ({_spending(a)}), BH within each look. Cells: {counts['helps']} helps, {counts['hurts']} hurts, "
+            f"the looks ({_spending(a)}), BH within each look. A decided cell shows its estimate and interval at the "
+            "deciding look (stopping at the first crossing reads high: re-measure before acting on the size). "
+            f"Cells: {counts['helps']} helps, {counts['hurts']} hurts, "
             f"{counts['no meaningful effect']} no meaningful effect, {counts['undecided']} undecided."
             + (f" Not measured: {a['lost']} answers lost to provider or grader failures, left out of every estimate."
                if a.get("lost") else ""))
@@ -34,7 +38,7 @@ def _intro(report: AblationReport) -> str:
 def _spending(a: dict) -> str:
     if a.get("spending") == "obrien-fleming":
         return "O'Brien-Fleming-type shares of the planned calls: little at the first looks, most at the last"
-    return "6α/π²k² at look k"
+    return "6α/π²k² at look k: this report was recorded before the engine planned its looks"
 
 
 def _where(report: AblationReport, model: str) -> list[str]:
@@ -52,9 +56,12 @@ def _where(report: AblationReport, model: str) -> list[str]:
 
 
 def _cell(e) -> str:
+    if e.verdict == "not measured":
+        return "not measured"
     if e.delta is None:
         return "n/a"
-    interval = "" if e.lo is None else f" [{e.lo:+.2f}, {e.hi:+.2f}]"
+    level = "" if e.level is None else f" at {e.level:.0%}"  # the level the look that decided tested at
+    interval = "" if e.lo is None else f" [{e.lo:+.2f}, {e.hi:+.2f}]{level}"
     q = "" if e.q_value is None else f" q={e.q_value:.3f}"
     calls = "" if e.calls is None else f" ({e.calls} calls)"
     return f"{e.delta:+.2f}{interval}{q}{calls}{_MARKS.get(e.verdict, '')}"

@@ -10,6 +10,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from tuner.errors import InputError
+from tuner.hashing import short
 
 __all__ = ["AnalysisResult", "analyze_run", "check_author", "suite_for_run", "today"]
 
@@ -53,7 +54,7 @@ def suite_for_run(project, run):
 
     suite = load_suite(project)
     if suite.name != run.suite:
-        raise InputError(f"run {run.id[7:19]} is of suite '{run.suite}', not '{suite.name}': pass --suite for it")
+        raise InputError(f"run {short(run.id)} is of suite '{run.suite}', not '{suite.name}': pass --suite for it")
     return suite
 
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from tuner.analysis.analyst import CLASSIFICATIONS, UNCLASSIFIED, Verdict
 from tuner.analysis.failures import FailureSummary
+from tuner.hashing import short
 
 __all__ = ["Recommendation", "Repeat", "Collation", "collate", "earlier_reports", "GROUPS"]
 
@@ -96,10 +97,10 @@ def _recommendations(s: FailureSummary, verdicts: list[Verdict], tool_steps: Col
         else:
             recs.append(Recommendation(group="model-specific notes", text=f"{v.eval_id}: the analyst's answer could not be used "
                                        "(recorded raw below); read this failure by hand", evals=[v.eval_id]))
-    short = s.run_id.removeprefix("sha256:")[:8] + _suite_flag()
+    run8 = short(s.run_id, 8) + _suite_flag()
     for (category, cause), evals in sorted(faults.items()):
         recs.append(Recommendation(group="model-specific notes", text=f"{s.model} makes '{cause}' in {len(evals)} eval(s) of "
-                                   f"{category}: draft a rule with `tuner propose --category {category} --run {short}`", evals=evals))
+                                   f"{category}: draft a rule with `tuner propose --category {category} --run {run8}`", evals=evals))
     return sorted(recs, key=lambda r: GROUPS.index(r.group))
 
 

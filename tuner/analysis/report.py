@@ -8,6 +8,7 @@ from pathlib import Path
 from tuner.analysis.analyst import CLASSIFICATIONS, UNCLASSIFIED, Verdict
 from tuner.analysis.collate import GROUPS, Collation
 from tuner.analysis.failures import FailureSummary
+from tuner.hashing import short
 
 __all__ = ["report_path", "model_folder", "build_body", "render_markdown"]
 
@@ -25,7 +26,7 @@ def report_path(reports: Path, model: str, run_id: str, date: str) -> Path:
     was already written that day: a second analysis (another analyst, a re-graded run) must not
     replace the first, which the store and later reports still refer to."""
     folder = model_folder(reports, model)
-    stem = f"{run_id.removeprefix('sha256:')[:8]}_{date}"
+    stem = f"{short(run_id, 8)}_{date}"
     path, n = folder / f"{stem}.md", 1
     while path.exists() or path.with_suffix(".json").exists():
         n += 1
@@ -101,13 +102,13 @@ def _fence(text: str) -> str:
 
 def render_markdown(b: dict) -> str:
     t = b["totals"]
-    run8 = b["run_id"].removeprefix("sha256:")[:8]
+    run8 = short(b["run_id"], 8)
     out = [f"# Failure analysis: {b['model']} · run {run8} · {b['date']}", ""]
     who = f"analyst `{b['analyst']}`" + (" (simulated: classifications derived from the simulator's planted truth)"
                                          if b["simulated_analyst"] else "")
     out += [f"Written by {who}. Run `{b['run_id']}`, suite {b['suite']}. This report changes no eval, rule or configuration.", ""]
     out += ["## Failure summary", "",
-            f"- model: `{b['model']}`", f"- rule set: `{b['set']}` (prompt `{b['prompt_hash'][:19]}`)",
+            f"- model: `{b['model']}`", f"- rule set: `{b['set']}` (prompt `{short(b['prompt_hash'])}`)",
             f"- results: {t['results']} · passed {t['passed']} · failed {t['failed']} · infrastructure {t['infra']} (excluded)", ""]
     out += ["| category | eval | failed samples | failed step | reason |", "|---|---|---|---|---|"]
     out += [f"| {f['category']} | {f['eval_id']} | {f['failed_samples']}/{f['scored_samples']} | {f['failed_step']} | {_cell(f['reason'])} |"

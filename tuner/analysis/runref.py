@@ -9,6 +9,7 @@ from sqlalchemy import select
 from tuner.errors import InputError, NotFoundError
 from tuner.store.records import RunRecord
 from tuner.store.schema import RunRow
+from tuner.hashing import short
 
 __all__ = ["resolve_run"]
 
@@ -40,7 +41,7 @@ def resolve_run(store, text: str) -> RunRecord:
     if not records:
         raise NotFoundError(f"unknown run '{text}' (see `tuner runs list`)")
     if len(records) > 1:
-        shown = "; ".join(f"{r.id.removeprefix('sha256:')[:12]} ({r.model}, {r.set_name})" for r in records[:10])
+        shown = "; ".join(f"{short(r.id)} ({r.model}, {r.set_name})" for r in records[:10])
         more = " and more" if len(records) > 10 else ""
         raise InputError(f"run prefix '{text}' is ambiguous: {shown}{more}; give more digits")
     return records[0]

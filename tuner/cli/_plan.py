@@ -72,7 +72,9 @@ def show(h, plan, *, plan_only: bool, as_json: bool) -> None:
         for line in plan.lines():
             out.print(line, markup=False)  # wrapped at the terminal's width, as every line is
     if plan_only:
-        raise typer.Exit(0)
+        from tuner.errors import PlanShown
+
+        raise PlanShown("the plan was shown (--plan): nothing was called or written")
 
 
 def spent_line(budget) -> str:

@@ -58,19 +58,18 @@ def ablate(
             if effect is not None:
                 h.plan_decide = {"effect": effect, "calls": budget_calls}
         budget = install(h, "ablate", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
-        k = samples or (1 if design == "screening" else 2)
         if design == "adaptive":  # rounds of its own choosing: the plan is its budget, shown before the first round
             h.plan_hook = None
             show(h, _adaptive_plan(h, rule_set, specs, category=category, budget_calls=budget_calls, zone=zone),
                  plan_only=plan, as_json=as_json)
         with phase_progress(not as_json) as progress:
-            report = run_ablate(h, design=design, set_name=rule_set, specs=specs, samples=k, runs=runs, seed=seed,
+            report = run_ablate(h, design=design, set_name=rule_set, specs=specs, samples=samples, runs=runs, seed=seed,
                                 category=category, budget_calls=budget_calls, zone=zone, progress=progress)
         md = output or h.project.reports / "ablate" / f"{design}_{_set_label(rule_set)}_{short(report.id, 8)}.md"
         write_atomic(md, render_markdown(report))
         write_atomic(md.with_suffix(".json"), report.model_dump_json(indent=2))
         write_heatmap(report, md.with_suffix(".png"))
-    lost = (report.adaptive or {}).get("lost", 0)
+    lost = report.lost
     if as_json:
         print_json({**report.model_dump(mode="json"), "report": str(md), "spent": budget.spent,
                     "plan": budget.plan.as_dict() if budget.plan else None})
@@ -80,7 +79,9 @@ def ablate(
     if lost:  # an outage is never a verdict: what was decided stands, the rest is not measured
         err_console().print(f"not measured: {lost} answers lost to provider or grader failures (left out of "
                                    "every estimate); run the same command again to retry them")
-        raise typer.Exit(4)
+        from tuner.errors import EXIT_CODES, IncompleteError
+
+        raise typer.Exit(EXIT_CODES[IncompleteError])
 
 
 def _selection(h, set_name: str, category: str | None) -> tuple[dict, list[str]]:
@@ -150,6 +151,10 @@ def _print(report, md: Path) -> None:
         for e in report.effects:
             if e.model == model:
                 mark = {"helps": "[green]+[/green]", "hurts": "[red]−[/red]", "undecided": "?"}.get(e.verdict, " ")
+                if e.verdict == "not measured":
+                    cells.setdefault(e.rule, {})[e.category] = "not measured"
+                    tokens[e.rule] = e.tokens
+                    continue
                 cells.setdefault(e.rule, {})[e.category] = "n/a" if e.delta is None else f"{e.delta:+.2f}{mark}"
                 tokens[e.rule] = e.tokens
         for rule in sorted(cells):
@@ -161,10 +166,14 @@ def _print(report, md: Path) -> None:
                   f"({a['new_calls']:,} paid now), "
                   f"stopped: {a['stopped']}; " + ", ".join(f"{sum(1 for e in report.effects if e.verdict == v)} {v}"
                   for v in ("helps", "hurts", "no meaningful effect", "undecided")))
+        if any(e.verdict in ("helps", "hurts") for e in report.effects):
+            out.print("[dim]a decided cell's effect is its estimate at the deciding look (a first crossing reads high)[/dim]")
         if any(e.verdict == "undecided" for e in report.effects):
             one = "" if len(categories) == 1 else ", or --category C to spend the budget on one category,"
             out.print(f"[yellow]undecided cells: a larger --budget-calls{one} decides more (points already measured "
                       "are not paid again)[/yellow]")
+    elif report.lost:
+        pass  # said below: not measured
     elif all(e.verdict == "no detectable effect" for e in report.effects):
         out.print(f"[yellow]no rule reached q < 0.05 with {report.samples} sample(s) per eval: the data cannot tell these "
                   "effects from noise yet; more --samples, or --category to ask about one category, give more power "

@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import DbOption, JsonOption, SuiteOption, console, print_json
+from tuner.hashing import short
 
 __all__ = ["register"]
 
@@ -38,7 +39,7 @@ def analyze(
                     **({"body": result.body} if result.body else {})})
         return
     if result.all_passed:
-        console().print(f"run {result.run_id[7:19]}: all {result.total} results passed; nothing to analyse (no report written).")
+        console().print(f"run {short(result.run_id)}: all {result.total} results passed; nothing to analyse (no report written).")
         return
     _summary(result)
 
@@ -50,7 +51,7 @@ def _summary(result) -> None:
     b, out = result.body or {}, console()
     t = b.get("totals") or {}
     rate = "n/a" if t.get("pass_rate") is None else f"{t['pass_rate']:.0%}"
-    out.print(f"run {result.run_id[7:19]} · {b.get('model', '')} · set {b.get('set', '')}: "
+    out.print(f"run {short(result.run_id)} · {b.get('model', '')} · set {b.get('set', '')}: "
               f"{plural(t.get('failed', 0), 'result')} failed of {t.get('results', result.total)} ({rate} passed)"
               + (f", {t['infra']} infrastructure failures" if t.get("infra") else ""), soft_wrap=True)
     counts = b.get("counts") or {}
@@ -98,7 +99,7 @@ def propose(
         print_json(result.model_dump(mode="json"))
         return
     out = console()
-    out.print(f"run {result.run_id[7:19]} · {category}: {result.failures} failed eval(s) read by {result.proposer}"
+    out.print(f"run {short(result.run_id)} · {category}: {result.failures} failed eval(s) read by {result.proposer}"
               + (" (simulated)" if result.simulated else ""))
     for w in result.written:
         out.print(f"[green]wrote[/green] {w.path}  ({w.id}: {w.title}; from {', '.join(w.evals)})")

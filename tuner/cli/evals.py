@@ -81,4 +81,6 @@ def validate(
         typer.echo(f"{len(results) - len(bad)}/{len(results)} answers pass every step "
                    f"({len(evals)} reference, {alternatives} alternative)")
     if bad:
-        raise typer.Exit(1)
+        from tuner.errors import EXIT_CODES, TunerError
+
+        raise typer.Exit(EXIT_CODES[TunerError])

@@ -56,7 +56,9 @@ def grade_dir(
     else:
         print_steps(result)
     if not result.passed:
-        raise typer.Exit(1)
+        from tuner.errors import EXIT_CODES, TunerError
+
+        raise typer.Exit(EXIT_CODES[TunerError])
 
 
 def _resolve_eval(suite: Suite, ref: str) -> Eval:

@@ -9,7 +9,7 @@ import typer
 import typer.core
 
 from tuner import __version__
-from tuner.errors import TunerError
+from tuner.errors import EXIT_CODES, IncompleteError, PlanShown, TunerError, exit_code
 
 __all__ = ["app", "main"]
 
@@ -47,15 +47,17 @@ class _Group(typer.core.TyperGroup):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except PlanShown:
+            raise typer.Exit(exit_code(PlanShown())) from None  # --plan: shown, nothing else to say
         except TunerError as exc:
             from tuner.secrets import scrub
 
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             typer.echo(f"tuner: error: {scrub(message)}", err=True)  # never echo a key, whatever raised
-            raise typer.Exit(exc.exit_code) from None
-        except KeyboardInterrupt:
+            raise typer.Exit(exit_code(exc)) from None
+        except KeyboardInterrupt as exc:
             typer.echo("tuner: interrupted; everything recorded so far is kept (run the same command to resume)", err=True)
-            raise typer.Exit(130) from None
+            raise typer.Exit(exit_code(exc)) from None
         except Exception as exc:  # noqa: BLE001 - whatever escaped: never a key on the screen
             from typer._click import exceptions as click
 
@@ -77,11 +79,11 @@ def _unexpected(exc: Exception):
 
     if type(exc).__module__.split(".")[0] in _PROVIDER_MODULES:
         typer.echo(f"tuner: error: the model provider failed: {scrub(f'{type(exc).__name__}: {exc}')}", err=True)
-        raise typer.Exit(4) from None
+        raise typer.Exit(EXIT_CODES[IncompleteError]) from None
     typer.echo(mask("".join(traceback.format_exception(exc))).rstrip(), err=True)
     typer.echo(f"tuner: internal error (a bug; please report it with the traceback above): "
                f"{scrub(f'{type(exc).__name__}: {exc}')}", err=True)
-    raise typer.Exit(1) from None
+    raise typer.Exit(EXIT_CODES[TunerError]) from None
 
 
 def _flags_take_no_value() -> None:

@@ -41,7 +41,9 @@ def check_cmd(store: StoreUrlOption = None, as_json: JsonOption = False) -> None
         if report.ok:
             out.print("[green]consistent[/green]: no problems found")
     if not report.ok:
-        raise typer.Exit(1)
+        from tuner.errors import EXIT_CODES, TunerError
+
+        raise typer.Exit(EXIT_CODES[TunerError])
 
 
 def register(app: typer.Typer) -> None:

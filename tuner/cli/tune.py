@@ -55,12 +55,17 @@ def tune(
 
     from tuner.errors import InputError
 
-    search = search or ("tpe" if trials else "screen")
-    if search not in ("screen", "tpe"):
-        raise InputError(f"--search {search!r}: use screen or tpe")
-    if trials and search != "tpe":
+    from tuner.tuning.config import SEARCHES, TuneConfig
+    from tuner.tuning.tune import budget_of
+
+    if search is None and trials:
+        search = "tpe"  # --trials implies the tpe flow; otherwise the library's default
+    if search is not None and search not in SEARCHES:
+        raise InputError(f"--search {search!r}: use {' or '.join(SEARCHES)}")
+    flow = search or TuneConfig.model_fields["search"].default
+    if trials and flow != "tpe":
         raise InputError("--trials applies to --search tpe")
-    if evidence_budget and search != "tpe":
+    if evidence_budget and flow != "tpe":
         raise InputError("--evidence-budget applies to --search tpe (the screen flow's evidence is its screening)")
     with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
         specs = resolve_models(h.project, model, panel)
@@ -73,10 +78,7 @@ def tune(
 
             effect, budget_calls = decide_cap(decide, budget_calls, lambda x: tune_calls_for(h, config, specs, x))
             h.plan_decide = {"effect": effect, "calls": budget_calls}
-        if search == "screen" and budget_calls is None:
-            from tuner.tuning.screen import default_budget
-
-            budget_calls = default_budget(config, len(specs))
+        budget_calls = budget_of(config, budget_calls)
         budget = install(h, "tune", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         h.plan_hook = None
         show(h, _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budget), plan_only=plan, as_json=as_json)
@@ -95,7 +97,9 @@ def tune(
         _print(result, path, wide)
         console().print(f"[dim]{spent_line(budget)}[/dim]")
     if decision == "not measured":
-        raise typer.Exit(4)
+        from tuner.errors import EXIT_CODES, IncompleteError
+
+        raise typer.Exit(EXIT_CODES[IncompleteError])
 
 
 def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budget):

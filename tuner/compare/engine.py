@@ -109,6 +109,9 @@ def compare(
                                   expected=planned[c]) for c in categories}
         overall = pair_results(*side_results, before_offset=b.offset, after_offset=a.offset, expected=len(evals) * k)
         cells += build_cells(spec, by_cat, overall)
+        if overall.repeated:
+            notes.append(f"{spec.label}: {overall.repeated} of {overall.repeated + overall.pairs} pairs repeat an earlier "
+                         "pair's answers exactly (temperature 0 or a fixed seed): each counted once")
     identity = sha256_json({"before": info[0].runs, "after": info[1].runs})
     comparison = Comparison(
         before=info[0], after=info[1], samples=k, category=category, alpha=alpha,

@@ -47,7 +47,8 @@ class Cell(BaseModel):
     infra_before: int = 0
     infra_after: int = 0
     unpaired: int = 0
-    expected: int | None = None  # pairs planned (evals x samples); fewer measured = not measured
+    repeated: int = 0  # pairs identical to an earlier one of their eval (temperature 0, a fixed seed): counted once
+    expected: int | None = None  # pairs planned (evals x samples) less the repeated ones; fewer measured = not measured
 
     @property
     def measured(self) -> bool:
@@ -122,7 +123,7 @@ def _cell(spec, category: str, paired: Paired) -> Cell:
         delta=result.delta, lo=result.lo, hi=result.hi, p_value=result.p_value,
         pairs=result.pairs, tasks=result.tasks, flips=flips,
         infra_before=paired.infra_before, infra_after=paired.infra_after, unpaired=paired.unpaired,
-        expected=paired.expected,
+        repeated=paired.repeated, expected=None if paired.expected is None else paired.expected - paired.repeated,
     )
 
 

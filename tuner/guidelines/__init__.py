@@ -6,6 +6,7 @@ from functools import cached_property
 
 from tuner.guidelines.compose import Prompt, PromptRule, compose
 from tuner.guidelines.diff import RuleRef, SelectionDiff, diff_refs, resolve_ref
+from tuner.guidelines.placebo import PLACEBO_DOMAIN, placebo_name, placebo_prompt
 from tuner.guidelines.rules import DEFAULT_VARIANT, Rule, RuleLibrary, load_rules, normalise_text
 from tuner.guidelines.sets import RuleSet, list_sets, load_set
 from tuner.guidelines.template import Template, load_template
@@ -15,6 +16,7 @@ __all__ = [
     "DEFAULT_VARIANT",
     "Guidelines",
     "Prompt",
+    "PLACEBO_DOMAIN",
     "PromptRule",
     "Rule",
     "RuleLibrary",
@@ -30,6 +32,8 @@ __all__ = [
     "load_set",
     "load_template",
     "normalise_text",
+    "placebo_name",
+    "placebo_prompt",
     "resolve_ref",
 ]
 
@@ -63,6 +67,12 @@ class Guidelines:
 
     def compose_selection(self, selection: dict[str, str], *, name: str = "", template: str = "default") -> Prompt:
         return self.compose(RuleSet.from_selection(name, selection, template))
+
+    def placebo(self, rule_set: RuleSet, seed: int = 0) -> Prompt:
+        """A length-matched placebo of ``rule_set`` (``tuner.guidelines.placebo``): its template, its
+        token count, rules of another domain."""
+        prompt = self.compose(rule_set)
+        return placebo_prompt(self.template(rule_set.template), prompt.tokens, seed=seed, of=rule_set.name)
 
     def validate(self) -> list[str]:
         """Load every rule, set and template; returns the set names. Raises on the first problem."""

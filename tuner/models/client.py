@@ -128,7 +128,10 @@ def _call_kwargs(request: CompletionRequest, messages: list[dict]) -> dict[str, 
     kwargs: dict[str, Any] = dict(spec.params)
     if spec.is_sim:
         # A real model varies by itself between samples; the simulator is told which sample this is.
-        kwargs["sample_index"] = request.sample_index
+        # At temperature 0 or with a fixed seed a real model answers the same every time, and so
+        # does the simulator (every sample is the seed's answer).
+        deterministic = spec.params.get("temperature") == 0 or spec.params.get("seed") is not None
+        kwargs["sample_index"] = int(spec.params.get("seed") or 0) if deterministic else request.sample_index
         if request.sim_suite:
             kwargs["sim_suite"] = request.sim_suite
     else:

@@ -41,6 +41,7 @@ from tuner.publish.published import published_prompt
 from tuner.runs import Harness
 from tuner.stats import ALPHA, NON_INFERIOR
 from tuner.tuning.evidence import paired_table
+from tuner.hashing import short
 
 __all__ = ["GATE_BASE", "NotAccepted", "PublishResult", "RegressionRefused", "Source", "gate", "gate_offset", "publish",
            "resolve_source", "latest_study"]
@@ -57,20 +58,16 @@ def gate_offset(candidate_hash: str, against_hash: str) -> int:
     refused publish tried again replays its answers rather than buying new ones)."""
     from tuner.hashing import sha256_text
 
-    digest = sha256_text(f"{candidate_hash}|{against_hash}").split(":")[-1]
-    return GATE_BASE + _GATE_WINDOW * (int(digest[:8], 16) % _GATE_WINDOWS)
+    digest = short(sha256_text(f"{candidate_hash}|{against_hash}"), 8)
+    return GATE_BASE + _GATE_WINDOW * (int(digest, 16) % _GATE_WINDOWS)
 
 
 class RegressionRefused(TunerError):
-    """The candidate regresses a category on the held-out evals."""
-
-    exit_code = 1
+    """The candidate regresses a category on the held-out evals (a check failed: exit 1)."""
 
 
 class NotAccepted(TunerError):
-    """The study's winner was withheld by tune's decision (or never confirmed)."""
-
-    exit_code = 1
+    """The study's winner was withheld by tune's decision (or never confirmed; exit 1)."""
 
 
 class PublishResult(BaseModel):

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tuner.errors import ClusterError
+from tuner.hashing import short
 
 if TYPE_CHECKING:
     from tuner.runs.harness import Harness
@@ -93,7 +94,7 @@ class Cluster:
         for address, f in sorted(facts.items()):
             if f["code"] != mine:
                 raise ClusterError(f"worker {address}: runs another tuner version than this machine (code "
-                                   f"{f['code'][:19]} there, {mine[:19]} here): install the same version on every machine")
+                                   f"{short(f['code'])} there, {short(mine)} here): install the same version on every machine")
         self.workers = workers
 
     def _stranded(self) -> bool:

@@ -9,6 +9,13 @@ A side's samples are numbered from its own offset, so the i-th sample after the 
 paired with the i-th after the offset after (an A/A comparison on disjoint sample indices pairs
 sample 0 with sample 20, 1 with 21, ...). A pair where either side is an infrastructure failure
 is dropped, and the failures are counted, never scored.
+
+Identical samples are one observation (issue 28.8): a model at ``temperature: 0`` or with a fixed
+``seed`` gives the same answer at every sample index, and K copies of one deterministic flip are
+not K independent pairs (one flip repeated 12 times reads McNemar p = 0.0005). When every sample
+of an eval gave one and the same answer on each side (the grader's content key, else the text),
+its K pairs are one pair; ``Paired.repeated`` counts the copies left out. Only whole evals fold: a
+sampling model repeats an answer now and then by chance, and those draws are independent.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from pydantic import BaseModel
 
 from tuner.store import ResultRecord
 
-__all__ = ["Paired", "pair_results", "pair_outcomes"]
+__all__ = ["Paired", "answer_identity", "pair_results", "pair_outcomes"]
 
 
 class Paired(BaseModel):
@@ -28,6 +35,7 @@ class Paired(BaseModel):
     infra_before: int = 0
     infra_after: int = 0
     unpaired: int = 0  # scored samples with no partner (different sample counts, infra partner)
+    repeated: int = 0  # pairs identical to an earlier pair of their eval (same answers on both sides): counted once
     expected: int | None = None  # pairs the design planned (evals x samples), when the caller knows
 
     @property
@@ -37,7 +45,7 @@ class Paired(BaseModel):
     @property
     def missing(self) -> int:
         """Planned pairs that were not measured (an infrastructure failure or no result on a side)."""
-        return max(0, (self.expected or 0) - self.pairs)
+        return max(0, (self.expected or 0) - self.pairs - self.repeated)
 
     @property
     def complete(self) -> bool:
@@ -46,6 +54,22 @@ class Paired(BaseModel):
 
 def _by_position(results: list[ResultRecord], offset: int) -> dict[tuple[str, int], ResultRecord]:
     return {(r.eval_id, r.sample_index - offset): r for r in results}
+
+
+def answer_identity(r: ResultRecord) -> tuple | None:
+    """What makes two answers the same answer: the grade's content key (eval, files, grader) when it
+    was graded, else the answer's text and outcome; None when the record holds neither (unknown,
+    never equal to another). Never the sample index or the timing."""
+    if r.grade_key:
+        return ("grade", r.grade_key)
+    if r.output is None:
+        return None
+    return ("text", r.output, r.reasoning, str(r.tool_calls) if r.tool_calls else None, r.outcome, r.failed_step)
+
+
+def _repeats_one_answer(records: list[ResultRecord]) -> bool:
+    ids = {answer_identity(r) for r in records}
+    return len(records) > 1 and len(ids) == 1 and None not in ids
 
 
 def pair_results(
@@ -67,19 +91,28 @@ def pair_results(
     out_b: dict[str, list[bool]] = {}
     out_a: dict[str, list[bool]] = {}
     unpaired = 0
+    kept: dict[str, list[tuple[ResultRecord, ResultRecord]]] = {}
     for key in sorted(b.keys() | a.keys()):
         rb, ra = b.get(key), a.get(key)
         if rb is None or ra is None or rb.outcome == "infra" or ra.outcome == "infra":
             unpaired += sum(1 for r in (rb, ra) if r is not None and r.outcome != "infra")
             continue
-        out_b.setdefault(key[0], []).append(rb.outcome == "pass")
-        out_a.setdefault(key[0], []).append(ra.outcome == "pass")
+        kept.setdefault(key[0], []).append((rb, ra))
+    repeated = 0
+    for eval_id, pairs in kept.items():
+        if _repeats_one_answer([x for x, _ in pairs]) and _repeats_one_answer([y for _, y in pairs]):
+            repeated += len(pairs) - 1
+            pairs = pairs[:1]
+        for rb, ra in pairs:
+            out_b.setdefault(eval_id, []).append(rb.outcome == "pass")
+            out_a.setdefault(eval_id, []).append(ra.outcome == "pass")
     return Paired(
         before=out_b,
         after=out_a,
         infra_before=sum(r.outcome == "infra" for r in b.values()),
         infra_after=sum(r.outcome == "infra" for r in a.values()),
         unpaired=unpaired,
+        repeated=repeated,
         expected=expected,
     )
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from distributed.diagnostics.plugin import SchedulerPlugin
 
 from tuner.errors import ClusterError, TunerError
+from tuner.hashing import short
 
 __all__ = ["Claims", "PROJECT_MARK", "call_task", "code_identity", "grade_task", "portable", "worker_facts"]
 
@@ -133,7 +134,7 @@ def call_task(token: str, spec, kwargs: dict, sim_fingerprint: str | None) -> di
         mine = _sim_fingerprint(kwargs.get("sim_file"), kwargs.get("sim_suite"), os.environ.get("TUNER_SIM_FILE"))
         if mine != sim_fingerprint:
             return {"mismatch": f"worker {_name()}: its simulator files differ from the coordinator's (sim "
-                                f"fingerprint {mine[:19]} here, {sim_fingerprint[:19]} there): install the same tuner "
+                                f"fingerprint {short(mine)} here, {short(sim_fingerprint)} there): install the same tuner "
                                 "version and suite files on every machine"}
     if not _claim(token):
         return {"lost": True}
@@ -164,10 +165,10 @@ def _suite(path: str, suite_hash: str, grader_id: str):
         raise ClusterError(f"worker {_name()}: cannot load the suite at {where}: {exc}") from None
     if suite.hash != suite_hash:
         raise ClusterError(f"worker {_name()}: the suite at {where} differs from the coordinator's (hash "
-                           f"{suite.hash[:19]} here, {suite_hash[:19]} there): copy the same suite files to every machine")
+                           f"{short(suite.hash)} here, {short(suite_hash)} there): copy the same suite files to every machine")
     if suite.grader_id != grader_id:
-        raise ClusterError(f"worker {_name()}: its grader differs from the coordinator's (grader id {suite.grader_id[:19]} "
-                           f"here, {grader_id[:19]} there): the same tuner version and grading tools (Node toolchain "
+        raise ClusterError(f"worker {_name()}: its grader differs from the coordinator's (grader id {short(suite.grader_id)} "
+                           f"here, {short(grader_id)} there): the same tuner version and grading tools (Node toolchain "
                            "lock, Python and pytest, gcc) are needed on every machine")
     return suite
 

@@ -93,6 +93,7 @@ class ZoneTest:
     p_futile: float  # TOST p-value against "beyond ±delta"
     lo: float  # interval at this look's level (1 - 2 * alpha_look)
     hi: float
+    level: float = 0.90  # that level: printed beside the interval, so it is read at the level that decided
 
 
 def _one_sided(estimate: float, se: float, df: float, null: float, greater: bool) -> float:
@@ -126,5 +127,6 @@ def zone_tests(estimates: Sequence[tuple[float, float, float]], zone: Zone, look
             verdict = NO_EFFECT
         else:
             verdict = OPEN
-        out.append(ZoneTest(verdict=verdict, p_flag=p, q_flag=q, p_futile=futile, lo=e - z * s, hi=e + z * s))
+        out.append(ZoneTest(verdict=verdict, p_flag=p, q_flag=q, p_futile=futile, lo=e - z * s, hi=e + z * s,
+                            level=1 - 2 * a_look))
     return out

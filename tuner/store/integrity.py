@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from tuner.store.schema import LabelRow, PromptRow, ResultRow, RunRow, StepRow
+from tuner.hashing import short
 
 __all__ = ["Problem", "IntegrityReport", "check_store"]
 
@@ -43,12 +44,12 @@ class IntegrityReport(BaseModel):
 def _duplicates(s: Session) -> list[str]:
     q = (select(ResultRow.run_id, ResultRow.eval_id, ResultRow.sample_index, func.count())
          .group_by(ResultRow.run_id, ResultRow.eval_id, ResultRow.sample_index).having(func.count() > 1))
-    return [f"run {r[0][7:19]} {r[1]} sample {r[2]} ×{r[3]}" for r in s.execute(q)]
+    return [f"run {short(r[0])} {r[1]} sample {r[2]} ×{r[3]}" for r in s.execute(q)]
 
 
 def _orphan_results(s: Session) -> list[str]:
     q = select(ResultRow.id, ResultRow.run_id).where(ResultRow.run_id.not_in(select(RunRow.id)))
-    return [f"result {r[0]} of unknown run {r[1][:19]}" for r in s.execute(q)]
+    return [f"result {r[0]} of unknown run {short(r[1])}" for r in s.execute(q)]
 
 
 def _orphan_steps(s: Session) -> list[str]:
@@ -63,7 +64,7 @@ def _orphan_labels(s: Session) -> list[str]:
 
 def _unknown_prompts(s: Session) -> list[str]:
     q = select(RunRow.id, RunRow.prompt_hash).where(RunRow.prompt_hash.not_in(select(PromptRow.hash)))
-    return [f"run {r[0][7:19]} names prompt {r[1][:19]}" for r in s.execute(q)]
+    return [f"run {short(r[0])} names prompt {short(r[1])}" for r in s.execute(q)]
 
 
 def _by_run(s: Session) -> dict[str, list[tuple[str, int, str]]]:
@@ -85,7 +86,7 @@ def _incomplete_complete(s: Session) -> list[str]:
         missing = expected - scored
         if missing:
             e, k = sorted(missing)[0]
-            bad.append(f"run {run.id[7:19]} is complete but misses {len(missing)} result(s), e.g. {e} sample {k}")
+            bad.append(f"run {short(run.id)} is complete but misses {len(missing)} result(s), e.g. {e} sample {k}")
     return bad
 
 
@@ -98,7 +99,7 @@ def _outside_run(s: Session) -> list[str]:
         samples = range(run.sample_offset, run.sample_offset + run.samples)
         for e, k, _ in found.get(run.id, []):
             if e not in evals or k not in samples:
-                bad.append(f"run {run.id[7:19]} holds {e} sample {k}, outside its evals × samples")
+                bad.append(f"run {short(run.id)} holds {e} sample {k}, outside its evals × samples")
     return bad
 
 
@@ -107,7 +108,7 @@ def _graded_without_steps(s: Session) -> list[str]:
     has_steps = select(StepRow.result_id)
     q = select(ResultRow.id, ResultRow.run_id, ResultRow.eval_id, ResultRow.outcome).where(
         ResultRow.outcome.in_(("pass", "fail")), ResultRow.id.not_in(has_steps))
-    return [f"result {r[0]} ({r[3]}) of run {r[1][7:19]} {r[2]} has no grading steps" for r in s.execute(q)]
+    return [f"result {r[0]} ({r[3]}) of run {short(r[1])} {r[2]} has no grading steps" for r in s.execute(q)]
 
 
 _CHECKS: list[tuple[str, str, Callable[[Session], list[str]]]] = [

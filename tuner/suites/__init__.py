@@ -14,14 +14,13 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
 from tuner.errors import InputError, NotFoundError
-from tuner.suites.base import Progress, SuiteKind
+from tuner.suites.base import Progress, SuiteKind, SuiteView
 
 if TYPE_CHECKING:
-    from tuner.evals import Suite
     from tuner.grading import GradeRequest, GradeResult
     from tuner.paths import Project
 
-__all__ = ["SuiteKind", "get_kind", "kind_names", "grade"]
+__all__ = ["SuiteKind", "SuiteView", "get_kind", "kind_names", "grade"]
 
 
 ENTRY_POINT_GROUP = "tuner.suite_kinds"
@@ -61,7 +60,7 @@ def grade(
     project: Project,
     requests: list[GradeRequest],
     *,
-    suite: Suite,
+    suite: SuiteView,
     use_cache: bool = True,
     progress: Progress | None = None,
     timeout_s: float | None = None,

@@ -7,17 +7,33 @@ sees categories and eval ids from the manifest, messages built from a kind's ans
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from tuner.evals import Suite
     from tuner.grading.models import GradeRequest, GradeResult
 
-__all__ = ["SuiteKind", "Progress"]
+__all__ = ["SuiteKind", "SuiteView", "Progress"]
 
 Progress = Callable[[int, int], None]
+
+
+class SuiteView(Protocol):
+    """What a kind reads of a loaded suite. ``tuner.evals.Suite`` is one; it sits a layer above the
+    kinds (it asks its kind), so the contract names this instead (README, "Layers")."""
+
+    @property
+    def root(self) -> Path: ...  # the suite's folder
+
+    @property
+    def manifest(self) -> Any: ...  # the parsed suite.toml (``kind_settings``, lint levels)
+
+    @property
+    def evals(self) -> Sequence[Any]: ...  # ``tuner.evals.Eval``: id, category, folder, hashes
+
+    @property
+    def grader_id(self) -> str: ...  # the kind's ``grader_id`` of this suite
 
 
 @runtime_checkable
@@ -88,11 +104,11 @@ class SuiteKind(Protocol):
 
     def output_format(self) -> str: ...
 
-    def grader_id(self, suite: Suite) -> str: ...
+    def grader_id(self, suite: SuiteView) -> str: ...
 
     def grade(
         self,
-        suite: Suite,
+        suite: SuiteView,
         requests: list[GradeRequest],
         *,
         cache_dir: Path,

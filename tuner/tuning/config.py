@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from tuner.hashing import sha256_json, short
 
-__all__ = ["TuneConfig", "FRESH_BASE", "fresh_offset"]
+__all__ = ["TuneConfig", "FRESH_BASE", "SEARCHES", "fresh_offset"]
+
+SEARCHES = ("screen", "tpe")
 
 # Fresh samples (the confirmation's, the tpe flow's evidence) live in a window of their own per
 # experiment, far above every index the trials and the screening use (the screening's replicates
@@ -20,7 +24,7 @@ def fresh_offset(config: "TuneConfig", phase: str = "confirm") -> int:
     """The first fresh sample index of ``phase`` for this study: a window of ``FRESH_BASE`` indices
     chosen by the study's hash (one of 1,000; a rerun finds the same one, so nothing is bought
     twice), ``phase`` a half of it. Below 2**31, as the stores' integer columns require."""
-    return FRESH_BASE * (1 + int(config.hash.split(":")[-1][:8], 16) % 1000) + _PHASES[phase]
+    return FRESH_BASE * (1 + int(short(config.hash, 8), 16) % 1000) + _PHASES[phase]
 
 
 class TuneConfig(BaseModel):
@@ -28,17 +32,28 @@ class TuneConfig(BaseModel):
 
     category: str = Field(description="The target category whose pass rate is maximised.")
     models: list[dict] = Field(description="ModelSpec dumps of the panel (no secrets).")
-    samples: int = Field(description="Samples per eval per trial.")
-    tolerance: float = Field(description="The margin other categories are shown against: a cell is non-inferior when a drop this large is ruled out (the publish gate's margin by default). Decisions stop on an established drop of any size (tuner.stats.drop_tests).")
+    samples: int = Field(4, description="Samples per eval per trial.")
+    tolerance: float = Field(0.15, description="The margin other categories are shown against: a cell is non-inferior when a drop this large is ruled out (the publish gate's margin by default). Decisions stop on an established drop of any size (tuner.stats.drop_tests).")
     baseline: str = Field(description="Where the baseline came from: a published name or a set.")
     baseline_selection: dict[str, str] = Field(description="The baseline rules {id: variant}: trial 0.")
     pool: list[str] = Field(description="Rule ids the study may switch on or off.")
     variants: dict[str, list[str]] = Field(default_factory=dict, description="Phrasings available per pool rule.")
     eval_ids: list[str] = Field(description="Tuning evals (held-out ones excluded), all categories.")
     seed: int = 0
-    # "screen": single changes screened on the target's evals, the winner checked for regressions
+    # "screen" (the default, here only: the CLI leaves it to this field): the rule-effect engine
+    # screens the pool on the target's evals, the winner is checked for regressions
     # (tuning/screen.py); "tpe": every single change on all tuning evals, then Optuna's TPE.
-    search: str = "tpe"
+    search: Literal["screen", "tpe"] = "screen"
+
+    @classmethod
+    def stored(cls, raw: str) -> "TuneConfig":
+        """A configuration recorded on a study. One recorded before there was a choice of search
+        has no ``search``: it was the tpe flow (the default is only for new studies)."""
+        import json
+
+        data = json.loads(raw)
+        data.setdefault("search", "tpe")
+        return cls.model_validate(data)
 
     @property
     def hash(self) -> str:

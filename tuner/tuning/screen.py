@@ -61,8 +61,10 @@ _CANDIDATES = 2  # the assembled winner, then its best single change alone
 
 def default_budget(config: TuneConfig, n_models: int) -> int:
     """Half of single-sample leave-one-out of the pool over the tuning evals (the field's method),
-    with a floor so a small suite can still confirm its winner."""
-    return max((len(config.pool) + 1) * len(config.eval_ids) * n_models // 2, 600 * n_models)
+    with a floor so a small suite can still confirm its winner: ablate's default over the pool."""
+    from tuner.ablation import default_budget as ablate_default
+
+    return ablate_default(len(config.pool), len(config.eval_ids)) * n_models
 
 
 def screen_budget(cap: int) -> int:

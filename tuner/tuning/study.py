@@ -107,7 +107,7 @@ def open_study(storage_url: str, name: str, config: TuneConfig | None = None, st
         for move in local_moves(config) if config.search == "tpe" else []:
             study.enqueue_trial(params_of(apply_moves(config.baseline_selection, [move]), config.pool),
                                 user_attrs={"baseline": move["kind"] == "baseline", "move": move})
-    elif TuneConfig.model_validate_json(stored).hash != config.hash:
+    elif TuneConfig.stored(stored).hash != config.hash:
         raise InputError(f"study '{name}' exists with a different configuration; choose another --study name")
     liveness.recover(study)
     return study
@@ -184,7 +184,7 @@ def load_config(study) -> TuneConfig:
     raw = study.user_attrs.get(_CONFIG_ATTR)
     if raw is None:
         raise InputError(f"study '{study.study_name}' was not created by tuner tune")
-    return TuneConfig.model_validate_json(raw)
+    return TuneConfig.stored(raw)
 
 
 def specs_of(config: TuneConfig) -> list:

@@ -13,7 +13,7 @@ from tuner.tuning.report import TuneReport, confirm, importance, rule_evidence
 from tuner.tuning.space import rule_pool, selection_hash, selection_of
 from tuner.tuning.study import best_trial, load_config, local_moves, open_study, run_trials, specs_of
 
-__all__ = ["build_config", "baseline_selection", "default_trials", "tune", "finish"]
+__all__ = ["build_config", "baseline_selection", "budget_of", "default_trials", "tune", "finish"]
 
 
 def baseline_selection(h: Harness, ref: str | None) -> tuple[str, dict[str, str]]:
@@ -31,9 +31,11 @@ def baseline_selection(h: Harness, ref: str | None) -> tuple[str, dict[str, str]
 
 
 def build_config(
-    h: Harness, category: str, specs: list, *, samples: int, tolerance: float, baseline: str | None, seed: int = 0,
-    search: str = "tpe",
+    h: Harness, category: str, specs: list, *, samples: int | None = None, tolerance: float | None = None,
+    baseline: str | None = None, seed: int = 0, search: str | None = None,
 ) -> TuneConfig:
+    """The study's configuration; a setting left ``None`` takes ``TuneConfig``'s default (the CLI
+    passes only what the user gave)."""
     h.suite.select(category=category)  # unknown category -> NotFoundError naming the valid ones
     if not h.suite.select(category=category, held_out=False):
         raise InputError(f"category '{category}' has no tuning evals (all are held out)")
@@ -42,16 +44,22 @@ def build_config(
     return TuneConfig(
         category=category,
         models=[s.model_dump(exclude_defaults=True) for s in specs],
-        samples=samples,
-        tolerance=tolerance,
         baseline=name,
         baseline_selection=selection,
         pool=pool,
         variants={rid: h.guidelines.library.get(rid).variant_names for rid in pool},
         eval_ids=[e.id for e in h.suite.select(held_out=False)],
         seed=seed,
-        search=search,
+        **{k: v for k, v in (("samples", samples), ("tolerance", tolerance), ("search", search)) if v is not None},
     )
+
+
+def budget_of(config: TuneConfig, budget_calls: int | None) -> int | None:
+    """The command's cap: the user's, else the screen flow's default (``screen.default_budget``);
+    the tpe flow has none by default (its trials are counted instead)."""
+    if budget_calls is None and config.search == "screen":
+        return default_budget(config, len(config.models))
+    return budget_calls
 
 
 def default_trials(config: TuneConfig) -> int:
@@ -187,7 +195,7 @@ def tune(
     spent_before = h.budget.spent_calls
     try:
         if config.search == "screen":
-            cap = budget_calls or default_budget(config, len(config.models))
+            cap = budget_of(config, budget_calls)
             screening, effects = screen(h, study, config, run_progress, cap=cap)
             report = finish(h, study, run_progress, confirm_budget=confirm_budget,
                             left=max(0, cap - screening["calls"]), screening=screening, effects=effects)

@@ -24,6 +24,7 @@ from tuner.runs.listing import is_legacy_part as _legacy_part, standalone_condit
 from tuner.runs.usage import ExperimentUsage, Usage, total_usage
 from tuner.store.schema import DesignPointRow, ExperimentRunRow, ReportRow, RunRow
 from tuner.web.published import published_versions
+from tuner.hashing import short
 
 __all__ = ["ExperimentFilter", "ExperimentItem", "list_experiments", "experiment_detail", "known_values", "totals"]
 
@@ -155,7 +156,7 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
                     continue
                 overall = (summary or {}).get("overall") or {}
                 answer = f"pass rate {overall['pass_rate']:.0%}" if overall.get("pass_rate") is not None else ""
-                items.append((ExperimentItem(id=rid, kind="run", name=f"run {rid[7:19]}", href=f"/runs/{rid}",
+                items.append((ExperimentItem(id=rid, kind="run", name=f"run {short(rid)}", href=f"/runs/{rid}",
                                              status=status, suites=[suite], models=[model], sets=[set_name], answer=answer,
                                              when=when), [rid]))
     if filt.kind in ("", "analyze"):
@@ -167,7 +168,7 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
             rel = r.path.removeprefix("reports/")
             f = facts.get(r.run_id)
             items.append((ExperimentItem(id=r.id, kind="analyze" if r.kind == "analysis" else r.kind,
-                                         name=(f"{'analysis' if r.kind == 'analysis' else r.kind} of run {r.run_id[7:15]}"
+                                         name=(f"{'analysis' if r.kind == 'analysis' else r.kind} of run {short(r.run_id, 8)}"
                                                if r.run_id else rel.rsplit("/", 1)[-1]),
                                          href=f"/reports/{rel}", status="finished",
                                          suites=[f[2]] if f else [], models=[r.model], sets=[f[1]] if f else [],

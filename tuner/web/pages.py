@@ -11,6 +11,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Redirect
 
 from tuner.errors import NotFoundError
 from tuner.web.auth import COOKIE, current_session, viewer_session
+from tuner.hashing import short
 
 __all__ = ["router", "LoginRequired"]
 
@@ -156,7 +157,7 @@ def category(request: Request, run_id: str, category: str) -> HTMLResponse:
     record = store.run(run_id)
     evals = category_results(store, record.id, category)
     if not evals:
-        raise NotFoundError(f"run {record.id[:19]} has no results in category '{category}'")
+        raise NotFoundError(f"run {short(record.id)} has no results in category '{category}'")
     labels = labels_for(store, [r["response_key"] for rs in evals.values() for r in rs])
     return _render(request, "category.html.j2", run=record, category=category, evals=evals, labels=labels, tab="runs")
 
@@ -169,7 +170,7 @@ def eval_page(request: Request, run_id: str, eval_id: str) -> HTMLResponse:
     record = store.run(run_id)
     results = eval_results(store, record.id, eval_id)
     if not results:
-        raise NotFoundError(f"run {record.id[:19]} has no results for eval '{eval_id}'")
+        raise NotFoundError(f"run {short(record.id)} has no results for eval '{eval_id}'")
     suite = request.app.state.suites.get(record.suite)
     ev = next((e for e in suite.evals if e.id == eval_id), None) if suite else None
     reference = ev.answer_files() if ev else None

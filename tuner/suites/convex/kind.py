@@ -51,6 +51,9 @@ class ConvexKind:
         # Asked before anything is generated or graded: a toolchain the jail cannot reach is
         # refused with the reason, not recorded as every answer's infrastructure error.
         check_reachable([toolchain_dir(suite)], "the grader toolchain")
+        from tuner.suites.convex.toolchain import check_jail_can_use
+
+        check_jail_can_use(toolchain_dir(suite))
         return grader_id(suite)
 
     def grade(self, suite, requests, *, cache_dir: Path, use_cache: bool = True, progress=None, timeout_s: float | None = None):

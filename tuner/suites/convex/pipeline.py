@@ -15,6 +15,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 
@@ -27,7 +28,7 @@ from tuner.suites.convex.files import generated_problems, missing_for_grader
 from tuner.suites.convex.identity import eslint_rules
 from tuner.suites.convex.kind import GENERATED, STEP_NAMES, ConvexKind
 from tuner.suites.convex.settings import toolchain_dir
-from tuner.suites.convex.toolchain import Toolchain, ensure_toolchain
+from tuner.suites.convex.toolchain import Toolchain, toolchain_in_use
 from tuner.suites.convex.workspace import SubProject, Workspace
 
 __all__ = ["grade_convex", "DEFAULT_TIMEOUT_S", "BATCH_SIZE"]
@@ -66,18 +67,20 @@ def grade_convex(
 
 
 def _grade_uncached(suite, todo: dict[str, GradeRequest], timeout_s):
-    try:
-        toolchain = ensure_toolchain(toolchain_dir(suite))
-        sandbox.check_available()
-    except ToolchainError as e:
-        for key, request in todo.items():
-            yield key, GradeResult.infrastructure(request.eval.id, STEP_NAMES, str(e))
-        return
-    items = list(todo.items())
-    for start in range(0, len(items), BATCH_SIZE):
-        chunk = items[start:start + BATCH_SIZE]
-        results = _grade_batch(toolchain, eslint_rules(suite.manifest), [r for _, r in chunk], timeout_s)
-        yield from ((key, result) for (key, _), result in zip(chunk, results))
+    # Held (shared) while this process grades: another process's `npm ci` waits until it is done.
+    with ExitStack() as holding:
+        try:
+            toolchain = holding.enter_context(toolchain_in_use(toolchain_dir(suite)))
+            sandbox.check_available()
+        except ToolchainError as e:
+            for key, request in todo.items():
+                yield key, GradeResult.infrastructure(request.eval.id, STEP_NAMES, str(e))
+            return
+        items = list(todo.items())
+        for start in range(0, len(items), BATCH_SIZE):
+            chunk = items[start:start + BATCH_SIZE]
+            results = _grade_batch(toolchain, eslint_rules(suite.manifest), [r for _, r in chunk], timeout_s)
+            yield from ((key, result) for (key, _), result in zip(chunk, results))
 
 
 def _grade_batch(toolchain: Toolchain, rules: dict[str, str], requests: list[GradeRequest], timeout_s: float) -> list[GradeResult]:
