@@ -67,3 +67,27 @@ def test_compare_plan_prints_the_mde_of_its_cells(cli, py_project):
     assert r.exit_code == 0, r.output
     (d,) = json.loads(r.stdout)["decides"]
     assert d["family"].startswith("compare") and d["questions"] >= 2
+
+
+@pytest.mark.slow
+def test_ablate_names_what_would_decide_it_and_that_command_decides_it_paying_only_the_difference(cli, py_project):
+    """On sim/careful's `text`, 150 calls leave the planted cures undecided; the output names the
+    calls each needs at its estimate and the command that goes on; run as printed (its cap), it
+    decides the leading rule, and the calls already bought are not bought again (a fresh cache)."""
+    import shlex
+
+    first = cli("ablate", "--category", "text", "--budget-calls", "150", "--model", "sim/careful", "--json")
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    leads, command = data["adaptive"]["leads"], data["adaptive"]["continue"]
+    assert leads and leads[0]["calls"] > 150 and abs(leads[0]["delta"]) >= abs(leads[-1]["delta"])
+    assert "## What would decide the open questions" in Path(data["report"]).read_text()
+    args = shlex.split(command)
+    assert args[:2] == ["tuner", "ablate"] and args[args.index("--budget-calls") + 1] == str(leads[0]["calls"])
+    second = cli(*args[1:], "--json")
+    assert second.exit_code == 0, second.output
+    after = json.loads(second.stdout)
+    verdicts = {e["rule"]: e["verdict"] for e in after["effects"]}
+    assert verdicts[leads[0]["rule"]] in ("helps", "hurts")
+    # Only the difference was paid: the first invocation's 150 calls are replayed from the caches.
+    assert after["adaptive"]["new_calls"] == after["adaptive"]["calls"] - data["adaptive"]["calls"] > 0

@@ -65,6 +65,8 @@ def ablate(
         with phase_progress(not as_json) as progress:
             report = run_ablate(h, design=design, set_name=rule_set, specs=specs, samples=samples, runs=runs, seed=seed,
                                 category=category, budget_calls=budget_calls, zone=zone, progress=progress)
+        if report.adaptive is not None and any(e.verdict == "undecided" for e in report.effects):
+            _what_would_decide(h, report, rule_set, specs, category, zone, model, panel, delta, delta0, seed)
         md = output or h.project.reports / "ablate" / f"{design}_{_set_label(rule_set)}_{short(report.id, 8)}.md"
         write_atomic(md, render_markdown(report))
         write_atomic(md.with_suffix(".json"), report.model_dump_json(indent=2))
@@ -113,6 +115,33 @@ def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budge
     if selection and eval_ids:
         out.decides = [{**d.model_dump(), "line": d.line()} for d in ablate_detectables(h, selection, specs, eval_ids, budget, zone)]
     return out
+
+
+def _what_would_decide(h, report, set_name, specs, category, zone, model, panel, delta, delta0, seed) -> None:
+    """The leading undecided cells with the calls each needs at its current estimate, and the exact
+    command that goes on (``report.adaptive``: ``leads``, ``continue``), recorded with the experiment."""
+    from tuner.ablation import engine_plan
+    from tuner.planning.commands import open_leads
+
+    selection, eval_ids = _selection(h, set_name, category)
+    plan = engine_plan(h, selection, specs, eval_ids, budget_calls=report.adaptive["budget_calls"], zone=zone, seed=seed)
+    leads = open_leads(plan, report.effects)
+    report.adaptive["leads"] = leads
+    need = min((x["calls"] for x in leads if x["calls"] is not None), default=None)
+    if need is None:
+        return
+    args = ["tuner", "ablate", "--set", set_name] + (["--category", category] if category else [])
+    args += ["--panel", panel] if panel else [a for m in (model or []) for a in ("--model", m)]
+    args += (["--delta", f"{delta:g}"] if delta != 0.08 else []) + (["--delta0", f"{delta0:g}"] if delta0 != 0.02 else [])
+    args += (["--seed", str(seed)] if seed else []) + ["--budget-calls", str(need)]
+    import os
+    import shlex
+
+    if os.environ.get("TUNER_SUITE"):
+        args += ["--suite", os.environ["TUNER_SUITE"]]
+    report.adaptive["continue"] = shlex.join(args)
+    h.store.save_experiment(report.id, f"ablate-adaptive-{set_name}", "ablate",
+                            h.store.experiment(report.id)["config"], result=report.model_dump(mode="json"))
 
 
 def _set_label(rule_set: str) -> str:
@@ -172,6 +201,12 @@ def _print(report, md: Path) -> None:
             one = "" if len(categories) == 1 else ", or --category C to spend the budget on one category,"
             out.print(f"[yellow]undecided cells: a larger --budget-calls{one} decides more (points already measured "
                       "are not paid again)[/yellow]")
+            for lead in a.get("leads", []):
+                calls = "no budget up to 10,000,000 calls" if lead["calls"] is None else f"a budget of {lead['calls']:,} calls"
+                out.print(f"  open: {lead['rule']} · {lead['category']} · {lead['model']} reads {lead['delta'] * 100:+.0f} points; "
+                          f"{calls} decides an effect that size with 80% power", markup=False)
+            if a.get("continue"):
+                out.print(f"to decide the leading one: {a['continue']}", markup=False)
     elif report.lost:
         pass  # said below: not measured
     elif all(e.verdict == "no detectable effect" for e in report.effects):

@@ -87,6 +87,8 @@ def tune(
             trial_bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
             result = run_tune(h, config, study_name=study, storage=storage, n_trials=n_trials, budget_calls=budget_calls,
                               batch=batch, evidence_budget=evidence_budget, confirm_budget=confirm_budget, progress=trial_bar, run_progress=progress)
+        if result.screening and budget_calls and not result.accepted:
+            _what_would_decide(h, config, specs, result, budget_calls, model, panel)
         path = _write_report(h.project, result, report)
     decision = result.acceptance.decision if result.acceptance else None
     if as_json:
@@ -137,6 +139,26 @@ def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budge
 
         out.decides = [{**d.model_dump(), "line": d.line()} for d in tune_detectables(h, config, specs, budget_calls, conf)]
     return out
+
+
+def _what_would_decide(h, config, specs, result, cap: int, model, panel) -> None:
+    """The screening's leading undecided questions with the cap each needs at its current estimate,
+    and the exact command that goes on (``result.screening``: ``leads``, ``continue``)."""
+    import os
+    import shlex
+
+    from tuner.planning.commands import open_leads, screen_plan
+    from tuner.tuning.screen import SCREEN_SHARE
+
+    leads = open_leads(screen_plan(h, config, specs, cap), result.rule_effects, scale=1 / SCREEN_SHARE)
+    result.screening["leads"] = leads
+    need = min((x["calls"] for x in leads if x["calls"] is not None), default=None)
+    if need is None or need <= cap:
+        return
+    args = ["tuner", "tune", "--category", config.category]
+    args += ["--panel", panel] if panel else [a for m in (model or []) for a in ("--model", m)]
+    args += ["--budget-calls", str(need)] + (["--suite", os.environ["TUNER_SUITE"]] if os.environ.get("TUNER_SUITE") else [])
+    result.screening["continue"] = shlex.join(args)
 
 
 def _baseline_set(config):
@@ -201,6 +223,12 @@ def _print(result, path: Path, wide: bool = False) -> None:
                   f"({sc['chosen_by']}): {', '.join(sc['changes']) or 'none'}; regression-checked {plural(sc['checked'], 'trial')}")
     out.print(f"[dim]{plural(result.trials, 'trial')}, {plural(result.calls, 'provider call')}; study {result.study}; "
               f"report {path}[/dim]")
+    for lead in (result.screening or {}).get("leads", []):
+        calls = "no cap up to 10,000,000 calls" if lead["calls"] is None else f"a cap of {lead['calls']:,} calls"
+        out.print(f"open: {lead['rule']} · {lead['model']} reads {lead['delta'] * 100:+.0f} points on {lead['category']}; "
+                  f"{calls} decides an effect that size with 80% power", markup=False)
+    if (result.screening or {}).get("continue"):
+        out.print(f"to decide the leading one: {result.screening['continue']}", markup=False)
     a = result.acceptance
     for line in claim_lines(result):
         out.print(line)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from tuner.planning.families import Detectable, calls_to_decide, confirmation_family, engine_designs, engine_family, paired_family
 from tuner.planning.mde import mde
 
-__all__ = ["ablate_detectables", "ablate_calls_for", "tune_detectables", "tune_calls_for", "paired_detectables",
+__all__ = ["ablate_detectables", "ablate_calls_for", "open_leads", "screen_plan", "tune_detectables", "tune_calls_for", "paired_detectables",
            "engine_calls_for"]
 
 
@@ -38,7 +38,8 @@ def ablate_calls_for(h, selection: dict, specs: list, eval_ids: list[str], zone,
     return engine_calls_for(_ablate_plan(h, selection, specs, eval_ids, 1000, zone), effect)
 
 
-def _screen_plan(h, config, specs: list, cap: int):
+def screen_plan(h, config, specs: list, cap: int):
+    """The engine ``Plan`` tune's screening runs under ``cap``."""
     from tuner.ablation import engine_plan
     from tuner.stats.zones import Zone
     from tuner.tuning.screen import screen_budget, target_evals
@@ -58,7 +59,7 @@ def tune_detectables(h, config, specs: list, cap: int | None, confirm_calls: int
 
     out = []
     if config.search == "screen" and cap is not None:
-        out.append(engine_family(_screen_plan(h, config, specs, cap), f"screening of {config.category}"))
+        out.append(engine_family(screen_plan(h, config, specs, cap), f"screening of {config.category}"))
     held = len(h.suite.select(held_out=True))
     per_sample = 2 * (len(config.eval_ids) + held) * len(specs)
     rounds = planned_rounds(evidence_samples(config), per_sample, confirm_calls)
@@ -72,7 +73,7 @@ def tune_calls_for(h, config, specs: list, effect: float) -> int | None:
     the regression check and the confirmation)."""
     from tuner.tuning.screen import SCREEN_SHARE
 
-    calls = engine_calls_for(_screen_plan(h, config, specs, 2000), effect)
+    calls = engine_calls_for(screen_plan(h, config, specs, 2000), effect)
     return None if calls is None else math.ceil(calls / SCREEN_SHARE)
 
 
@@ -107,3 +108,28 @@ def paired_detectables(h, configs: list, command: str, *, margin: float | None =
         note = "an improvement or a regression, per cell"
         family = "compare: model x category cells"
     return [Detectable(family=family, questions=cells, mde=worst, by=by if len(by) > 1 else {}, note=note)]
+
+
+def open_leads(plan, effects: list, *, top: int = 5, scale: float = 1.0) -> list[dict]:
+    """The leading open questions of an engine design under ``plan``: undecided cells, largest
+    estimate first, each with the engine budget that decides an effect of its current estimate with
+    80% power (``scale``: the command's cap per engine call, e.g. tune's cap is twice its screening).
+    A cell whose estimate is inside the zone's ±delta0 is left out: no budget decides "helps" or
+    "hurts" for it, and what would call it "no meaningful effect" is not an effect size."""
+    from tuner.ablation.adaptive import split_key
+
+    open_cells = [e for e in effects if e.verdict == "undecided" and e.delta is not None and abs(e.delta) > plan.zone.delta0]
+    open_cells.sort(key=lambda e: (-abs(e.delta), e.rule, e.category, e.model))
+    memo: dict[tuple, int | None] = {}
+    out = []
+    for e in open_cells[:top]:
+        kind = "rules" if split_key(e.rule)[1] is None else "phrasings"
+        key = (e.category, kind, round(abs(e.delta), 3))
+        if key not in memo:
+            memo[key] = calls_to_decide(
+                abs(e.delta), lambda calls, c=e.category, k=kind: mde(engine_designs(replace(plan, budget_calls=calls))[c][k]),
+                start=plan.budget_calls)
+        calls = memo[key]
+        out.append({"rule": e.rule, "model": e.model, "category": e.category, "delta": e.delta,
+                    "calls": None if calls is None else math.ceil(calls * scale)})
+    return out

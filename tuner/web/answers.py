@@ -239,6 +239,7 @@ def ablate_answer(project, exp: dict) -> dict:
     adaptive = result.get("adaptive") or {}
     return {"counts": verdict_counts(effects), "decided": decided, "cells": len(effects),
             "design": result.get("design"), "stopped": adaptive.get("stopped"), "budget": adaptive.get("budget_calls"),
+            "leads": adaptive.get("leads") or [], "continue": adaptive.get("continue"),
             "report": report_of(project, exp)}
 
 
