@@ -72,7 +72,7 @@ def tune(
         config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed,
                               search=search)
         if decide is not None:
-            if search != "screen":
+            if config.search != "screen":
                 raise InputError("--decide applies to --search screen (the cap it sizes is the screening's)")
             from tuner.planning.commands import tune_calls_for
 
