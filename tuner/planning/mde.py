@@ -30,7 +30,6 @@ tune's confirmation and compare and check it is decided 80% ± 7% of the time.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["POWER", "RATE", "Design", "power", "mde"]
@@ -143,9 +142,3 @@ def mde(design: Design, *, target: float = POWER, sims: int = _SIMS, seed: int =
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if pw(mid) < target else (lo, mid)
     return round(hi, 3)
-
-
-def planned_shares(looks: Sequence[float]) -> list[tuple[float, float]]:
-    """(previous, this) planned share of the last look for each look."""
-    last = looks[-1] if looks else 1
-    return [(a / last, b / last) for a, b in zip([0, *looks], looks)]
