@@ -16,7 +16,7 @@ SUITE = REPO / "suites" / "python"
 sys.path.insert(0, str(REPO / "tests" / "models"))
 sys.path.insert(0, str(REPO / "tests"))
 
-from fake_openai import FakeOpenAI, default_answer  # noqa: E402
+from fake_openai import FakeOpenAI, default_answer  # noqa: E402, F401 - FakeOpenAI: re-exported to the tests
 
 
 def reference_answers() -> dict[str, str]:

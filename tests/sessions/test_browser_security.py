@@ -87,8 +87,8 @@ def test_planted_files_and_a_page_next_door_cannot_act(env, store, planted, next
     key = list_sessions(store, limit=1).items[0].key
     secret = create_key(store, "browser").secret
     # The control: Chromium runs an SVG's script when nothing stops it.
-    next_door.pages["/control.svg"] = ("image/svg+xml", f'<svg xmlns="http://www.w3.org/2000/svg"><script>'
-                                       f"fetch('/control-ran')</script></svg>")
+    next_door.pages["/control.svg"] = ("image/svg+xml", '<svg xmlns="http://www.w3.org/2000/svg"><script>'
+                                       "fetch('/control-ran')</script></svg>")
     change = f'{{"sessions": ["{key}"], "status": "golden", "x": "'
     next_door.pages["/attack.html"] = ("text/html", f"""<!doctype html>
 <iframe id="framed" src="{base}/runs"></iframe>

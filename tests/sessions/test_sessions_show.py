@@ -24,7 +24,7 @@ def test_show_has_the_system_prompt_failed_step_and_error(env, store):
     assert r.exit_code == 0, r.output
     out = r.stdout
     assert "**System:**" in out and prompt.strip().splitlines()[0] in out and prompt.strip().splitlines()[-1] in out
-    assert f"Failed step: {step.name}" in out and f"Outcome: fail" in out
+    assert f"Failed step: {step.name}" in out and "Outcome: fail" in out
     assert step.detail.strip().splitlines()[0] in out
     assert out.index("**System:**") < out.index("**User:**") < out.index("**Assistant:**")
     data = json.loads(invoke("sessions", "show", result.response_key, "--json").stdout)

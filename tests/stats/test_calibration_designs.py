@@ -13,7 +13,7 @@ import pytest
 from tuner.ablation.adaptive import Plan, run_adaptive
 from tuner.ablation.effects import Effect, finalize, rule_effects
 from tuner.stats import ALPHA, paired_compare
-from tuner.stats.simulate import World, draw_pairs, task_rates
+from tuner.stats.simulate import World, task_rates
 from tuner.stats.zones import HELPS, HURTS, Zone
 
 TASKS = 3

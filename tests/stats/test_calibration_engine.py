@@ -34,12 +34,16 @@ RULES = tuple(f"r{i}" for i in range(7))
 SEEDS = 200
 
 
-def _design(seed: int, effect: float = 0.0, rule: str | None = "r0", category: str = "a", budget: int = MIN_BUDGET):
+def _design(seed: int, effect: float = 0.0, rule: str | None = "r0", category: str = "a", budget: int = MIN_BUDGET,
+            models: int = 1):
     """One design in a world where only ``rule`` moves ``category``'s evals, by ``effect`` (``rule``
     None: every rule moves every category by ``effect``, additively)."""
     rng = np.random.default_rng(seed)
     # Base rates away from 0 and 1 leave room for the effect (pass rates 0.25-0.75, correlated within a category).
     base = {e: 0.25 + 0.5 * r for evals in CATEGORIES.values() for e, r in zip(evals, task_rates(rng, 0.5, 0.3, 3))}
+    names = ("m",) if models == 1 else tuple(f"m{i}" for i in range(models))
+    if models > 1:  # a panel: each model its own base rates, the same world otherwise
+        shifts = {m: rng.uniform(-0.1, 0.1) for m in names}
 
     def observe(points):
         out = []
@@ -48,10 +52,10 @@ def _design(seed: int, effect: float = 0.0, rule: str | None = "r0", category: s
                 p = base[pt.eval_id] - 0.1 + effect * (len(RULES) - len(pt.dropped))
             else:
                 p = base[pt.eval_id] + (effect if pt.category == category and rule not in pt.dropped else 0.0)
-            out.append({"m": bool(rng.random() < p)})
-        return out, len(points)
+            out.append({m: bool(rng.random() < p + (shifts[m] if models > 1 else 0.0)) for m in names})
+        return out, len(points) * len(names)
 
-    plan = Plan(rules=RULES, evals=CATEGORIES, models=("m",), budget_calls=budget, zone=Zone(), seed=seed)
+    plan = Plan(rules=RULES, evals=CATEGORIES, models=names, budget_calls=budget * models, zone=Zone(), seed=seed)
     return run_adaptive(plan, observe)
 
 
@@ -67,13 +71,14 @@ def test_planned_shares_sum_to_alpha_and_do_not_depend_on_the_data():
     assert shares[0][0] < 0.01 * zone.alpha and shares[-1][0] > 0.4 * zone.alpha
 
 
-def _first_flags(effect: float = 0.0, seeds: int = SEEDS, rule: str | None = "r0") -> tuple[list[int | None], list[int], float]:
+def _first_flags(effect: float = 0.0, seeds: int = SEEDS, rule: str | None = "r0",
+                 models: int = 1) -> tuple[list[int | None], list[int], float]:
     """Per design, the look at which the first flag came (None: never): any cell in an A/A or when
     every cell moves (``rule`` None), the planted cell (r0 on a) otherwise; the planned looks; the
     mean number of looks run."""
     first, looks, ran = [], [], 0
     for seed in range(seeds):
-        out = _design(seed, effect=effect, rule=rule)
+        out = _design(seed, effect=effect, rule=rule, models=models)
         looks, ran = out.looks, ran + out.rounds
         if effect and rule is not None:
             cell = next(c for c in out.cells if c.rule == "r0" and c.category == "a")
@@ -126,15 +131,29 @@ def test_every_cell_at_the_edge_of_mattering_is_rarely_flagged():
     assert not _beyond_planned_spending(first, looks)
 
 
-@pytest.mark.parametrize("world", ["A/A", "+delta0 everywhere"])
+SEVERAL = 100  # designs of the two-model panel (each twice the calls)
+
+
+def test_a_panel_of_two_models_a_a():
+    """Two models (a cell per rule x model x category, 28 in all, BH across them within a look), 600
+    calls a model. Measured (100): any flag 0.000 (a panel with other base rates: 0.015 over 200)."""
+    first, looks, _ = _first_flags(seeds=SEVERAL, models=2)
+    rate = sum(f is not None for f in first) / SEVERAL
+    print(f"engine A/A, two models: any flag {rate:.3f}; {_beyond_planned_spending(first, looks)}")
+    assert rate <= ALPHA and not _beyond_planned_spending(first, looks)
+
+
+@pytest.mark.parametrize("world", ["A/A", "+delta0 everywhere", "A/A, two models"])
 def test_the_checks_fail_on_an_engine_without_its_error_spending(monkeypatch, world):
     """Mutant: every look tests at the full alpha (no spending). Measured (200): A/A any flag 0.040
     (under alpha: the total alone could not tell), 0.010 of the designs flagged at the first look,
     where 0.0000 was planned; every cell at +delta0: 0.075, 0.030 at the first look. (A single cell
     at +delta0, 0.010 with the mutant, flags too rarely to tell: the boundary is checked with every
-    cell on it.)"""
+    cell on it.) Two models: 0.035 in total, 0.030 at the first look."""
     monkeypatch.setattr(Zone, "spend_planned", lambda self, t0, t1: (self.alpha, self.beta))
-    first, looks, _ = _first_flags(effect=0.0 if world == "A/A" else Zone().delta0, rule=None)
+    two = world.endswith("two models")
+    first, looks, _ = _first_flags(effect=Zone().delta0 if "delta0" in world else 0.0, rule=None,
+                                   seeds=SEVERAL if two else SEEDS, models=2 if two else 1)
     monkeypatch.undo()  # the bound is the real plan's
     beyond = _beyond_planned_spending(first, looks)
     print(f"mutant, {world}: flagged {sum(f is not None for f in first) / SEEDS:.3f}; {beyond}")

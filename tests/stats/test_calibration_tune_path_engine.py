@@ -57,3 +57,21 @@ def test_a_candidate_redundant_with_a_baseline_rule_is_not_offered():
     r = rates(redundant, 100)
     print("python, redundant candidate:", r)
     assert r.get("accepted", 0) <= 0.05
+
+
+def test_the_path_fails_on_a_confirmation_without_its_error_control(monkeypatch):
+    """Mutant: the confirmation's standard error halved. Then a change that does nothing, the engine's
+    best bet, is confirmed and accepted far more than 5% of the time (measured over 60: 0.15);
+    the real path accepts none (``test_a_change_that_does_nothing_is_not_offered``)."""
+    from tuner.tuning import confirmation
+
+    real = confirmation.paired_estimate
+
+    def halved(before, after):
+        est = real(before, after)
+        return None if est is None else (est[0], est[1] / 2, est[2])
+
+    monkeypatch.setattr(confirmation, "paired_estimate", halved)
+    r = rates(world("suites/python", "data", 0.0), 60)
+    print("python, nothing, mutant:", r)
+    assert r.get("accepted", 0) > 0.05

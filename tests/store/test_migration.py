@@ -213,3 +213,52 @@ def test_v5_store_gains_reasoning_and_tool_calls(kind, tmp_path, request):
     fresh = _fresh(kind, tmp_path, request)
     Store.open(fresh).close()
     assert _schema(url) == _schema(fresh)
+
+
+def _as_v6(url: str) -> None:
+    """Turn a fresh store into what v6 wrote: no repair-loop columns on results, version 6."""
+    engine = sqlalchemy.create_engine(url)
+    with engine.begin() as conn:
+        for column in ("pass_turn", "turns"):
+            conn.execute(text(f"ALTER TABLE results DROP COLUMN {column}"))
+        conn.execute(text("UPDATE tuner_meta SET value = '6' WHERE key = 'schema_version'"))
+    engine.dispose()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_v6_store_gains_the_repair_loop(kind, tmp_path, request):
+    from tuner.runs.repair import outcome_at
+    from tuner.store import ResultRecord, RunSpec
+
+    url = f"sqlite:///{tmp_path / 'v6.db'}" if kind == "sqlite" else request.getfixturevalue("pg_url")
+    store = Store.open(url)
+
+    class _P:  # a prompt as save_prompt reads it
+        hash, set_name, template, rules, tokens, text = "sha256:p", "", "default", (), 1, "x"
+
+    store.save_prompt(_P)
+    spec = RunSpec(prompt_hash="sha256:p", set_name="s", model="m", model_key="k", params={}, suite="x", suite_hash="h",
+                   grader_hash="g", eval_ids=["e"], samples=2)
+    run = store.start_run(spec)
+    store.close()
+    _as_v6(url)
+    engine = sqlalchemy.create_engine(url)
+    with engine.begin() as conn:  # a one-shot result as v6 wrote it
+        conn.execute(text("INSERT INTO results (run_id, eval_id, category, sample_index, outcome, created_at) "
+                          "VALUES (:r, 'e', 'c', 0, 'pass', CURRENT_TIMESTAMP)"), {"r": run.id})
+    engine.dispose()
+
+    store = Store.open(url)  # migrates v6 -> v7
+    try:
+        [old] = store.results(run.id)
+        assert old.turns is None and old.pass_turn is None and outcome_at(old, 3) == "pass"
+        turns = [{"turn": 1, "outcome": "fail", "feedback": "Your answer failed"}, {"turn": 2, "outcome": "pass"}]
+        store.record_result(run.id, ResultRecord(eval_id="e", category="c", sample_index=1, outcome="pass",
+                                                 pass_turn=2, turns=turns))
+        new = next(r for r in store.results(run.id) if r.sample_index == 1)
+        assert (new.pass_turn, new.turns) == (2, turns)
+    finally:
+        store.close()
+    fresh = _fresh(kind, tmp_path, request)
+    Store.open(fresh).close()
+    assert _schema(url) == _schema(fresh)

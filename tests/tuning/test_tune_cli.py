@@ -8,6 +8,9 @@ import pytest
 pytestmark = [pytest.mark.node, pytest.mark.slow]
 
 
+# Known slow: three tpe-flow tunes and a publish, graded by the Convex toolchain. Alone on a quiet
+# machine it fits the default limit (pyproject.toml); on 2 cores at load 25 it ran past 25 minutes.
+@pytest.mark.timeout(2700)
 def test_tune_runs_resumes_and_reports(cli, live_project):
     args = ["tune", "--category", "actions", "--trials", "4", "--samples", "1", "--batch", "4", "--evidence-budget", "600", "--json"]
     first = cli(*args)

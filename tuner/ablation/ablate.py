@@ -68,8 +68,11 @@ def engine_plan(h: Harness, selection: dict[str, str], specs: list, eval_ids: li
     for eval_id in eval_ids:
         evals.setdefault(h.suite.get(eval_id).category, []).append(eval_id)
     others = {r: tuple(v for v in vs if v != selection[r]) for r, vs in (variants or {}).items() if r in selection}
+    # With the repair loop (--turns N) a point may take N calls: the looks are planned on the points
+    # the cap pays for at worst, so a later turn is never the call the cap refuses.
+    points = max(1, budget_calls // getattr(h, "turns", 1))
     return Plan(rules=tuple(sorted(selection)), evals={c: tuple(v) for c, v in sorted(evals.items())},
-                models=tuple(s.key for s in specs), budget_calls=budget_calls, zone=zone, seed=seed,
+                models=tuple(s.key for s in specs), budget_calls=points, zone=zone, seed=seed,
                 variants={r: vs for r, vs in sorted(others.items()) if vs})
 
 

@@ -183,12 +183,12 @@ def _swap_p(p_drop: float, phrasings: int) -> float:
     return min(p_drop, _MAX_SWAPPED / max(1, phrasings))
 
 
-def _identified(X) -> list[bool]:
-    """Per column of the design matrix: is its coefficient identified (not a combination of the
-    others)? A cell whose column is not is never decided: its estimate would be an arbitrary split."""
+def _identified(X, rank: int) -> list[bool]:
+    """Per column of the design matrix of rank ``rank``: is its coefficient identified (not a
+    combination of the others)? A cell whose column is not is never decided: its estimate would be
+    an arbitrary split."""
     import numpy as np
 
-    rank = np.linalg.matrix_rank(X)
     if rank == X.shape[1]:
         return [True] * X.shape[1]
     return [bool(np.linalg.matrix_rank(np.delete(X, j, axis=1)) < rank) for j in range(X.shape[1])]
@@ -245,7 +245,8 @@ def _fit(rows: list[tuple[tuple[str, ...], str, bool]], rules: list[str]) -> dic
     out = {}
     df = max(1.0, float(len(rows) - X.shape[1]))
     fit = sm.OLS(y, X).fit(cov_type="HC3") if np.ptp(y) > 0 and len(rows) > X.shape[1] else None
-    identified = _identified(X)
+    # statsmodels has the rank already (one SVD per fit; each is costly at tune's 94 questions)
+    identified = _identified(X, int(fit.model.rank) if fit is not None else int(np.linalg.matrix_rank(X)))
     for j, rule in enumerate(rules, start=1):
         if not identified[j]:
             continue  # left out: the cell stays open (undecided at the end), never decided from an arbitrary split

@@ -78,6 +78,8 @@ PanelOption = Annotated[
 ]
 SamplesOption = Annotated[int, typer.Option("--samples", "-k", min=1, max=1000, help="Samples per eval.")]
 NoCacheOption = Annotated[bool, typer.Option("--no-cache", help="Ignore the response and grading caches.")]
+TurnsOption = Annotated[int, typer.Option("--turns", min=1, max=10, help="Repair loop: a failed answer is shown its "
+                                          "failed step and error and answered again, up to N turns (1: one shot).")]
 
 DEFAULT_MODEL = "sim/careful"
 

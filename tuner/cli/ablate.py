@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tuner.cli._common import ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, err_console, print_json, resolve_models
+from tuner.cli._common import ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, TurnsOption, console, err_console, print_json, resolve_models
 from tuner.cli._plan import BudgetUsdOption, DecideOption, PlanOption, decide_cap, install, show, spent_line
 from tuner.cli._progress import phase_progress
 
@@ -31,6 +31,7 @@ def ablate(
     seed: Annotated[int, typer.Option(help="Screening design seed.")] = 0,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Report path (.md; .json and .png beside it).")] = None,
     no_cache: NoCacheOption = False,
+    turns: TurnsOption = 1,
     db: DbOption = None,
     cluster: ClusterOption = None,
     suite: SuiteOption = None,
@@ -50,7 +51,7 @@ def ablate(
     if decide is not None and design != "adaptive":
         raise InputError("--decide applies to --design adaptive (the fixed designs' calls are set by --samples)")
     zone = _zone(delta0, delta) if design == "adaptive" else None
-    with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
+    with Harness(db=db, use_cache=not no_cache, cluster=cluster, turns=turns) as h:
         specs = resolve_models(h.project, model, panel)
         if design == "adaptive":
             effect, budget_calls = decide_cap(decide, budget_calls,
@@ -125,7 +126,7 @@ def _what_would_decide(h, report, set_name, specs, category, zone, model, panel,
 
     selection, eval_ids = _selection(h, set_name, category)
     plan = engine_plan(h, selection, specs, eval_ids, budget_calls=report.adaptive["budget_calls"], zone=zone, seed=seed)
-    leads = open_leads(plan, report.effects)
+    leads = open_leads(plan, report.effects, scale=getattr(h, "turns", 1))  # the plan counts points; a point may take N turns
     report.adaptive["leads"] = leads
     need = min((x["calls"] for x in leads if x["calls"] is not None), default=None)
     if need is None:
@@ -133,7 +134,8 @@ def _what_would_decide(h, report, set_name, specs, category, zone, model, panel,
     args = ["tuner", "ablate", "--set", set_name] + (["--category", category] if category else [])
     args += ["--panel", panel] if panel else [a for m in (model or []) for a in ("--model", m)]
     args += (["--delta", f"{delta:g}"] if delta != 0.08 else []) + (["--delta0", f"{delta0:g}"] if delta0 != 0.02 else [])
-    args += (["--seed", str(seed)] if seed else []) + ["--budget-calls", str(need)]
+    args += (["--seed", str(seed)] if seed else []) + (["--turns", str(h.turns)] if getattr(h, "turns", 1) != 1 else [])
+    args += ["--budget-calls", str(need)]
     import os
     import shlex
 

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, console, print_json, resolve_models,
+    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, TurnsOption, console, print_json, resolve_models,
 )
 from tuner.cli._plan import BudgetCallsOption, BudgetUsdOption, PlanOption, install, spent_line
 from tuner.cli._progress import phase_progress
@@ -28,6 +28,8 @@ def compare_cmd(
     category: CategoryOption = None,
     before_offset: Annotated[int, typer.Option("--before-offset", min=0, help="First sample index of the before side.")] = 0,
     after_offset: Annotated[int, typer.Option("--after-offset", min=0, help="First sample index of the after side.")] = 0,
+    turns: TurnsOption = 1,
+    at_turn: Annotated[Optional[int], typer.Option("--at-turn", min=1, help="Verdicts after this turn of the repair loop (default: the last, --turns).")] = None,
     report: Annotated[Optional[Path], typer.Option("--report", help="Markdown report path (default reports/compare/...).")] = None,
     chart: Annotated[Optional[Path], typer.Option("--chart", help="PNG chart path (default: next to the report).")] = None,
     plan: PlanOption = False,
@@ -44,14 +46,14 @@ def compare_cmd(
     from tuner.compare import compare, default_report_path, render_markdown, write_atomic, write_chart
     from tuner.runs import Harness
 
-    with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
+    with Harness(db=db, use_cache=not no_cache, cluster=cluster, turns=turns) as h:
         budget = install(h, "compare", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         specs = resolve_models(h.project, model, panel)
         with phase_progress(not as_json) as progress:
             result = compare(
                 h, before, after, specs, category=category, samples=samples,
                 before_offset=before_offset, after_offset=after_offset,
-                models_given=bool(model or panel), progress=progress,
+                models_given=bool(model or panel), progress=progress, at_turn=at_turn,
             )
         report_path = report or default_report_path(h, result)
         chart_path = chart or report_path.with_suffix(".png")
@@ -114,6 +116,8 @@ def _print(result, report_path: Path, chart_path: Path, wide: bool = False) -> N
         out.print("[bold]flips per eval[/bold] (fail→pass / pass→fail)")
         for label, ev, f in flipped:
             out.print(f"  {label}  {ev}  +{f.fail_to_pass} / -{f.pass_to_fail}")
+    if result.by_turn:
+        _print_turns(result)
     for note in result.notes:
         out.print(f"[yellow]note:[/yellow] {note}")
     if result.simulated_models:
@@ -128,6 +132,27 @@ def _print(result, report_path: Path, chart_path: Path, wide: bool = False) -> N
     else:
         verdict = "no significant regression"
     out.print(f"{verdict}\nreport {report_path}\nchart  {chart_path}")
+
+
+def _print_turns(result) -> None:
+    """The verdict of every cell after each turn of the repair loop, and each turn's answers."""
+    from rich.table import Table
+
+    out = console()
+    turns = result.by_turn
+    table = Table(title=f"repair loop: Δ and verdict after each turn (verdicts above: turn {result.at_turn})")
+    table.add_column("model · category")
+    for row in turns:
+        table.add_column(f"turn {row['turn']}", justify="right")
+    for i, cell in enumerate(turns[0]["cells"]):
+        values = []
+        for row in turns:
+            c = row["cells"][i]
+            delta = "n/a" if c["delta"] is None else f"{c['delta']:+.0%}"
+            values.append(f"{delta} {c['verdict']}")
+        table.add_row(f"{cell['model']} · {cell['category']}", *values)
+    table.add_row("answers before / after", *(f"{r['calls']['before']} / {r['calls']['after']}" for r in turns))
+    out.print(table)
 
 
 def power_cmd(

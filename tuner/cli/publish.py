@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tuner.cli._common import ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, PanelOption, console, print_json, resolve_models
+from tuner.cli._common import ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, PanelOption, TurnsOption, console, print_json, resolve_models
 from tuner.cli._plan import BudgetCallsOption, BudgetUsdOption, PlanOption, install, spent_line
 from tuner.cli._progress import phase_progress
 
@@ -24,6 +24,7 @@ def publish(
     force: Annotated[bool, typer.Option("--force", help="Publish even if a held-out category regresses or tune withheld the winner (recorded).")] = False,
     version: Annotated[Optional[str], typer.Option(help="Explicit version instead of the semver bump.")] = None,
     storage: Annotated[Optional[str], typer.Option(help="Optuna storage of the study (default: the tuner store).")] = None,
+    turns: TurnsOption = 1,
     plan: PlanOption = False,
     budget_calls: BudgetCallsOption = None,
     budget_usd: BudgetUsdOption = None,
@@ -37,7 +38,7 @@ def publish(
     from tuner.publish import publish as run_publish
     from tuner.runs import Harness
 
-    with Harness(db=db, cluster=cluster) as h:
+    with Harness(db=db, cluster=cluster, turns=turns) as h:
         budget = install(h, "publish", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         name = name or h.suite.published_name
         if source is None:

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
+    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption, TurnsOption,
     console, print_json, resolve_models,
 )
 from tuner.cli._plan import BudgetCallsOption, BudgetUsdOption, PlanOption, install, spent_line
@@ -22,6 +22,7 @@ def run(
     panel: PanelOption = None,
     category: Annotated[Optional[str], typer.Option("--category", "-c", help="Only this category.")] = None,
     samples: SamplesOption = 1,
+    turns: TurnsOption = 1,
     plan: PlanOption = False,
     budget_calls: BudgetCallsOption = None,
     budget_usd: BudgetUsdOption = None,
@@ -35,7 +36,7 @@ def run(
     from tuner.runs import Harness, RunConfig
     from tuner.runs.plain import run_experiment
 
-    with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
+    with Harness(db=db, use_cache=not no_cache, cluster=cluster, turns=turns) as h:
         budget = install(h, "run", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         rule_set = h.guidelines.load_set(guidelines)
         specs = resolve_models(h.project, model, panel)
@@ -93,12 +94,34 @@ def _print(outcomes) -> None:
             rate = "n/a" if c["pass_rate"] is None else f"{c['pass_rate']:.0%} [{c['lo']:.0%}, {c['hi']:.0%}]"
             table.add_row(cat, str(c["pass"]), str(c["fail"]), str(c["infra"]), rate, end_section=cat == list(rows)[-2])
         out.print(table)
+        if "repair" in o.summary:
+            out.print(turns_table(o.summary["repair"]))
         calls = o.summary["calls"]
         out.print(
             f"[dim]{plural(calls['provider_calls'], 'provider call')}, {plural(calls['response_cache_hits'], 'cache hit')}, "
             f"{plural(calls['kept'], 'result')} kept from before; prompt {short(o.prompt.hash)} ({o.prompt.tokens} tokens); "
             f"status {o.run.status}[/dim]"
         )
+
+
+def turns_table(repair: dict):
+    """Pass rate per category after each turn of the repair loop, and the calls each turn made."""
+    from rich.table import Table
+
+    by_turn = repair["by_turn"]
+    table = Table(title=f"repair loop: pass rate after each of {repair['turns']} turns")
+    table.add_column("category")
+    for k in by_turn:
+        table.add_column(f"turn {k}", justify="right")
+    first = by_turn["1"]
+    for cat in [*first["categories"], "overall"]:
+        cells = []
+        for s in by_turn.values():
+            c = s["overall"] if cat == "overall" else s["categories"].get(cat)
+            cells.append("n/a" if not c or c["pass_rate"] is None else f"{c['pass_rate']:.0%} ({c['pass']}/{c['pass'] + c['fail']})")
+        table.add_row(cat, *cells, end_section=cat == list(first["categories"])[-1])
+    table.add_row("answers (provider calls)", *(f"{s['answers']} ({s['provider_calls']})" for s in by_turn.values()))
+    return table
 
 
 def register(app: typer.Typer) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption,
+    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption, TurnsOption,
     console, print_json, resolve_models,
 )
 from tuner.cli._plan import BudgetUsdOption, DecideOption, PlanOption, decide_cap, install, show, spent_line
@@ -42,6 +42,7 @@ def tune(
     seed: Annotated[int, typer.Option(help="Sampler seed.")] = 0,
     report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
     no_cache: NoCacheOption = False,
+    turns: TurnsOption = 1,
     db: DbOption = None,
     cluster: ClusterOption = None,
     suite: SuiteOption = None,
@@ -67,7 +68,7 @@ def tune(
         raise InputError("--trials applies to --search tpe")
     if evidence_budget and flow != "tpe":
         raise InputError("--evidence-budget applies to --search tpe (the screen flow's evidence is its screening)")
-    with Harness(db=db, use_cache=not no_cache, cluster=cluster) as h:
+    with Harness(db=db, use_cache=not no_cache, cluster=cluster, turns=turns) as h:
         specs = resolve_models(h.project, model, panel)
         config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed,
                               search=search)
@@ -150,13 +151,14 @@ def _what_would_decide(h, config, specs, result, cap: int, model, panel) -> None
     from tuner.planning.commands import open_leads, screen_plan
     from tuner.tuning.screen import SCREEN_SHARE
 
-    leads = open_leads(screen_plan(h, config, specs, cap), result.rule_effects, scale=1 / SCREEN_SHARE)
+    leads = open_leads(screen_plan(h, config, specs, cap), result.rule_effects, scale=getattr(h, "turns", 1) / SCREEN_SHARE)
     result.screening["leads"] = leads
     need = min((x["calls"] for x in leads if x["calls"] is not None), default=None)
     if need is None or need <= cap:
         return
     args = ["tuner", "tune", "--category", config.category]
     args += ["--panel", panel] if panel else [a for m in (model or []) for a in ("--model", m)]
+    args += ["--turns", str(h.turns)] if getattr(h, "turns", 1) != 1 else []
     args += ["--budget-calls", str(need)] + (["--suite", os.environ["TUNER_SUITE"]] if os.environ.get("TUNER_SUITE") else [])
     result.screening["continue"] = shlex.join(args)
 
@@ -285,6 +287,7 @@ def worker(
     storage: StorageOption = None,
     trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Stop when the study has this many complete trials (default: as tune).")] = None,
     batch: Annotated[int, typer.Option(min=1, max=64)] = 2,
+    turns: Annotated[int, typer.Option("--turns", min=1, max=10, help="The study's --turns (a worker must run its trials the same way).")] = 1,
     db: DbOption = None,
     cluster: ClusterOption = None,
     suite: SuiteOption = None,
@@ -295,7 +298,7 @@ def worker(
     from tuner.tuning.study import trial_counts, best_trial, load_config, open_study, run_trials
     from tuner.tuning.tune import default_trials
 
-    with Harness(db=db, cluster=cluster) as h:
+    with Harness(db=db, cluster=cluster, turns=turns) as h:
         s = open_study(storage or h.db_url, study)
         if load_config(s).search != "tpe":
             from tuner.errors import InputError

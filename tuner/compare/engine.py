@@ -69,12 +69,19 @@ def compare(
     models_given: bool = True,
     alpha: float = ALPHA,
     progress: Progress | None = None,
+    at_turn: int | None = None,
 ) -> Comparison:
     """Compare two sets or runs. ``h`` is a ``tuner.runs.Harness``.
 
     ``specs``: the models set sides run on. When a side is a stored run its model is used instead;
     ``models_given`` says the person chose ``specs`` (then they must match that run's model).
+    ``at_turn``: with the repair loop (``h.turns`` above 1) the turn the verdicts are read at
+    (default: the last); the report also gives every turn's verdicts.
     """
+    turns = getattr(h, "turns", 1)
+    at = turns if at_turn is None else at_turn
+    if not 1 <= at <= turns:
+        raise InputError(f"--at-turn {at}: must be between 1 and --turns ({turns})")
     from tuner.runs import RunConfig, execute_runs
 
     b = resolve_side(h, before, before_offset, "--before")
@@ -88,7 +95,8 @@ def compare(
     outcomes = {(i, spec.key): o for (i, _, spec), o in zip(jobs, executed)}
     info = [SideInfo(token=s.token, label=s.label, kind=s.kind, offset=s.offset) for s in (b, a)]
     wanted = set(evals)
-    cells, notes = [], []
+    notes: list[str] = []
+    recorded: list[tuple] = []  # (spec, before results, after results)
     for spec in specs:
         side_results = []
         for i, side in enumerate((b, a)):
@@ -101,34 +109,67 @@ def compare(
                 notes.append(f"run {short(run.id)} was graded by another grader version than the current one "
                              "(grading code, toolchain or lint settings changed since)")
             side_results.append([r for r in results if r.eval_id in wanted])
-        # Planned pairs come from the plan (evals x samples), not from what came back: an eval
-        # whose every answer failed for infrastructure reasons must show as missing, not vanish.
-        planned = {c: sum(1 for e in evals if h.suite.get(e).category == c) * k for c in h.suite.categories}
-        categories = [c for c in h.suite.categories if planned[c]]
-        by_cat = {c: pair_results(*side_results, before_offset=b.offset, after_offset=a.offset, category=c,
-                                  expected=planned[c]) for c in categories}
-        overall = pair_results(*side_results, before_offset=b.offset, after_offset=a.offset, expected=len(evals) * k)
-        cells += build_cells(spec, by_cat, overall)
-        if overall.repeated:
-            notes.append(f"{spec.label}: {overall.repeated} of {overall.repeated + overall.pairs} pairs repeat an earlier "
-                         "pair's answers exactly (temperature 0 or a fixed seed): each counted once")
-    identity = sha256_json({"before": info[0].runs, "after": info[1].runs})
+        recorded.append((spec, *side_results))
+    cells = finalize(_cells(h, recorded, evals, k, b.offset, a.offset, at, notes), alpha)
+    by_turn = [] if turns == 1 else [_turn_row(h, recorded, evals, k, b.offset, a.offset, t, alpha) for t in range(1, turns + 1)]
+    sides = {"before": info[0].runs, "after": info[1].runs}
+    identity = sha256_json(sides if turns == 1 else {**sides, "at_turn": at})  # the verdicts differ by turn
     comparison = Comparison(
         before=info[0], after=info[1], samples=k, category=category, alpha=alpha,
-        cells=finalize(cells, alpha), notes=sorted(set(notes)), identity=identity,
+        cells=cells, notes=sorted(set(notes)), identity=identity, turns=turns, at_turn=at, by_turn=by_turn,
     )
     _record(h, comparison)
     return comparison
+
+
+def _cells(h, recorded: list[tuple], evals, k: int, before_offset: int, after_offset: int, turn: int,
+           notes: list[str] | None = None) -> list:
+    """The cells (not yet finalized) of the results as they stood after ``turn``; what the pairing
+    noticed goes to ``notes`` when given."""
+    from tuner.runs.repair import at_turn
+
+    cells = []
+    # Planned pairs come from the plan (evals x samples), not from what came back: an eval
+    # whose every answer failed for infrastructure reasons must show as missing, not vanish.
+    planned = {c: sum(1 for e in evals if h.suite.get(e).category == c) * k for c in h.suite.categories}
+    categories = [c for c in h.suite.categories if planned[c]]
+    for spec, before, after in recorded:
+        before, after = at_turn(before, turn), at_turn(after, turn)
+        by_cat = {c: pair_results(before, after, before_offset=before_offset, after_offset=after_offset, category=c,
+                                  expected=planned[c]) for c in categories}
+        overall = pair_results(before, after, before_offset=before_offset, after_offset=after_offset, expected=len(evals) * k)
+        cells += build_cells(spec, by_cat, overall)
+        if overall.repeated and notes is not None:
+            notes.append(f"{spec.label}: {overall.repeated} of {overall.repeated + overall.pairs} pairs repeat an earlier "
+                         "pair's answers exactly (temperature 0 or a fixed seed): each counted once")
+    return cells
+
+
+def _turn_row(h, recorded, evals, k, before_offset, after_offset, turn: int, alpha: float) -> dict:
+    """One turn's verdicts, and the answers each side needed at that turn (its calls)."""
+    cells = finalize(_cells(h, recorded, evals, k, before_offset, after_offset, turn), alpha)
+
+    def answers(results) -> int:
+        return sum(1 for r in results for t in (r.turns or [{"turn": 1}]) if t["turn"] == turn)
+
+    return {"turn": turn,
+            "calls": {"before": sum(answers(b) for _, b, _ in recorded), "after": sum(answers(a) for _, _, a in recorded)},
+            "cells": [{"model": c.model_label, "category": c.category, "before": c.before.rate, "after": c.after.rate,
+                       "delta": c.delta, "q": c.q_value, "verdict": c.verdict} for c in cells]}
 
 
 def _record(h, c: Comparison) -> None:
     """The comparison as an experiment (its id: both sides' run ids), linked to its runs."""
     config = {"before": c.before.token, "after": c.after.token, "category": c.category, "samples": c.samples,
               "models": sorted(c.before.runs)}
+    if c.turns > 1:
+        config.update(turns=c.turns, at_turn=c.at_turn)
     # The cells are the comparison's answer: recorded, so the viewer shows them as decided here.
     result = {"regressions": len(c.regressions), "improvements": len(c.improvements),
               "not_measured": len(c.not_measured), "exit_code": c.exit_code,
               "cells": [cell.model_dump(mode="json") for cell in c.cells]}
+    if c.by_turn:
+        result["by_turn"] = c.by_turn
     h.store.save_experiment(c.identity, f"{c.before.label} vs {c.after.label}", "compare", config, result=result)
     h.store.link_runs(c.identity, c.before.runs.values(), "before")
     h.store.link_runs(c.identity, c.after.runs.values(), "after")

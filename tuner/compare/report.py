@@ -61,6 +61,23 @@ def _flips(cells: list[Cell]) -> list[str]:
     return lines
 
 
+def _turns(c: Comparison) -> list[str]:
+    """Each cell's Δ and verdict after every turn; the answers (model calls) each side made per turn."""
+    head = "| model | category | " + " | ".join(f"turn {r['turn']}" for r in c.by_turn) + " |"
+    lines = [head, "|---|---|" + "---|" * len(c.by_turn)]
+    for i, cell in enumerate(c.by_turn[0]["cells"]):
+        values = []
+        for row in c.by_turn:
+            x = row["cells"][i]
+            values.append(("n/a" if x["delta"] is None else f"{x['delta']:+.0%}") + f" {x['verdict']}")
+        lines.append(f"| {cell['model']} | {cell['category']} | " + " | ".join(values) + " |")
+    lines.append("| answers before / after | | " + " | ".join(f"{r['calls']['before']} / {r['calls']['after']}"
+                                                          for r in c.by_turn) + " |")
+    lines += ["", "A failed answer is shown its failed step and error and answered again; an answer that passed "
+              "at turn j counts as passed at every later turn, a turn the provider lost is not measured from then on."]
+    return lines
+
+
 _EXIT = {0: "no significant regression", 1: "a significant regression",
          4: "some cells were not measured (fewer pairs than planned)"}
 
@@ -91,6 +108,8 @@ def render_markdown(comparison: Comparison, chart_name: str | None = None) -> st
     lines += ["", "## Pass rates", "", *_table(c.cells)]
     if chart_name:
         lines += ["", f"![before/after per category]({chart_name})"]
+    if c.by_turn:
+        lines += ["", f"## By turn of the repair loop (the table above: turn {c.at_turn} of {c.turns})", "", *_turns(c)]
     lines += ["", "## Flips per eval", "", *_flips(c.cells), ""]
     lines += [
         "Pairs: same eval, same sample position (offsets applied). Rates: Clopper–Pearson with a design-effect correction for samples sharing an eval; Δ: a cluster-robust t interval over evals (the category's tasks are the unit; see the README's statistics section). "

@@ -75,6 +75,11 @@ class Comparison(BaseModel):
     cells: list[Cell]
     notes: list[str] = Field(default_factory=list)
     identity: str = ""  # hash of both sides' run ids: names the report files
+    # The repair loop: turns each sample had, the turn the cells are read at, and per turn
+    # [{turn, calls: {before, after}, cells: [{model, category, delta, q, verdict}]}].
+    turns: int = 1
+    at_turn: int = 1
+    by_turn: list[dict] = Field(default_factory=list)
 
     @property
     def regressions(self) -> list[Cell]:

@@ -49,7 +49,7 @@ class CompletionRequest(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     spec: ModelSpec
-    messages: tuple[dict[str, str], ...]
+    messages: tuple[dict, ...]
     sample_index: int = 0
     # The suite a simulated model answers for (the harness's); real models never see it.
     sim_suite: str | None = None

@@ -35,7 +35,9 @@ def ablate_detectables(h, selection: dict, specs: list, eval_ids: list[str], bud
 
 
 def ablate_calls_for(h, selection: dict, specs: list, eval_ids: list[str], zone, effect: float) -> int | None:
-    return engine_calls_for(_ablate_plan(h, selection, specs, eval_ids, 1000, zone), effect)
+    """The cap (calls) whose design decides ``effect``: the engine's points, times the turns a point may take."""
+    points = engine_calls_for(_ablate_plan(h, selection, specs, eval_ids, 1000, zone), effect)
+    return None if points is None else points * getattr(h, "turns", 1)
 
 
 def screen_plan(h, config, specs: list, cap: int):
@@ -74,7 +76,7 @@ def tune_calls_for(h, config, specs: list, effect: float) -> int | None:
     from tuner.tuning.screen import SCREEN_SHARE
 
     calls = engine_calls_for(screen_plan(h, config, specs, 2000), effect)
-    return None if calls is None else math.ceil(calls / SCREEN_SHARE)
+    return None if calls is None else math.ceil(calls * getattr(h, "turns", 1) / SCREEN_SHARE)
 
 
 def paired_detectables(h, configs: list, command: str, *, margin: float | None = None) -> list[Detectable]:

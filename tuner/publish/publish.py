@@ -157,7 +157,9 @@ def _measured_effects(h: Harness) -> dict[str, list[str]]:
             for e in (row.result or {}).get("rule_effects") or (row.result or {}).get("effects") or []:
                 if e.get("verdict") in ("helps", "hurts") and len(out.setdefault(e["rule"], [])) < 4:
                     where = " on its tuning evals" if row.kind == "tune" else ""  # where tune measured it
-                    out[e["rule"]].append(f"{e['verdict']} {e['category']}{where} ({e['delta']:+.0%}, {e['model']}, "
+                    # The engine's figure is its estimate at the look that decided (a first crossing reads high).
+                    at = " at its deciding look" if e.get("decided_round") else ""
+                    out[e["rule"]].append(f"{e['verdict']} {e['category']}{where} ({e['delta']:+.0%}{at}, {e['model']}, "
                                           f"{row.kind} {row.name})")
     return out
 

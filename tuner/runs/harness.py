@@ -14,7 +14,7 @@ class Harness:
     """What every command that runs models needs, each part loaded on first use."""
 
     def __init__(self, project: Project | None = None, db: str | None = None, use_cache: bool = True,
-                 create: bool = True, cluster: str | None = None):
+                 create: bool = True, cluster: str | None = None, turns: int = 1):
         self.project = project or find_project()
         # A scheduler's address (``--cluster`` / ``TUNER_CLUSTER``): calls and grading go to its
         # workers (``tuner.runs.cluster``); None: this machine does both.
@@ -23,6 +23,13 @@ class Harness:
         self.use_cache = use_cache
         # Read-only commands pass create=False: a store that does not exist is an error, not a new file.
         self.create = create
+        # The repair loop (``tuner.runs.repair``): up to this many answers per sample, each failed
+        # grade shown to the model before the next. Part of every run's identity when above 1.
+        if turns < 1:
+            from tuner.errors import InputError
+
+            raise InputError(f"--turns {turns}: must be at least 1")
+        self.turns = turns
         # One cap over the whole command (tuner.runs.plan.Budget), asked before every provider call.
         self.budget = None
         # Called once with the first batch of run configurations, before any call (prints the plan).

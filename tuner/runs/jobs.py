@@ -16,7 +16,7 @@ from tuner.store import ResultRecord, RunRecord, StepRecord
 if TYPE_CHECKING:
     from tuner.guidelines import Prompt
 
-__all__ = ["Batch", "Job", "Progress", "generate", "grade_jobs", "recorded_messages"]
+__all__ = ["Batch", "Job", "Progress", "generate", "grade_jobs", "recorded_messages", "repair_turns"]
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
@@ -31,6 +31,11 @@ class Job:
     completion: object | None = None
     result: ResultRecord | None = None
     messages: list[dict] = field(default_factory=list)
+    # The repair loop (``tuner.runs.repair``): the messages to send when they are not the first
+    # turn's (the exchange so far), which turn this is, and the turns already graded.
+    sent: tuple[dict, ...] | None = None
+    turn: int = 1
+    turns: list[dict] = field(default_factory=list)
 
 
 def recorded_messages(messages, prompt_hash: str) -> list[dict]:
@@ -60,9 +65,13 @@ def generate(h: Harness, batches: list[Batch], progress: Progress | None) -> Non
     output_format, tools = h.suite.answer_instructions(), h.suite.answer_tools()
     for job in jobs:
         p = batches[job.config_index]
-        user = user_message(h.suite.get(job.eval_id).task, output_format)
-        requests.append(CompletionRequest.chat(p.config.spec, p.prompt.text, user, sample_index=job.sample_index,
-                                               sim_suite=str(h.suite.root), tools=tools))
+        if job.sent is not None:  # a repair turn: the whole exchange so far
+            requests.append(CompletionRequest(spec=p.config.spec, messages=job.sent, sample_index=job.sample_index,
+                                              sim_suite=str(h.suite.root), tools=tools))
+        else:
+            user = user_message(h.suite.get(job.eval_id).task, output_format)
+            requests.append(CompletionRequest.chat(p.config.spec, p.prompt.text, user, sample_index=job.sample_index,
+                                                   sim_suite=str(h.suite.root), tools=tools))
         job.messages = recorded_messages(requests[-1].messages, p.prompt.hash)
     counter = {"n": 0}
 
@@ -146,3 +155,91 @@ def grade_jobs(h: Harness, batches: list[Batch], progress: Progress | None) -> N
                 steps=steps,
             )
         )
+
+
+def _sent_messages(h: Harness, batch: Batch, job: Job) -> tuple[dict, ...]:
+    """What was sent for ``job``'s last turn (the first turn's messages are rebuilt, verbatim)."""
+    if job.sent is not None:
+        return job.sent
+    from tuner.models import build_messages, user_message
+
+    user = user_message(h.suite.get(job.eval_id).task, h.suite.answer_instructions())
+    return tuple(build_messages(batch.prompt.text, user))
+
+
+def _assistant_messages(completion) -> list[dict]:
+    """The answer as the next turn's history: its text, and its tool calls each with a result."""
+    if not completion.tool_calls:
+        return [{"role": "assistant", "content": completion.text}]
+    calls = [{"id": c.get("id") or f"call_{i}", "type": "function",
+              "function": {"name": c.get("name"), "arguments": c.get("arguments") or "{}"}}
+             for i, c in enumerate(completion.tool_calls)]
+    return [{"role": "assistant", "content": completion.text or None, "tool_calls": calls},
+            *({"role": "tool", "tool_call_id": c["id"], "content": "written"} for c in calls)]
+
+
+def _turn_entry(job: Job, roots) -> dict:
+    from tuner.runs.repair import feedback_message
+
+    r, c = job.result, job.completion
+    entry = {"turn": job.turn, "outcome": r.outcome, "failed_step": r.failed_step, "attempts": c.attempts if c else 0,
+             "prompt_tokens": r.prompt_tokens, "completion_tokens": r.completion_tokens, "response_key": r.response_key,
+             "grade_key": r.grade_key, "cost_usd": (c.cost_usd if c.attempts else 0.0) if c else 0.0}
+    if r.outcome == "fail":
+        entry["feedback"] = feedback_message(r, roots)
+    elif r.outcome == "infra":
+        entry["error"] = r.error
+    return entry
+
+
+def _merge(previous: ResultRecord | None, job: Job) -> ResultRecord:
+    """The result after this turn: its answer and grade, every turn so far, calls and tokens summed."""
+    r = job.result
+    update: dict = {"turns": list(job.turns), "pass_turn": job.turn if r.outcome == "pass" else None}
+    if previous is not None:
+        for name in ("prompt_tokens", "completion_tokens", "attempts"):
+            values = [v for v in (getattr(previous, name), getattr(r, name)) if v is not None]
+            update[name] = sum(values) if values else None
+        if previous.cost_usd is not None or r.cost_usd is not None:
+            update["cost_usd"] = (previous.cost_usd or 0.0) + (r.cost_usd or 0.0)
+    return r.model_copy(update=update)
+
+
+def repair_turns(h: Harness, batches: list[Batch], progress: Progress | None) -> None:
+    """Turns 2..N of the repair loop over graded ``batches`` (nothing at one turn): every failed
+    answer is shown its failed step and error and answered again. A turn the budget refused drops
+    the job (not a result: the same command makes it later, its earlier turns from the cache); a
+    turn the provider lost ends the job as infra, its earlier turns kept in ``turns``."""
+    turns = getattr(h, "turns", 1)
+    if turns <= 1:
+        return
+    roots = [h.project.root, h.suite.root]
+    for p in batches:
+        for job in p.jobs:
+            if job.result is not None:
+                job.turns = [_turn_entry(job, roots)]
+                job.result = _merge(None, job)
+    for turn in range(2, turns + 1):
+        subs = []
+        previous: dict[int, ResultRecord] = {}
+        for p in batches:
+            again = [j for j in p.jobs if j.result is not None and j.result.outcome == "fail"]
+            for job in again:
+                previous[id(job)] = job.result
+                job.sent = (*_sent_messages(h, p, job), *_assistant_messages(job.completion),
+                            {"role": "user", "content": job.turns[-1]["feedback"]})
+                job.turn = turn
+            subs.append(Batch(p.config, p.prompt, p.run, [], jobs=again))
+        if not previous:
+            return
+        generate(h, subs, progress)
+        kept = {id(j) for s in subs for j in s.jobs}
+        for p in batches:  # refused by the budget: not a result of this command
+            p.jobs = [j for j in p.jobs if id(j) not in previous or id(j) in kept]
+        grade_jobs(h, subs, progress)
+        for s in subs:
+            for job in s.jobs:
+                if job.completion.status != "ok":
+                    job.result = job.result.model_copy(update={"outcome": "infra", "error": job.completion.error})
+                job.turns.append(_turn_entry(job, roots))
+                job.result = _merge(previous[id(job)], job)

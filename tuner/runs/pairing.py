@@ -60,11 +60,15 @@ def answer_identity(r: ResultRecord) -> tuple | None:
     """What makes two answers the same answer: the grade's content key (eval, files, grader) when it
     was graded, else the answer's text and outcome; None when the record holds neither (unknown,
     never equal to another). Never the sample index or the timing."""
-    if r.grade_key:
-        return ("grade", r.grade_key)
-    if r.output is None:
+    # getattr: the simulators' light result records (``tuner.tuning.simulate``) carry outcomes only
+    grade_key, output = getattr(r, "grade_key", None), getattr(r, "output", None)
+    if grade_key:
+        return ("grade", grade_key)
+    if output is None:
         return None
-    return ("text", r.output, r.reasoning, str(r.tool_calls) if r.tool_calls else None, r.outcome, r.failed_step)
+    tools = getattr(r, "tool_calls", None)
+    return ("text", output, getattr(r, "reasoning", None), str(tools) if tools else None, r.outcome,
+            getattr(r, "failed_step", None))
 
 
 def _repeats_one_answer(records: list[ResultRecord]) -> bool:

@@ -191,9 +191,17 @@ class PlanBuilder:
         """``arms`` prompts x ``eval_ids`` x ``samples`` on ``models`` models (default: every model)."""
         eval_ids = list(eval_ids)
         user, answer = self._shape(eval_ids)
+        # The repair loop makes up to ``turns`` calls a sample, each resending the exchange so far
+        # (turn t's input holds t - 1 answers and feedback messages besides the prompt and task).
+        turns = getattr(self.h, "turns", 1)
         n = arms * samples * (len(self.specs) if models is None else models)
-        phase = Phase(name=name, calls=n * len(eval_ids), tokens_in=n * (prompt_tokens * len(eval_ids) + user),
-                      tokens_out=n * answer, note=note)
+        one_in = prompt_tokens * len(eval_ids) + user
+        tokens_in = sum(one_in + (t - 1) * (answer + _FEEDBACK_TOKENS * len(eval_ids)) for t in range(1, turns + 1))
+        if turns > 1:
+            note = f"{note}; " if note else ""
+            note += f"up to {turns} turns a sample: the repair loop"
+        phase = Phase(name=name, calls=n * len(eval_ids) * turns, tokens_in=n * tokens_in,
+                      tokens_out=n * answer * turns, note=note)
         self.phases.append(phase)
         return phase
 
@@ -212,6 +220,10 @@ class PlanBuilder:
     def build(self, *, cap_calls: int | None = None, cap_usd: float | None = None) -> Plan:
         return Plan(command=self.command, phases=self.phases, prices=[price_of(s) for s in self.specs],
                     cap_calls=cap_calls, cap_usd=cap_usd)
+
+
+# A repair turn's feedback message at its bound (tuner.runs.repair.FEEDBACK_LIMIT), in tokens.
+_FEEDBACK_TOKENS = 600
 
 
 def _eval_shape(h, eval_id: str) -> tuple[int, int]:

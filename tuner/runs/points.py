@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from tuner.guidelines import RuleSet
 from tuner.hashing import sha256_json
 from tuner.runs.harness import Harness
-from tuner.runs.jobs import Batch, Job, Progress, generate, grade_jobs
+from tuner.runs.jobs import Batch, Job, Progress, generate, grade_jobs, repair_turns
 from tuner.runs.runner import inputs_hash
 from tuner.store import PointRecord
 
@@ -83,6 +83,8 @@ def execute_points(h: Harness, exp_id: str, points: list[DesignPoint], specs: li
     if fatal is not None:
         raise ProviderError(fatal)
     grade_jobs(h, prepared, progress)
+    # With --turns N a point is the answer after the repair loop (its inputs key holds N).
+    repair_turns(h, prepared, progress)
     new: list[PointRecord] = []
     paid = 0
     for i, model_key, job in todo:
@@ -99,7 +101,7 @@ def execute_points(h: Harness, exp_id: str, points: list[DesignPoint], specs: li
         )
         found[i][model_key] = record
         new.append(record)
-        paid += job.completion.attempts or 0
+        paid += (r.attempts if job.turns else job.completion.attempts) or 0
     h.store.record_points(exp_id, new)
     if h.budget is not None and h.budget.refused:
         from tuner.errors import BudgetSpentError

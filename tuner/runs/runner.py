@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tuner.guidelines import Prompt, RuleSet
 from tuner.runs.harness import Harness
-from tuner.runs.jobs import Batch, Job, Progress, generate, grade_jobs
+from tuner.runs.jobs import Batch, Job, Progress, generate, grade_jobs, repair_turns
 from tuner.store import ResultRecord, RunRecord, RunSpec
 
 __all__ = ["RunConfig", "RunOutcome", "execute_runs", "summarize", "outcomes_by_task", "run_selections", "inputs_hash"]
@@ -60,6 +60,11 @@ def inputs_hash(h: Harness, spec) -> str:
         from tuner.models.sim.world import fingerprint
 
         parts["sim"] = fingerprint(spec.params.get("sim_file"), h.suite.root)
+    from tuner.runs.repair import repair_identity
+
+    repair = repair_identity(getattr(h, "turns", 1))
+    if repair:  # absent at one turn: those runs keep the ids they had
+        parts["repair"] = repair
     return sha256_json(parts)
 
 
@@ -142,6 +147,7 @@ def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None
     generate(h, prepared, progress)
     _stop_on_unusable_model(h, prepared)
     grade_jobs(h, prepared, progress)
+    repair_turns(h, prepared, progress)
     finished: dict[str, RunOutcome] = {}
     for p in prepared:
         new = [job.result for job in p.jobs]
@@ -155,6 +161,15 @@ def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None
                             "tokens_in": sum(c.prompt_tokens or 0 for c in paid),
                             "tokens_out": sum(c.completion_tokens or 0 for c in paid),
                             "cost_usd": _cost(paid)}
+        if any(j.turns for j in p.jobs):  # the repair loop: every turn's calls, not only the last's
+            from tuner.runs.repair import turns_paid
+
+            calls = summary["calls"]["provider_calls"] = sum(t["attempts"] for j in p.jobs for t in j.turns)
+            summary["calls"].update(turns_paid(p.jobs, paid))
+        if getattr(h, "turns", 1) > 1:
+            from tuner.runs.repair import turn_summaries
+
+            summary["repair"] = turn_summaries(results, h.turns)
         missing = len(results) < len(p.config.eval_ids) * p.config.samples
         status = "partial" if summary["overall"]["infra"] or missing else "complete"
         h.store.finish_run(p.run.id, status, summary)

@@ -113,6 +113,8 @@ class Conversation(BaseModel):
     messages: list[dict]
     reasoning: str | None = None  # the model's reasoning, kept apart from the answer
     finish_reason: str | None = None  # the provider's; "length": the answer was cut off
+    # The repair loop: one entry per answer (tuner.runs.repair), None for a one-turn session.
+    turns: list[dict] | None = None
 
     @property
     def stopped(self) -> str | None:
@@ -252,7 +254,7 @@ def conversations(store, sessions: list[Session]) -> list[Conversation]:
         return []
     ids = [x.result_id for x in sessions]
     rows: dict[int, tuple] = {}
-    columns = (_R.c.id, _R.c.messages, _R.c.output, _R.c.tool_calls, _R.c.reasoning, _R.c.finish_reason)
+    columns = (_R.c.id, _R.c.messages, _R.c.output, _R.c.tool_calls, _R.c.reasoning, _R.c.finish_reason, _R.c.turns)
     with store.reading() as s:
         for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
             for rid, *rest in s.execute(select(*columns).where(_R.c.id.in_(chunk))):
@@ -262,7 +264,7 @@ def conversations(store, sessions: list[Session]) -> list[Conversation]:
         prompts = dict(s.execute(select(PromptRow.hash, PromptRow.text).where(PromptRow.hash.in_(hashes))).all()) if hashes else {}
     out = []
     for session in sessions:
-        messages, output, tool_calls, reasoning, finish_reason = rows[session.result_id]
+        messages, output, tool_calls, reasoning, finish_reason, turns = rows[session.result_id]
         sent = []
         for m in messages or []:
             if m.get("role") == "system" and "prompt_hash" in m:
@@ -273,7 +275,7 @@ def conversations(store, sessions: list[Session]) -> list[Conversation]:
         if tool_calls:
             answer["tool_calls"] = [dict(c) for c in tool_calls]
         out.append(Conversation(session=session, messages=[*sent, answer], reasoning=reasoning,
-                                finish_reason=finish_reason))
+                                finish_reason=finish_reason, turns=turns))
     return out
 
 

@@ -65,8 +65,14 @@ def _v5_to_v6(conn: Connection) -> None:
     _add_columns(conn, ResultRow.__table__, ["reasoning", "tool_calls"])
 
 
+def _v6_to_v7(conn: Connection) -> None:
+    # v7 records the repair loop of a result (the turn it passed at, every turn). Older results
+    # were one-turn answers: null there, read as the same outcome at every turn.
+    _add_columns(conn, ResultRow.__table__, ["pass_turn", "turns"])
+
+
 # version n -> function upgrading n to n+1.
-_STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6}
+_STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7}
 
 
 def current_version(conn: Connection) -> int | None:

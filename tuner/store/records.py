@@ -102,6 +102,8 @@ class ResultRecord(BaseModel):
     attempts: int | None = None
     reasoning: str | None = None  # v6: kept apart from the answer's text
     tool_calls: list[dict] | None = None  # v6: [{id, name, arguments}]
+    pass_turn: int | None = None  # v7: the turn of the repair loop at which it passed (None: failed, or one turn)
+    turns: list[dict] | None = None  # v7: every turn of the repair loop (tuner.runs.repair); None: one turn
     steps: list[StepRecord] = Field(default_factory=list)
 
 

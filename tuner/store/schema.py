@@ -29,7 +29,7 @@ __all__ = [
     "DesignPointRow",
 ]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 def _now() -> datetime:
@@ -169,6 +169,12 @@ class ResultRow(Base):
         "its answer: the provider's reasoning field and any <think> block of the text (never read as files).")
     tool_calls: Mapped[list | None] = mapped_column(nullable=True, doc="The tool calls of the answer, in order: "
         "[{id, name, arguments}] with arguments as the JSON text sent (the write_file answer format).")
+    # v7: the repair loop (``--turns N``; null for one-turn results and results of a v6 store).
+    pass_turn: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="The turn at which the answer passed "
+        "(null: it failed every turn, or the run had one turn).")
+    turns: Mapped[list | None] = mapped_column(nullable=True, doc="Every turn of the repair loop, in order: {turn, "
+        "outcome, failed_step, feedback (what the model was told next) or error, attempts, tokens, response_key}; "
+        "the answers themselves are the assistant messages of ``messages`` and, last, ``output``.")
     run: Mapped[RunRow] = relationship(back_populates="results")
     steps: Mapped[list[StepRow]] = relationship(back_populates="result", cascade="all, delete-orphan", order_by="StepRow.position")
 

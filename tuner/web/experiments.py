@@ -118,7 +118,7 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
         point_models = _points_models(store, [e["id"] for e in exps if not links.get(e["id"])])
         for e in exps:
             runs = links.get(e["id"], [])
-            config, result = e["config"] or {}, e["result"] or {}
+            config = e["config"] or {}
             models, sets = _config_facts(config)
             suites = sorted({facts[r][2] for r in runs if r in facts})
             if not suites:

@@ -80,6 +80,7 @@ def test_bytecode_caches_are_the_kinds_output_not_the_answers(py_suite, cli):
     assert json.loads(r.stdout)["passed"]
 
 
+@pytest.mark.timeout(1800)  # known slow: validate, tune (its default flow) and publish, end to end
 def test_python_suite_validates_tunes_and_publishes_through_the_cli(cli, suite_copy):
     copy = suite_copy("suites/python")
     suite = str(copy)

@@ -35,8 +35,33 @@ def label(profile_name: str, planted: tuple[str, ...] | list[str]) -> str:
 
 
 def simulate(
-    profile_name: str, profile: Profile, data: SimData, ev: SimEval, system_prompt: str, sample_index: int
+    profile_name: str, profile: Profile, data: SimData, ev: SimEval, system_prompt: str, sample_index: int,
+    turn: int = 1,
 ) -> SimAnswer:
+    """The answer at ``turn`` of the repair loop: the first answer's mistakes, less those fixed at
+    each later turn (each one still there is fixed with ``Profile.fix_probability``, drawn per turn)."""
+    first = _first_answer(profile, data, ev, system_prompt, sample_index)
+    if turn <= 1:
+        return _render(profile_name, ev, first, [m.id for m in first])
+    prompt_hash = hashlib.sha256(system_prompt.encode()).hexdigest()
+    tokens = approx_tokens(system_prompt)
+    left = list(first)
+    for t in range(2, turn + 1):
+        left = [m for m in left if draw(prompt_hash, ev.id, sample_index, f"repair:{t}:{m.id}")
+                >= profile.fix_probability(m.id, getattr(m, "cures", []), system_prompt, tokens)]
+    return _render(profile_name, ev, left, [m.id for m in left])
+
+
+def _render(profile_name: str, ev: SimEval, mistakes: list, planted: list[str]) -> SimAnswer:
+    files = dict(ev.answer)
+    for m in mistakes:
+        files, _ = m.apply(files)
+    text = label(profile_name, planted) + "\n\n" + render_files(files)
+    return SimAnswer(text=text, planted=tuple(planted), eval_id=ev.id)
+
+
+def _first_answer(profile: Profile, data: SimData, ev: SimEval, system_prompt: str, sample_index: int) -> list:
+    """The mistakes (gaps, then side effects) that changed the first answer, in the order applied."""
     prompt_hash = hashlib.sha256(system_prompt.encode()).hexdigest()
     tokens = approx_tokens(system_prompt)
 
@@ -52,19 +77,18 @@ def simulate(
         if extra not in chosen:
             chosen.append(extra)
     chosen.sort(key=data.gaps.index)  # apply in the data's order, whatever drew them
-    planted: list[str] = []
+    planted: list = []
     for gap in chosen:
         files, changed = gap.apply(files)
         if changed:
-            planted.append(gap.id)
+            planted.append(gap)
     for effect in profile.side_effects:
         if ev.category in effect.categories and effect.applies_to(ev.answer):
             if hit(effect.id, profile.side_effect_probability(effect, system_prompt, tokens)):
                 files, changed = effect.apply(files)
                 if changed:
-                    planted.append(effect.id)
-    text = label(profile_name, planted) + "\n\n" + render_files(files)
-    return SimAnswer(text=text, planted=tuple(planted), eval_id=ev.id)
+                    planted.append(effect)
+    return planted
 
 
 def unknown_task(profile_name: str) -> SimAnswer:

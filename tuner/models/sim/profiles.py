@@ -14,6 +14,11 @@ How a profile turns guidance into behaviour (shared by the simulator and ``truth
   strongest matching cure cue) and ``induce`` the same for ``induced_by`` cues (harmful guidance).
 * a side effect fires with ``probability * attention`` when its ``rule_cue`` is in the prompt.
 * ``noise``: with this probability one more applicable gap, chosen uniformly, is planted anyway.
+* the repair loop (``repairs``, per gap; ``repair`` for the gaps not listed): after a failed turn
+  each mistake still in the answer is fixed with ``from_error + (1 - from_error) * taught * follow(cue)``
+  (``cue`` the strongest cure cue of the system prompt): a chance to fix it from the error alone, and
+  a chance to fix it only when a rule teaches the fix. ``prevents`` scales how much that rule
+  prevents the mistake in the first answer (0: it only teaches the fix).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from tuner.errors import InputError
 from tuner.hashing import sha256_json
 from tuner.models.sim.gaps import Cue, Edit, Gap
 
-__all__ = ["SideEffect", "Profile", "SimData", "load_sim_data", "approx_tokens", "sim_data_dir"]
+__all__ = ["SideEffect", "Repair", "Profile", "SimData", "load_sim_data", "approx_tokens", "sim_data_dir"]
 
 
 def approx_tokens(text: str) -> int:
@@ -49,6 +54,15 @@ class SideEffect(Edit):
         return Cue(pattern=self.rule_cue)
 
 
+class Repair(BaseModel):
+    """How a planted mistake fares in the repair loop (see the module docstring)."""
+
+    model_config = ConfigDict(extra="forbid")
+    from_error: float = Field(0.0, ge=0.0, le=1.0)
+    taught: float = Field(0.0, ge=0.0, le=1.0)
+    prevents: float = Field(1.0, ge=0.0, le=1.0)
+
+
 class Profile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     description: str = ""
@@ -58,6 +72,8 @@ class Profile(BaseModel):
     noise: float = Field(0.0, ge=0.0, le=1.0)
     latency_ms: int = Field(0, ge=0)
     side_effects: list[SideEffect] = Field(default_factory=list)
+    repair: Repair = Field(default_factory=Repair)  # gaps and side effects not in ``repairs``
+    repairs: dict[str, Repair] = Field(default_factory=dict)
 
     @field_validator("gaps")
     @classmethod
@@ -78,8 +94,20 @@ class Profile(BaseModel):
         base = self.gaps.get(gap.id, 0.0)
         tokens = approx_tokens(system_prompt) if prompt_tokens is None else prompt_tokens
         induce = self.follow(gap.induce_strength(system_prompt), tokens)
-        cure = self.follow(gap.cure_strength(system_prompt), tokens)
+        cure = self.repair_of(gap.id).prevents * self.follow(gap.cure_strength(system_prompt), tokens)
         return (base + (1.0 - base) * induce) * (1.0 - cure)
+
+    def repair_of(self, mistake_id: str) -> Repair:
+        return self.repairs.get(mistake_id, self.repair)
+
+    def fix_probability(self, mistake_id: str, cures: list[Cue], system_prompt: str, prompt_tokens: int | None = None) -> float:
+        """The chance a mistake still in the answer is fixed at the next turn."""
+        from tuner.models.sim.gaps import cue_strength
+
+        r = self.repair_of(mistake_id)
+        tokens = approx_tokens(system_prompt) if prompt_tokens is None else prompt_tokens
+        taught = r.taught * self.follow(cue_strength(cures, system_prompt), tokens) if r.taught else 0.0
+        return r.from_error + (1.0 - r.from_error) * taught
 
     def side_effect_probability(self, effect: SideEffect, system_prompt: str, prompt_tokens: int | None = None) -> float:
         if not effect.cue().matches(system_prompt):
@@ -118,7 +146,13 @@ class SimData(BaseModel):
     @property
     def digest(self) -> str:
         """Content hash: simulated answers change when the planted truth does."""
-        return sha256_json(self.model_dump(mode="json"))
+        data = self.model_dump(mode="json")
+        for prof in data["profiles"].values():  # repair settings left at their defaults change no answer
+            if prof.get("repairs") == {}:
+                del prof["repairs"]
+            if prof.get("repair") == Repair().model_dump(mode="json"):
+                del prof["repair"]
+        return sha256_json(data)
 
     def merged(self, other: SimData) -> SimData:
         gaps = self._gap_index() | other._gap_index()
@@ -133,6 +167,9 @@ class SimData(BaseModel):
             unknown = sorted(set(prof.gaps) - set(ids))
             if unknown:
                 raise InputError(f"{source}: profile {name}: unknown gap ids {unknown}")
+            unknown = sorted(set(prof.repairs) - set(ids) - {e.id for e in prof.side_effects})
+            if unknown:
+                raise InputError(f"{source}: profile {name}: repairs of unknown gap or side-effect ids {unknown}")
         return self
 
 
@@ -171,7 +208,8 @@ def _stamp(path: Path) -> tuple[str, int]:
 def load_sim_data(root: Path | None, sim_file: str | Path | None = None) -> SimData:
     """The built-in data under ``root`` merged with the user file (argument, else TUNER_SIM_FILE).
 
-    Built-in data: ``gaps.yaml``, ``profiles.yaml``, then every ``gaps/*.yaml`` in name order. A
+    Built-in data: ``gaps.yaml``, ``profiles.yaml``, every ``gaps/*.yaml`` then every
+    ``profiles/*.yaml`` in name order (a profile file adds whole profiles). A
     file under ``gaps/`` holds one area's gaps and, under ``rates: {profile: {gap id: p}}``, the
     base probability each profile has for them, so an area is added without editing shared files.
     """
@@ -179,7 +217,8 @@ def load_sim_data(root: Path | None, sim_file: str | Path | None = None) -> SimD
     paths: list[Path] = []
     if root is not None:
         base = sim_data_dir(root)
-        paths += [base / "gaps.yaml", base / "profiles.yaml", *sorted((base / "gaps").glob("*.yaml"))]
+        paths += [base / "gaps.yaml", base / "profiles.yaml", *sorted((base / "gaps").glob("*.yaml")),
+                  *sorted((base / "profiles").glob("*.yaml"))]
     if user:
         paths.append(Path(user).expanduser())
     # Keyed by modification times so an edited file is picked up without a restart.

@@ -36,11 +36,13 @@ def answer_for(
     data = load_sim_data(root, sim_file)
     profile = data.profile(profile_name)
     system = "\n\n".join(_text(m) for m in messages if m.get("role") == "system")
-    user = "\n\n".join(_text(m) for m in messages if m.get("role") == "user")
-    ev = find_eval(load_suite(root), user)
+    users = [_text(m) for m in messages if m.get("role") == "user"]
+    # The task is the first user message; each answer after it was shown its error (the repair loop).
+    ev = find_eval(load_suite(root), users[0] if users else "")
     if ev is None:
         return unknown_task(profile_name), profile.latency_ms
-    return simulate(profile_name, profile, data, ev, system, sample_index), profile.latency_ms
+    turn = 1 + sum(1 for m in messages if m.get("role") == "assistant")
+    return simulate(profile_name, profile, data, ev, system, sample_index, turn=turn), profile.latency_ms
 
 
 def _text(message: dict) -> str:
