@@ -53,6 +53,10 @@ class Detectable(BaseModel):
         return f"{self.family} ({self.questions:,} question{'' if self.questions == 1 else 's'}): {head}{spread}{note}"
 
 
+def _looks(n: int) -> str:
+    return f"{n} planned look{'' if n == 1 else 's'}"
+
+
 def _worst(values: list[float | None]) -> float | None:
     return None if not values or any(v is None for v in values) else max(values)
 
@@ -109,7 +113,7 @@ def engine_family(plan, family: str, rate: float = RATE) -> Detectable:
     from tuner.ablation.adaptive import planned_shape
 
     shape = planned_shape(plan)
-    note = "; ".join(x for x in (f"{len(shape['looks'])} planned looks", note) if x)
+    note = "; ".join(x for x in (_looks(len(shape["looks"])), note) if x)
     return Detectable(family=family, questions=shape["factors"] * len(plan.models) * len(plan.evals),
                       mde=_worst(list(rules.values())), rate=rate, by=rules if len(rules) > 1 else {}, note=note)
 
@@ -132,7 +136,7 @@ def confirmation_family(rounds: list[int], target_evals: int, n_models: int, zon
                     alpha=tuple(a for a, _ in spent), beta=tuple(b for _, b in spent), tested=tuple(True for _ in n),
                     questions=n_models, delta0=zone.delta0, delta=zone.delta)
     return Detectable(family=family, questions=n_models, mde=mde(design), rate=rate,
-                      note=f"{len(cum)} planned looks, {cum[-1]} samples per eval at the last")
+                      note=f"{_looks(len(cum))}, {cum[-1]} samples per eval at the last")
 
 
 def mcnemar_power(pairs: int, effect: float, cells: int, *, one_sided: bool = False, alpha: float = 0.05,
