@@ -43,3 +43,24 @@ def test_regression_recovers_planted_effects():
     assert effects["good.rule"].verdict == "helps" and effects["good.rule"].lo < 0.4 < effects["good.rule"].hi
     assert effects["bad.rule"].verdict == "hurts"
     assert effects["idle.rule"].verdict == "no detectable effect"
+
+
+def test_a_cell_without_pairs_is_not_measured_and_levels_are_printed():
+    """Issue 28.3: no pair is "not measured" (outside BH), never "no detectable effect"; a zone
+    interval is printed with the level its look tested at (issue 28 minor)."""
+    from tuner.ablation import AblationReport
+    from tuner.ablation.effects import Effect
+    from tuner.ablation.report import render_markdown
+
+    lost = Effect(rule="r", model="m", category="a", delta=None, lo=None, hi=None, p_value=1.0, measured=False)
+    seen = Effect(rule="s", model="m", category="a", delta=0.1, lo=0.0, hi=0.2, p_value=0.5)
+    assert [e.verdict for e in finalize([lost, seen], {})] == ["not measured", "no detectable effect"]
+    assert lost.q_value is None and seen.q_value == pytest.approx(0.5)
+    decided = Effect(rule="r", model="m", category="a", delta=0.12, lo=0.03, hi=0.21, p_value=0.001, q_value=0.002,
+                     level=0.906, verdict="helps", decided_round=3)
+    report = AblationReport(id="x", design="adaptive", set_name="s", models=["m"], runs=3, samples=1, eval_ids=["a/0"],
+                            effects=[decided], calls=10,
+                            adaptive={"rounds": 3, "calls": 10, "budget_calls": 10, "new_calls": 10, "stopped": "decided",
+                                      "delta0": 0.02, "delta": 0.08, "alpha": 0.05, "beta": 0.1, "spending": "obrien-fleming"})
+    text = render_markdown(report)
+    assert "[+0.03, +0.21] at 91%" in text and "deciding look" in text
