@@ -144,23 +144,27 @@ def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budge
 
 def _what_would_decide(h, config, specs, result, cap: int, model, panel) -> None:
     """The screening's leading undecided questions with the cap each needs at its current estimate,
-    and the exact command that goes on (``result.screening``: ``leads``, ``continue``)."""
-    import os
-    import shlex
-
+    and the exact command that goes on (``result.screening``: ``leads``, ``continue``), recorded with the tune."""
     from tuner.planning.commands import open_leads, screen_plan
     from tuner.tuning.screen import SCREEN_SHARE
 
     leads = open_leads(screen_plan(h, config, specs, cap), result.rule_effects, scale=getattr(h, "turns", 1) / SCREEN_SHARE)
     result.screening["leads"] = leads
     need = min((x["calls"] for x in leads if x["calls"] is not None), default=None)
-    if need is None or need <= cap:
-        return
+    if need is not None and need > cap:
+        result.screening["continue"] = _continue_command(h, config, need, model, panel)
+    h.store.finish_experiment(config.hash, "finished", result.model_dump(mode="json"))  # the viewer shows them too
+
+
+def _continue_command(h, config, need: int, model, panel) -> str:
+    import os
+    import shlex
+
     args = ["tuner", "tune", "--category", config.category]
     args += ["--panel", panel] if panel else [a for m in (model or []) for a in ("--model", m)]
     args += ["--turns", str(h.turns)] if getattr(h, "turns", 1) != 1 else []
     args += ["--budget-calls", str(need)] + (["--suite", os.environ["TUNER_SUITE"]] if os.environ.get("TUNER_SUITE") else [])
-    result.screening["continue"] = shlex.join(args)
+    return shlex.join(args)
 
 
 def _baseline_set(config):

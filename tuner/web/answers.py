@@ -219,7 +219,8 @@ def tune_answer(store, project, exp: dict) -> dict:
         "baseline": result.get("baseline") or (exp.get("config") or {}).get("baseline"), "recorded": bool(result),
         "changes": _changes(baseline, best) if best else [],
         "screened": {"changes": screening.get("changes") or [], "chosen_by": screening.get("chosen_by"),
-                     "questions": screening.get("factors"), "stopped": (screening.get("engine") or {}).get("stopped")}
+                     "questions": screening.get("factors"), "stopped": (screening.get("engine") or {}).get("stopped"),
+                     "leads": screening.get("leads") or [], "continue": screening.get("continue")}
         if screening else None,
         "counts": verdict_counts(effects), "decided": decided,
         "helps": result.get("found_helpful") or [], "hurts": result.get("found_harmful") or [],
