@@ -91,3 +91,15 @@ def test_ablate_names_what_would_decide_it_and_that_command_decides_it_paying_on
     assert verdicts[leads[0]["rule"]] in ("helps", "hurts")
     # Only the difference was paid: the first invocation's 150 calls are replayed from the caches.
     assert after["adaptive"]["new_calls"] == after["adaptive"]["calls"] - data["adaptive"]["calls"] > 0
+
+
+@pytest.mark.slow
+def test_tune_names_what_would_decide_its_open_questions(cli, py_project):
+    r = cli("tune", "-c", "text", "--model", "sim/careful", "--budget-calls", "400", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert not data["accepted"]  # 200 screening calls decide none of the 13 questions (the simulator is deterministic)
+    leads = data["screening"]["leads"]
+    assert leads and all(x["calls"] is None or x["calls"] > 400 for x in leads)
+    assert "--budget-calls" in data["screening"]["continue"] and "tuner tune --category text" in data["screening"]["continue"]
+    assert "What would decide the leading open questions" in Path(data["report"]).read_text()
