@@ -2,6 +2,11 @@
 bubblewrap jail's overhead per tool run (`node -e 0` jailed vs TUNER_SANDBOX=none).
 
 Run: .venv/bin/python benchmarks/bench_grading.py [--limit N] [--overhead-only]
+     .venv/bin/python benchmarks/bench_grading.py --distinct 64 [--rules all-active] [--unjailed]
+``--distinct N``: N distinct answers (sim/careful with TUNER_SIM_VARIETY's comment lines, no
+guidance: planted mistakes as a real model makes them, no two alike), graded in one call with the
+cache off; reports answers per second per core (wall) and, ``--unjailed``, per CPU-second of the
+tools (in the jail their CPU time is not reported back to this process), and the time per tool.
 Target on 2 cores: batched <= 1 s per eval and >= 4x faster than one at a time; the jail adds
 well under 0.1 s per tool run (a batch runs about five tools).
 Measured (2 cores shared, load ~7): the jail adds 15-18 ms per tool run (node -e 0: ~110 ms
@@ -11,6 +16,7 @@ unjailed); 24 reference answers batched took 9.9-10.2 s jailed vs 9.8-11.9 s bef
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import time
@@ -60,11 +66,87 @@ def measure(project: Project, limit: int = 0) -> dict:
     return {"evals": len(requests), "batched_s": batched, "single_s": single, "passed_batched": ok_b, "passed_single": ok_s}
 
 
+def distinct_requests(project: Project, n: int, profile: str = "careful", rule_set: str = "") -> list[GradeRequest]:
+    """N distinct simulated answers, round robin over the suite's evals and samples; ``rule_set``:
+    the system prompt the simulated model answers (none: the most planted mistakes)."""
+    from tuner.models import parse_files
+    from tuner.models.sim.answers import simulate
+    from tuner.models.sim.profiles import load_sim_data
+    from tuner.models.sim.suite import load_suite as load_sim_suite
+
+    suite = load_suite(project)
+    evals = {e.id: e for e in suite.evals}
+    data = load_sim_data(project.suite_root, None)
+    sims = load_sim_suite(project.suite_root)
+    system = ""
+    if rule_set:
+        from tuner.guidelines import load_guidelines
+
+        guidelines = load_guidelines(project)
+        system = guidelines.compose(guidelines.load_set(rule_set)).text
+    requests = []
+    for k in range(n):
+        ev = sims[k % len(sims)]
+        answer = simulate(profile, data.profile(profile), data, ev, system, k // len(sims), variety=True)
+        requests.append(GradeRequest(eval=evals[ev.id], files=parse_files(answer.text).files))
+    return requests
+
+
+def measure_distinct(project: Project, n: int, rule_set: str = "") -> dict:
+    """Grade N distinct answers in one call (cache off): wall, CPU of the tools, per-tool time."""
+    import resource
+
+    from tuner.grading import sandbox as sb
+
+    requests = distinct_requests(project, n, rule_set=rule_set)
+    tools: dict[str, list[float]] = {}
+    real_run = sb.run
+
+    def timed_run(argv, **kw):
+        start = time.monotonic()
+        done = real_run(argv, **kw)
+        name = next((Path(a).name for a in argv[1:2]), "?")
+        tools.setdefault(name, []).append(time.monotonic() - start)
+        return done
+
+    _timed(project, requests[:1])  # a first use may install the toolchain: installation, not grading
+    sb.run = timed_run
+    try:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        load = os.getloadavg()[0]
+        start = time.monotonic()
+        results = grade(project, requests, suite=load_suite(project), use_cache=False)
+        wall = time.monotonic() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    finally:
+        sb.run = real_run
+    cores = len(os.sched_getaffinity(0))
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {
+        "answers": n, "rules": rule_set or "none", "distinct": len({json.dumps(r.files, sort_keys=True) for r in requests}),
+        "passed": sum(r.passed for r in results), "infra": sum(r.infra_error is not None for r in results),
+        "wall_s": round(wall, 1), "cores": cores, "load_before": round(load, 1), "load_after": round(os.getloadavg()[0], 1),
+        "answers_per_s_per_core": round(n / wall / cores, 3),
+        "tool_cpu_s": round(cpu, 1) if not sb.enabled() else None,
+        "answers_per_cpu_s": round(n / cpu, 3) if not sb.enabled() and cpu else None,
+        "tool_wall_s": {k: round(sum(v), 1) for k, v in tools.items()},
+        "tool_runs": {k: len(v) for k, v in tools.items()},
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=0, help="only the first N evals")
     parser.add_argument("--overhead-only", action="store_true", help="only the jail's overhead per tool run")
+    parser.add_argument("--distinct", type=int, default=0, help="grade N distinct simulated answers: answers/s/core")
+    parser.add_argument("--rules", default="", help="with --distinct: the rule set the simulated model is given (all-active: fewer mistakes)")
+    parser.add_argument("--unjailed", action="store_true", help="with --distinct: TUNER_SANDBOX=none (the tools' CPU time is measurable)")
     args = parser.parse_args()
+    if args.distinct:
+        if args.unjailed:
+            os.environ["TUNER_SANDBOX"] = "none"
+        print(json.dumps(measure_distinct(Project(Path(__file__).resolve().parents[1]), args.distinct, args.rules)))
+        return
     _jail_overhead()
     if args.overhead_only:
         return

@@ -7,7 +7,9 @@ regression check only if the screening finds a change, its second candidate only
 refused, the confirmation only if a change passes the check). The store and every cache (answers,
 grades) are fresh temporary ones; the report goes there too, so the checkout is left as it was.
 
-Run: .venv/bin/python benchmarks/bench_quickstart.py [--category actions] [--repeat 1]
+Run: .venv/bin/python benchmarks/bench_quickstart.py [--category actions] [--repeat 1] [--variety]
+``--variety``: the simulator's answers all distinct (TUNER_SIM_VARIETY=1), as a real model's are, so
+the grading cache no longer flatters the figure (``distinct_gradings`` counts what was graded).
 """
 
 from __future__ import annotations
@@ -36,8 +38,10 @@ def _ran(plan: dict, data: dict) -> int:
     return plan["calls_always"] + sum(checks[: max(0, checked - 1)]) + (phases[-1]["calls"] if confirmed else 0)
 
 
-def once(category: str, tmp: Path) -> dict:
+def once(category: str, tmp: Path, variety: bool = False) -> dict:
     env = {**os.environ, "TUNER_CACHE_DIR": str(tmp / "cache"), "TUNER_DB": f"sqlite:///{tmp / 'tuner.db'}"}
+    if variety:
+        env["TUNER_SIM_VARIETY"] = "1"
     planned = subprocess.run([TUNER, "tune", "--category", category, "--plan", "--json"], env=env, cwd=ROOT,
                              capture_output=True, text=True, check=True)
     plan = json.loads(planned.stdout)
@@ -57,13 +61,25 @@ def once(category: str, tmp: Path) -> dict:
         "chosen_by": (data.get("screening") or {}).get("chosen_by"),
         "changes": (data.get("screening") or {}).get("changes"), "checked": (data.get("screening") or {}).get("checked"),
         "confirmation": (data.get("confirmation") or {}).get("stopped"),
+        "variety": variety, "distinct_gradings": _gradings(tmp / "cache"),
     }
+
+
+def _gradings(cache: Path) -> int:
+    """Distinct answers graded: the entries of the (fresh) grading cache."""
+    from diskcache import Cache
+
+    if not (cache / "grading").is_dir():
+        return 0
+    with Cache(str(cache / "grading")) as entries:
+        return len(entries)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--category", default="actions")
     parser.add_argument("--repeat", type=int, default=1, help="fresh runs (each with empty caches)")
+    parser.add_argument("--variety", action="store_true", help="distinct simulated answers (TUNER_SIM_VARIETY=1)")
     args = parser.parse_args()
     # Install the grader toolchain first: the figure is the command's time after installation.
     from tuner.suites.convex.toolchain import ensure_toolchain
@@ -71,7 +87,7 @@ def main() -> None:
     ensure_toolchain(ROOT / "evals" / "toolchain")
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory(prefix="bench-quickstart-") as tmp:
-            print(json.dumps(once(args.category, Path(tmp))), flush=True)
+            print(json.dumps(once(args.category, Path(tmp), args.variety)), flush=True)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ def _isolated_env(monkeypatch, tmp_path):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key-000")
     monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("TUNER_HOME", str(ROOT))
-    for var in ("TUNER_SIM_FILE", "TUNER_SIM_LATENCY_MS"):
+    for var in ("TUNER_SIM_FILE", "TUNER_SIM_LATENCY_MS", "TUNER_SIM_VARIETY"):
         monkeypatch.delenv(var, raising=False)
 
 

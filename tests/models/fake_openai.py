@@ -98,7 +98,7 @@ class _Handler(BaseHTTPRequestHandler):
             "created": int(time.time()),
             "model": "fake-model",
             "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-            "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+            "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18, **self.server.usage},
         }
         self._send(200, json.dumps(body).encode())
 
@@ -273,6 +273,8 @@ class FakeOpenAI(ThreadingHTTPServer):
         self.timeout_sleep_s = 3.0
         self.echoed: list[str] = []
         self.script = lambda request: {"content": ANSWER}
+        # Laid over every OpenAI-format reply's usage (e.g. prompt_tokens_details.cached_tokens).
+        self.usage: dict = {}
         self.in_flight = 0
         self.max_in_flight = 0
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)

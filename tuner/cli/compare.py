@@ -40,6 +40,9 @@ def compare_cmd(
     cluster: ClusterOption = None,
     suite: SuiteOption = None,
     wide: WideOption = False,
+    placebo: Annotated[bool, typer.Option("--placebo", help="Add a placebo arm: the after set's length in rule-shaped "
+                                          "text of another domain; every 'helps' is also tested against it.")] = False,
+    placebo_seed: Annotated[int, typer.Option("--placebo-seed", min=0, help="Seed of the placebo text.")] = 0,
     as_json: JsonOption = False,
 ) -> None:
     """Compare two rule sets (or stored runs), paired per eval and sample; exit 1 on a significant regression, 4 when a cell could not be measured."""
@@ -54,6 +57,7 @@ def compare_cmd(
                 h, before, after, specs, category=category, samples=samples,
                 before_offset=before_offset, after_offset=after_offset,
                 models_given=bool(model or panel), progress=progress, at_turn=at_turn,
+                placebo_seed=placebo_seed if placebo else None,
             )
         report_path = report or default_report_path(h, result)
         chart_path = chart or report_path.with_suffix(".png")
@@ -111,6 +115,8 @@ def _print(result, report_path: Path, chart_path: Path, wide: bool = False) -> N
         print_wide(out, table, needed)
     if left_out:
         out.print(f"[dim]not shown at {out.width} columns: {', '.join(left_out)} (--wide shows them)[/dim]")
+    if result.placebo is not None:
+        _print_placebo(out, result, wide)
     flipped = [(c.model_label, ev, f) for c in result.cells if c.category != "overall" for ev, f in c.flips.items()]
     if flipped:
         out.print("[bold]flips per eval[/bold] (fail→pass / pass→fail)")
@@ -132,6 +138,34 @@ def _print(result, report_path: Path, chart_path: Path, wide: bool = False) -> N
     else:
         verdict = "no significant regression"
     out.print(f"{verdict}\nreport {report_path}\nchart  {chart_path}")
+
+
+def _print_placebo(out, result, wide: bool) -> None:
+    """The placebo cells, then each cell's "helps" read against none and against the placebo."""
+    from tuner.cli._table import Column, fitted_table, print_wide
+    from tuner.compare.placebo import BEYOND, NO_MORE
+    from tuner.compare.report import fmt_delta
+
+    arm = result.placebo
+    out.print(f"[bold]placebo[/bold] {arm.side.label}: {arm.tokens} tokens of rules about {arm.domain} "
+              f"(the length of {arm.matches}), prompt {next(iter(arm.side.prompts.values()), '')[:19]}")
+    columns = [Column("category", 0), Column("vs none Δ", 0, "right"), Column("q", 1, "right"),
+               Column("vs placebo Δ", 0, "right"), Column("q ", 1, "right"), Column("claim", 0)]
+    styles = {BEYOND: "green", NO_MORE: "yellow", "not measured": "bold yellow"}
+    placebo_by = {(c.model_key, c.category): c for c in arm.cells}
+    pairs = list(zip(result.cells, result.helps))  # helps rows follow the cells' order
+    for key in dict.fromkeys(c.model_key for c in result.cells):
+        cells = [c for c, _ in pairs if c.model_key == key]
+        rows = []
+        for c, row in ((c, r) for c, r in pairs if c.model_key == key):
+            p = placebo_by.get((c.model_key, c.category))
+            style = styles.get(row.claim, "dim")
+            rows.append([c.category, fmt_delta(c), "-" if c.q_value is None else f"{c.q_value:.3g}",
+                         fmt_delta(p) if p else "n/a", "-" if p is None or p.q_value is None else f"{p.q_value:.3g}",
+                         f"[{style}]{row.claim}[/{style}]"])
+        table, _, needed = fitted_table(f"{cells[0].model_label} · {result.after.label} against {result.before.label} "
+                                        f"and against the placebo", columns, rows, width=out.width, wide=wide)
+        print_wide(out, table, needed)
 
 
 def _print_turns(result) -> None:

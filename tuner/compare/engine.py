@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 from tuner.runs.pairing import pair_results
 from tuner.compare.sides import Side, file_label, resolve_side
-from tuner.compare.table import Comparison, SideInfo, build_cells, finalize
+from tuner.compare.placebo import finalize_arms
+from tuner.compare.table import Comparison, PlaceboArm, SideInfo, build_cells, finalize
 from tuner.errors import InputError
 from tuner.hashing import sha256_json, short
 from tuner.stats import ALPHA
@@ -70,6 +71,7 @@ def compare(
     alpha: float = ALPHA,
     progress: Progress | None = None,
     at_turn: int | None = None,
+    placebo_seed: int | None = None,
 ) -> Comparison:
     """Compare two sets or runs. ``h`` is a ``tuner.runs.Harness``.
 
@@ -77,6 +79,7 @@ def compare(
     ``models_given`` says the person chose ``specs`` (then they must match that run's model).
     ``at_turn``: with the repair loop (``h.turns`` above 1) the turn the verdicts are read at
     (default: the last); the report also gives every turn's verdicts.
+    ``placebo_seed``: add a placebo arm (``tuner.compare.placebo``) matched to the after set.
     """
     turns = getattr(h, "turns", 1)
     at = turns if at_turn is None else at_turn
@@ -88,18 +91,25 @@ def compare(
     a = resolve_side(h, after, after_offset, "--after")
     if category is not None:
         h.suite.select(category=category)  # validates the name
+    sides = [b, a]
+    placebo_prompt = None
+    if placebo_seed is not None:
+        placebo_prompt, placebo_side = _placebo_side(h, a, placebo_seed)
+        sides.append(placebo_side)
     specs, evals, k = _plan(h, b, a, specs, models_given, category, samples)
-    jobs = [(i, side, spec) for i, side in enumerate((b, a)) if side.rule_set is not None for spec in specs]
-    configs = [RunConfig(spec=spec, rule_set=side.rule_set, eval_ids=evals, samples=k, sample_offset=side.offset) for _, side, spec in jobs]
+    jobs = [(i, side, spec) for i, side in enumerate(sides) if side.rule_set is not None for spec in specs]
+    configs = [RunConfig(spec=spec, rule_set=side.rule_set, eval_ids=evals, samples=k, sample_offset=side.offset,
+                         prompt=placebo_prompt if i == 2 else None) for i, side, spec in jobs]
     executed = execute_runs(h, configs, progress) if configs else []
     outcomes = {(i, spec.key): o for (i, _, spec), o in zip(jobs, executed)}
-    info = [SideInfo(token=s.token, label=s.label, kind=s.kind, offset=s.offset) for s in (b, a)]
+    info = [SideInfo(token=s.token, label=s.label, kind=s.kind, offset=s.offset) for s in sides]
     wanted = set(evals)
     notes: list[str] = []
     recorded: list[tuple] = []  # (spec, before results, after results)
+    placebo_recorded: list[tuple] = []  # (spec, placebo results, after results)
     for spec in specs:
         side_results = []
-        for i, side in enumerate((b, a)):
+        for i, side in enumerate(sides):
             run, results = _side_run(h, outcomes, i, side, spec.key)
             info[i].runs[spec.label] = run.id
             info[i].prompts[spec.label] = run.prompt_hash
@@ -109,17 +119,46 @@ def compare(
                 notes.append(f"run {short(run.id)} was graded by another grader version than the current one "
                              "(grading code, toolchain or lint settings changed since)")
             side_results.append([r for r in results if r.eval_id in wanted])
-        recorded.append((spec, *side_results))
-    cells = finalize(_cells(h, recorded, evals, k, b.offset, a.offset, at, notes), alpha)
+        recorded.append((spec, *side_results[:2]))
+        if placebo_prompt is not None:  # placebo → after, paired like before → after
+            placebo_recorded.append((spec, side_results[2], side_results[1]))
+    cells = _cells(h, recorded, evals, k, b.offset, a.offset, at, notes)
+    arm = None
+    if placebo_prompt is not None:
+        from tuner.guidelines import PLACEBO_DOMAIN
+
+        placebo_cells = _cells(h, placebo_recorded, evals, k, a.offset, a.offset, at)
+        cells, placebo_cells = finalize_arms(cells, placebo_cells, alpha)
+        arm = PlaceboArm(matches=a.label, seed=placebo_seed, tokens=placebo_prompt.tokens, domain=PLACEBO_DOMAIN,
+                         side=info[2], cells=placebo_cells)
+    else:
+        cells = finalize(cells, alpha)
     by_turn = [] if turns == 1 else [_turn_row(h, recorded, evals, k, b.offset, a.offset, t, alpha) for t in range(1, turns + 1)]
-    sides = {"before": info[0].runs, "after": info[1].runs}
-    identity = sha256_json(sides if turns == 1 else {**sides, "at_turn": at})  # the verdicts differ by turn
+    runs = {"before": info[0].runs, "after": info[1].runs}
+    if arm is not None:  # only then: a comparison without the arm keeps its identity
+        runs["placebo"] = info[2].runs
+    identity = sha256_json(runs if turns == 1 else {**runs, "at_turn": at})  # the verdicts differ by turn
     comparison = Comparison(
         before=info[0], after=info[1], samples=k, category=category, alpha=alpha,
-        cells=cells, notes=sorted(set(notes)), identity=identity, turns=turns, at_turn=at, by_turn=by_turn,
+        cells=cells, notes=sorted(set(notes)), identity=identity, turns=turns, at_turn=at, by_turn=by_turn, placebo=arm,
     )
     _record(h, comparison)
     return comparison
+
+
+def _placebo_side(h, after: Side, seed: int):
+    """(placebo prompt, its side): the after set's template and token count, rules of another domain."""
+    from tuner.guidelines import RuleSet, placebo_name
+
+    if after.rule_set is None:
+        raise InputError(f"--placebo: --after {after.token!r} is a stored run; the placebo is matched to a rule set "
+                         "(name the set, or its published version, instead)")
+    prompt = h.guidelines.placebo(after.rule_set, seed)
+    name = placebo_name(after.label, seed)
+    # The set has no rules: what the run sends is ``prompt`` (its hash is the run's identity).
+    rule_set = RuleSet(name=name, template=after.rule_set.template,
+                       description=f"length-matched placebo of {after.label} (seed {seed})")
+    return prompt, Side(token=name, label=name, rule_set=rule_set, offset=after.offset)
 
 
 def _cells(h, recorded: list[tuple], evals, k: int, before_offset: int, after_offset: int, turn: int,
@@ -164,15 +203,22 @@ def _record(h, c: Comparison) -> None:
               "models": sorted(c.before.runs)}
     if c.turns > 1:
         config.update(turns=c.turns, at_turn=c.at_turn)
+    if c.placebo is not None:
+        config["placebo"] = {"seed": c.placebo.seed, "tokens": c.placebo.tokens, "domain": c.placebo.domain}
     # The cells are the comparison's answer: recorded, so the viewer shows them as decided here.
     result = {"regressions": len(c.regressions), "improvements": len(c.improvements),
               "not_measured": len(c.not_measured), "exit_code": c.exit_code,
               "cells": [cell.model_dump(mode="json") for cell in c.cells]}
     if c.by_turn:
         result["by_turn"] = c.by_turn
+    if c.placebo is not None:
+        result["placebo"] = c.placebo.model_dump(mode="json")
+        result["helps"] = [row.model_dump(mode="json") for row in c.helps]
     h.store.save_experiment(c.identity, f"{c.before.label} vs {c.after.label}", "compare", config, result=result)
     h.store.link_runs(c.identity, c.before.runs.values(), "before")
     h.store.link_runs(c.identity, c.after.runs.values(), "after")
+    if c.placebo is not None:
+        h.store.link_runs(c.identity, c.placebo.side.runs.values(), "placebo")
 
 
 def default_report_path(h, comparison: Comparison):

@@ -61,6 +61,33 @@ def _flips(cells: list[Cell]) -> list[str]:
     return lines
 
 
+def _placebo(c: Comparison) -> list[str]:
+    """Every "helps" read against none and against the length-matched placebo."""
+    arm = c.placebo
+    lines = [
+        "## Against a length-matched placebo",
+        "",
+        f"Placebo `{arm.side.label}`: {arm.tokens} tokens (the length of `{arm.matches}`) of rule-shaped text about "
+        f"{arm.domain}, seed {arm.seed}; it teaches nothing about the product, so a gain it shares is priming, not content.",
+        *[f"- {model}: run `{short(run)}`, prompt `{short(arm.side.prompts.get(model, ''))}`"
+          for model, run in arm.side.runs.items()],
+        "",
+        f"| model | category | vs `{c.before.label}`: Δ [95% CI] | q | vs placebo: Δ [95% CI] | q | claim |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    placebo_by = {(x.model_key, x.category): x for x in arm.cells}
+    for cell, row in zip(c.cells, c.helps):
+        p = placebo_by.get((cell.model_key, cell.category))
+        q = "-" if row.q_placebo is None else format(row.q_placebo, ".3g")
+        claim = f"**{row.claim}**" if row.claim.startswith("helps") else row.claim
+        lines.append(f"| {cell.model_label} | {cell.category} | {fmt_delta(cell)} | "
+                     f"{'-' if cell.q_value is None else format(cell.q_value, '.3g')} | {fmt_delta(p) if p else 'n/a'} | {q} | {claim} |")
+    lines += ["", "The placebo → after cells are paired like before → after (same evals and sample positions) and "
+              "Benjamini–Hochberg-adjusted as a family of their own; a claim *helps beyond priming* needs both "
+              f"verdicts (an intersection–union test: its error stays at most alpha {c.alpha})."]
+    return lines
+
+
 def _turns(c: Comparison) -> list[str]:
     """Each cell's Δ and verdict after every turn; the answers (model calls) each side made per turn."""
     head = "| model | category | " + " | ".join(f"turn {r['turn']}" for r in c.by_turn) + " |"
@@ -93,6 +120,13 @@ def render_markdown(comparison: Comparison, chart_name: str | None = None) -> st
     if c.not_measured:
         missing = ", ".join(f"{x.model_label} · {x.category} ({x.pairs}/{x.expected} pairs)" for x in c.not_measured)
         headline += f" **Not measured**: {missing}; those cells have no verdict."
+    if c.placebo is not None:
+        from tuner.compare.placebo import BEYOND
+
+        helped = [r for r in c.helps if r.vs_none == "improved"]
+        beyond = [f"{r.model_label} · {r.category}" for r in helped if r.claim == BEYOND]
+        headline += (f" Against the length-matched placebo: {len(beyond)} of {len(helped)} improved cell(s) help beyond "
+                     f"priming{': ' + ', '.join(beyond) if beyond else ''}.")
     lines = [
         f"# Compare `{c.before.label}` → `{c.after.label}`",
         "",
@@ -108,6 +142,8 @@ def render_markdown(comparison: Comparison, chart_name: str | None = None) -> st
     lines += ["", "## Pass rates", "", *_table(c.cells)]
     if chart_name:
         lines += ["", f"![before/after per category]({chart_name})"]
+    if c.placebo is not None:
+        lines += ["", *_placebo(c)]
     if c.by_turn:
         lines += ["", f"## By turn of the repair loop (the table above: turn {c.at_turn} of {c.turns})", "", *_turns(c)]
     lines += ["", "## Flips per eval", "", *_flips(c.cells), ""]

@@ -17,7 +17,7 @@ from tuner.runs.pairing import Paired
 from tuner.compare.rates import OVERALL, is_simulated, model_label
 from tuner.stats import ALPHA, Estimate, bh_adjust, paired_compare, rate_interval, verdict
 
-__all__ = ["Flip", "Cell", "SideInfo", "Comparison", "build_cells", "finalize", "NOT_MEASURED"]
+__all__ = ["Flip", "Cell", "SideInfo", "PlaceboArm", "Comparison", "build_cells", "finalize", "NOT_MEASURED"]
 
 NOT_MEASURED = "not measured"
 
@@ -66,6 +66,18 @@ class SideInfo(BaseModel):
     prompts: dict[str, str] = Field(default_factory=dict)  # model -> prompt hash
 
 
+class PlaceboArm(BaseModel):
+    """The placebo arm (``tuner.compare.placebo``): matched to which set, seed, tokens, domain, its
+    runs, and its cells (placebo → after, per model × category, a BH family of their own)."""
+
+    matches: str  # the after side's label
+    seed: int
+    tokens: int
+    domain: str
+    side: SideInfo
+    cells: list[Cell] = Field(default_factory=list)
+
+
 class Comparison(BaseModel):
     before: SideInfo
     after: SideInfo
@@ -75,6 +87,7 @@ class Comparison(BaseModel):
     cells: list[Cell]
     notes: list[str] = Field(default_factory=list)
     identity: str = ""  # hash of both sides' run ids: names the report files
+    placebo: PlaceboArm | None = None  # compare --placebo
     # The repair loop: turns each sample had, the turn the cells are read at, and per turn
     # [{turn, calls: {before, after}, cells: [{model, category, delta, q, verdict}]}].
     turns: int = 1
@@ -95,8 +108,16 @@ class Comparison(BaseModel):
 
     @property
     def exit_code(self) -> int:
-        """1: a significant regression; 4: some cell was not measured; 0: neither."""
-        return 1 if self.regressions else 4 if self.not_measured else 0
+        """1: a significant regression; 4: some cell (placebo cells too) was not measured; 0: neither."""
+        placebo_missing = self.placebo is not None and any(c.verdict == NOT_MEASURED for c in self.placebo.cells)
+        return 1 if self.regressions else 4 if self.not_measured or placebo_missing else 0
+
+    @property
+    def helps(self) -> list:
+        """With a placebo arm: each cell against none and against the placebo (``Helps`` rows)."""
+        from tuner.compare.placebo import helps_rows
+
+        return helps_rows(self.cells, self.placebo.cells) if self.placebo is not None else []
 
     @property
     def simulated_models(self) -> list[str]:
@@ -112,6 +133,10 @@ class Comparison(BaseModel):
                           for c in self.not_measured],
             exit_code=self.exit_code,
         )
+        if self.placebo is not None:
+            data["helps"] = [row.model_dump(mode="json") for row in self.helps]
+        else:
+            data.pop("placebo")  # the shape a comparison without the arm always had
         return data
 
 

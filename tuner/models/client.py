@@ -69,6 +69,9 @@ class Completion(BaseModel):
     status: Literal["ok", "infra_error", "skipped"]  # skipped: the command's budget refused the call
     error: str | None = None
     prompt_tokens: int | None = None
+    # Of prompt_tokens, those the provider read from its prompt cache (billed at its cached price,
+    # which litellm's cost already applies); None when the provider does not say.
+    cached_tokens: int | None = None
     completion_tokens: int | None = None
     cost_usd: float | None = None  # litellm's price map; None when unknown (and for sim)
     latency_s: float = 0.0  # of the last attempt
@@ -200,11 +203,19 @@ def _read_response(response: Any, spec: ModelSpec, litellm: Any) -> dict[str, An
         "reasoning": reasoning,
         "tool_calls": calls,
         "prompt_tokens": getattr(usage, "prompt_tokens", None),
+        "cached_tokens": _cached_tokens(usage),
         "completion_tokens": getattr(usage, "completion_tokens", None),
         "cost_usd": None if spec.is_sim else _cost(response, litellm),
         "response_model": getattr(response, "model", None),
         "finish_reason": finish,
     }
+
+
+def _cached_tokens(usage: Any) -> int | None:
+    # litellm reads every provider's figure (OpenAI's cached_tokens, Anthropic's cache_read_input_tokens) into this.
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) if details is not None else None
+    return int(cached) if isinstance(cached, int) and not isinstance(cached, bool) else None
 
 
 def _cost(response: Any, litellm: Any) -> float | None:

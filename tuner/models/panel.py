@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tuner.errors import InputError, NotFoundError, ProviderError
 from tuner.hashing import sha256_json
@@ -35,6 +35,19 @@ class ModelSpec(BaseModel):
     timeout_s: float = Field(300.0, gt=0)
     max_retries: int = Field(4, ge=0, le=20)
     backoff_s: float = Field(2.0, ge=0, description="first retry wait; doubles each attempt, with jitter")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _sim_variety(cls, data: Any) -> Any:
+        # TUNER_SIM_VARIETY=1 is the simulator's `variety` parameter on every sim model: in the
+        # params, so run ids and cached responses tell varied answers from repeated ones.
+        from tuner.models.sim.variety import PARAM, env_enabled
+
+        if isinstance(data, dict) and is_sim_model(str(data.get("model", ""))) and env_enabled():
+            params = data.get("params") or {}
+            if PARAM not in params:
+                data = {**data, "params": {**params, PARAM: True}}
+        return data
 
     @field_validator("params")
     @classmethod

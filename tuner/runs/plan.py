@@ -26,14 +26,29 @@ class ModelPrice(BaseModel):
     model: str
     input_per_token: float | None  # USD; None: litellm's cost map does not know the model
     output_per_token: float | None
+    # An input token read from the provider's prompt cache; None: no caching counted for this model.
+    cached_input_per_token: float | None = None
+
+    def input_cost(self, tokens: int, cached: int) -> float:
+        """``tokens`` input tokens, ``cached`` of them from the prompt cache (at its price, when known)."""
+        assert self.input_per_token is not None
+        rate = self.cached_input_per_token if self.cached_input_per_token is not None else self.input_per_token
+        return self.input_per_token * (tokens - cached) + rate * cached
 
     @property
     def known(self) -> bool:
         return self.input_per_token is not None and self.output_per_token is not None
 
 
+# Providers that cache a repeated prompt prefix by themselves (no request flag): OpenAI and Azure
+# OpenAI from 1,024 tokens, DeepSeek. Others (Anthropic) cache only what the request marks, which
+# tuner does not: their calls are planned at the full input price.
+_AUTO_CACHING = ("openai", "azure", "deepseek")
+CACHE_MIN_TOKENS = 1024
+
+
 @lru_cache(maxsize=64)
-def _map_price(model: str) -> tuple[float, float] | None:
+def _map_price(model: str) -> tuple[float, float, float | None] | None:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the map over the network
     import litellm
 
@@ -41,7 +56,10 @@ def _map_price(model: str) -> tuple[float, float] | None:
     for name in candidates:
         entry = litellm.model_cost.get(name)
         if entry and entry.get("input_cost_per_token") is not None:
-            return float(entry["input_cost_per_token"]), float(entry.get("output_cost_per_token") or 0.0)
+            cached = entry.get("cache_read_input_token_cost")
+            caches = str(entry.get("litellm_provider", "")).startswith(_AUTO_CACHING) and cached is not None
+            return (float(entry["input_cost_per_token"]), float(entry.get("output_cost_per_token") or 0.0),
+                    float(cached) if caches else None)
     return None
 
 
@@ -51,7 +69,7 @@ def price_of(spec) -> ModelPrice:
         return ModelPrice(model=spec.label, input_per_token=0.0, output_per_token=0.0)
     found = _map_price(spec.model)
     return ModelPrice(model=spec.label, input_per_token=found[0] if found else None,
-                      output_per_token=found[1] if found else None)
+                      output_per_token=found[1] if found else None, cached_input_per_token=found[2] if found else None)
 
 
 class Phase(BaseModel):
@@ -59,6 +77,9 @@ class Phase(BaseModel):
     calls: int
     tokens_in: int
     tokens_out: int
+    # Of tokens_in, the system prompt repeated after each prompt's first call (from CACHE_MIN_TOKENS
+    # on): what a provider that caches prompt prefixes reads from its cache.
+    tokens_in_cached: int = 0
     note: str = ""
     only_if: str = ""
     """Empty: the phase always runs (up to its calls). Otherwise the finding that makes it run at all
@@ -99,12 +120,17 @@ class Plan(BaseModel):
         return sum(p.tokens_out for p in self.phases)
 
     @property
+    def tokens_in_cached(self) -> int:
+        return sum(p.tokens_in_cached for p in self.phases)
+
+    @property
     def cost_usd(self) -> float | None:
         """The phases' cost, every model taking an equal share of the calls; None when a price is unknown."""
         if not self.prices or not all(p.known for p in self.prices):
             return None
         share = 1 / len(self.prices)
-        return sum(share * (p.input_per_token * self.tokens_in + p.output_per_token * self.tokens_out) for p in self.prices)
+        return sum(share * (p.input_cost(self.tokens_in, self.tokens_in_cached) + p.output_per_token * self.tokens_out)
+                   for p in self.prices)
 
     def per_model(self) -> list[dict]:
         """Each model's equal share of the calls and tokens (at most), and what it costs at its price."""
@@ -112,7 +138,7 @@ class Plan(BaseModel):
         out = []
         for p in self.prices:
             tin, tout = round(self.tokens_in / n), round(self.tokens_out / n)
-            cost = p.input_per_token * tin + p.output_per_token * tout if p.known else None
+            cost = p.input_cost(tin, round(self.tokens_in_cached / n)) + p.output_per_token * tout if p.known else None
             out.append({"model": p.model, "calls": -(-self.calls // n), "tokens_in": tin, "tokens_out": tout, "cost_usd": cost})
         return out
 
@@ -124,13 +150,16 @@ class Plan(BaseModel):
 
     def as_dict(self) -> dict:
         return {"command": self.command, "calls_at_most": self.calls, "calls_always": self.calls_always,
-                "tokens_in": self.tokens_in,
+                "tokens_in": self.tokens_in, "tokens_in_cached": self.tokens_in_cached,
                 "tokens_out": self.tokens_out, "cost_usd": self.cost_usd,
                 "cap": {"calls": self.cap_calls, "usd": self.cap_usd},
                 "phases": [p.model_dump() for p in self.phases], "decides": self.decides, "decide": self.decide,
                 "per_model": self.per_model(),
                 "prices": [{"model": p.model, "input_per_mtok": _per_million(p.input_per_token),
-                            "output_per_mtok": _per_million(p.output_per_token)} for p in self.prices]}
+                            "output_per_mtok": _per_million(p.output_per_token),
+                            # Only where prompt caching is counted for the model.
+                            **({"cached_input_per_mtok": _per_million(p.cached_input_per_token)}
+                               if p.cached_input_per_token is not None else {})} for p in self.prices]}
 
     def lines(self) -> list[str]:
         """The plan as a person reads it."""
@@ -145,6 +174,9 @@ class Plan(BaseModel):
             note = "; ".join(x for x in (f"only if {p.only_if}" if p.only_if else "", p.note) if x)
             note = f" ({note})" if note else ""
             out.append(f"  {p.name}: {plural(p.calls, 'call')}, ~{p.tokens_in:,} in, ~{p.tokens_out:,} out{note}")
+        if self.tokens_in_cached and any(p.cached_input_per_token is not None for p in self.prices):
+            out.append(f"  ~{self.tokens_in_cached:,} of the tokens in repeat a prompt the provider caches: "
+                       "priced at its cached rate")
         for d in self.decides:
             out.append(f"  decides: {d['line']}")
         if self.decide is not None:
@@ -155,7 +187,9 @@ class Plan(BaseModel):
                            f"~{m['tokens_out']:,} out, cost {_usd(m['cost_usd'])}")
         for price in self.prices:
             if price.known:
-                out.append(f"  price {price.model}: ${_per_million(price.input_per_token):.2f} in, "
+                cached = (f" (${_per_million(price.cached_input_per_token):.3f} cached)"
+                          if price.cached_input_per_token is not None else "")
+                out.append(f"  price {price.model}: ${_per_million(price.input_per_token):.2f} in{cached}, "
                            f"${_per_million(price.output_per_token):.2f} out per million tokens")
             else:
                 out.append(f"  price {price.model}: unknown (not in litellm's cost map)")
@@ -200,26 +234,37 @@ class PlanBuilder:
         if turns > 1:
             note = f"{note}; " if note else ""
             note += f"up to {turns} turns a sample: the repair loop"
-        phase = Phase(name=name, calls=n * len(eval_ids) * turns, tokens_in=n * tokens_in,
-                      tokens_out=n * answer * turns, note=note)
+        calls = n * len(eval_ids) * turns
+        # Each (prompt, model) pays its system prompt in full once; its other calls repeat it.
+        repeats = max(0, calls - n // samples) if samples else 0
+        phase = Phase(name=name, calls=calls, tokens_in=n * tokens_in, tokens_out=n * answer * turns,
+                      tokens_in_cached=_cacheable(prompt_tokens) * repeats, note=note)
         self.phases.append(phase)
         return phase
 
     def add_calls(self, name: str, calls: int, prompt_tokens: int, eval_ids, *, note: str = "",
-                  only_if: str = "") -> Phase:
-        """A phase known by its call budget: tokens at the average call over ``eval_ids``."""
+                  only_if: str = "", prompts: int | None = None) -> Phase:
+        """A phase known by its call budget: tokens at the average call over ``eval_ids``.
+        ``prompts``: how many distinct system prompts the calls use (unknown: none counted as cached)."""
         eval_ids = list(eval_ids)
         user, answer = self._shape(eval_ids)
         per_in = prompt_tokens + (user / len(eval_ids) if eval_ids else 0)
         per_out = answer / len(eval_ids) if eval_ids else 0
+        cached = _cacheable(prompt_tokens) * max(0, calls - prompts) if prompts is not None else 0
         phase = Phase(name=name, calls=calls, tokens_in=round(calls * per_in), tokens_out=round(calls * per_out), note=note,
-                      only_if=only_if)
+                      only_if=only_if, tokens_in_cached=cached)
         self.phases.append(phase)
         return phase
 
     def build(self, *, cap_calls: int | None = None, cap_usd: float | None = None) -> Plan:
         return Plan(command=self.command, phases=self.phases, prices=[price_of(s) for s in self.specs],
                     cap_calls=cap_calls, cap_usd=cap_usd)
+
+
+def _cacheable(prompt_tokens: int) -> int:
+    """The system prompt's tokens a caching provider reads from its cache on a repeat (it caches
+    prefixes from CACHE_MIN_TOKENS on)."""
+    return prompt_tokens if prompt_tokens >= CACHE_MIN_TOKENS else 0
 
 
 # A repair turn's feedback message at its bound (tuner.runs.repair.FEEDBACK_LIMIT), in tokens.
@@ -251,7 +296,8 @@ def configs_plan(h, configs: list, command: str) -> Plan:
         for c, phase in zip(configs, builder.phases):
             by_model.setdefault(c.spec.label, []).append(phase)
         builder.phases = [Phase(name=f"{len(ps)} prompts · {label}", calls=sum(p.calls for p in ps),
-                                tokens_in=sum(p.tokens_in for p in ps), tokens_out=sum(p.tokens_out for p in ps))
+                                tokens_in=sum(p.tokens_in for p in ps), tokens_out=sum(p.tokens_out for p in ps),
+                                tokens_in_cached=sum(p.tokens_in_cached for p in ps))
                           for label, ps in by_model.items()]
     budget = getattr(h, "budget", None)
     return builder.build(cap_calls=budget.calls if budget else None, cap_usd=budget.usd if budget else None)
@@ -272,6 +318,7 @@ class Budget:
         self.spent_usd = 0.0
         self.unpriced_calls = 0  # calls whose cost the provider's response did not tell
         self.tokens_in = 0
+        self.tokens_in_cached = 0  # of tokens_in, read from the provider's prompt cache (as it reported)
         self.tokens_out = 0
         self.refused = 0
 
@@ -302,6 +349,7 @@ class Budget:
         if not completion.attempts:  # reserved, never sent (a fatal error elsewhere stopped it)
             self.spent_calls -= 1
         self.tokens_in += completion.prompt_tokens or 0
+        self.tokens_in_cached += getattr(completion, "cached_tokens", None) or 0
         self.tokens_out += completion.completion_tokens or 0
         if completion.cost_usd is not None:
             self.spent_usd += completion.cost_usd
@@ -311,7 +359,8 @@ class Budget:
     @property
     def spent(self) -> dict:
         """Calls, tokens and cost spent (cost None when some call's price was unknown)."""
-        return {"calls": self.spent_calls, "tokens_in": self.tokens_in, "tokens_out": self.tokens_out,
+        return {"calls": self.spent_calls, "tokens_in": self.tokens_in, "tokens_in_cached": self.tokens_in_cached,
+                "tokens_out": self.tokens_out,
                 "cost_usd": None if self.unpriced_calls else round(self.spent_usd, 6),
                 "cap": {"calls": self.calls, "usd": self.usd}, "refused_calls": self.refused}
 
@@ -323,7 +372,8 @@ class Budget:
             always = self.plan.calls_always
             planned = (f" (plan: at most {self.plan.calls:,}" + (f", {always:,} of them always" if always < self.plan.calls
                                                                    else "") + ")")
-        return (f"spent: {plural(self.spent_calls, 'provider call')}{planned}, {self.tokens_in:,} tokens in, "
+        cached = f" ({self.tokens_in_cached:,} from the provider's prompt cache)" if self.tokens_in_cached else ""
+        return (f"spent: {plural(self.spent_calls, 'provider call')}{planned}, {self.tokens_in:,} tokens in{cached}, "
                 f"{self.tokens_out:,} out, cost {fmt_cost(self.spent['cost_usd'])}")
 
 

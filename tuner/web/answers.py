@@ -249,7 +249,9 @@ def compare_answer(project, exp: dict) -> dict:
     cells = [c for c in result.get("cells") or [] if isinstance(c, dict) and "category" in c]
     return {"cells": cells, "recorded": bool(cells), "report": report_of(project, exp),
             "improvements": result.get("improvements", 0), "regressions": result.get("regressions", 0),
-            "not_measured": result.get("not_measured", 0), "exit_code": result.get("exit_code")}
+            "not_measured": result.get("not_measured", 0), "exit_code": result.get("exit_code"),
+            "placebo": result.get("placebo") if isinstance(result.get("placebo"), dict) else None,
+            "helps": [h for h in result.get("helps") or [] if isinstance(h, dict) and "claim" in h]}
 
 
 def run_answer(exp: dict) -> dict:

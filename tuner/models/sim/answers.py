@@ -36,26 +36,35 @@ def label(profile_name: str, planted: tuple[str, ...] | list[str]) -> str:
 
 def simulate(
     profile_name: str, profile: Profile, data: SimData, ev: SimEval, system_prompt: str, sample_index: int,
-    turn: int = 1,
+    turn: int = 1, variety: bool = False,
 ) -> SimAnswer:
     """The answer at ``turn`` of the repair loop: the first answer's mistakes, less those fixed at
-    each later turn (each one still there is fixed with ``Profile.fix_probability``, drawn per turn)."""
+    each later turn (each one still there is fixed with ``Profile.fix_probability``, drawn per turn).
+    ``variety``: dress the answer differently per sample and turn (``variety.py``; verdicts unchanged)."""
     first = _first_answer(profile, data, ev, system_prompt, sample_index)
-    if turn <= 1:
-        return _render(profile_name, ev, first, [m.id for m in first])
     prompt_hash = hashlib.sha256(system_prompt.encode()).hexdigest()
+
+    def dress(name: str) -> float:
+        return draw(prompt_hash, ev.id, sample_index, f"variety|{name}" if turn <= 1 else f"variety|{turn}|{name}")
+
+    if turn <= 1:
+        return _render(profile_name, ev, first, [m.id for m in first], dress if variety else None)
     tokens = approx_tokens(system_prompt)
     left = list(first)
     for t in range(2, turn + 1):
         left = [m for m in left if draw(prompt_hash, ev.id, sample_index, f"repair:{t}:{m.id}")
                 >= profile.fix_probability(m.id, getattr(m, "cures", []), system_prompt, tokens)]
-    return _render(profile_name, ev, left, [m.id for m in left])
+    return _render(profile_name, ev, left, [m.id for m in left], dress if variety else None)
 
 
-def _render(profile_name: str, ev: SimEval, mistakes: list, planted: list[str]) -> SimAnswer:
+def _render(profile_name: str, ev: SimEval, mistakes: list, planted: list[str], dress=None) -> SimAnswer:
     files = dict(ev.answer)
     for m in mistakes:
         files, _ = m.apply(files)
+    if dress is not None:
+        from tuner.models.sim.variety import vary
+
+        files = vary(files, dress)
     text = label(profile_name, planted) + "\n\n" + render_files(files)
     return SimAnswer(text=text, planted=tuple(planted), eval_id=ev.id)
 

@@ -14,6 +14,9 @@ How a profile turns guidance into behaviour (shared by the simulator and ``truth
   strongest matching cure cue) and ``induce`` the same for ``induced_by`` cues (harmful guidance).
 * a side effect fires with ``probability * attention`` when its ``rule_cue`` is in the prompt.
 * ``noise``: with this probability one more applicable gap, chosen uniformly, is planted anyway.
+* ``priming``: any instruction text helps a little, whatever it says (a placebo arm shows it): every
+  gap's mistake probability is multiplied by ``1 - priming * tokens / (tokens + priming_tokens)``,
+  growing with the system prompt's tokens and bounded by ``priming``.
 * the repair loop (``repairs``, per gap; ``repair`` for the gaps not listed): after a failed turn
   each mistake still in the answer is fixed with ``from_error + (1 - from_error) * taught * follow(cue)``
   (``cue`` the strongest cure cue of the system prompt): a chance to fix it from the error alone, and
@@ -72,6 +75,8 @@ class Profile(BaseModel):
     noise: float = Field(0.0, ge=0.0, le=1.0)
     latency_ms: int = Field(0, ge=0)
     side_effects: list[SideEffect] = Field(default_factory=list)
+    priming: float = Field(0.0, ge=0.0, le=1.0)
+    priming_tokens: int = Field(500, gt=0)
     repair: Repair = Field(default_factory=Repair)  # gaps and side effects not in ``repairs``
     repairs: dict[str, Repair] = Field(default_factory=dict)
 
@@ -95,7 +100,8 @@ class Profile(BaseModel):
         tokens = approx_tokens(system_prompt) if prompt_tokens is None else prompt_tokens
         induce = self.follow(gap.induce_strength(system_prompt), tokens)
         cure = self.repair_of(gap.id).prevents * self.follow(gap.cure_strength(system_prompt), tokens)
-        return (base + (1.0 - base) * induce) * (1.0 - cure)
+        primed = self.priming * tokens / (tokens + self.priming_tokens)
+        return (base + (1.0 - base) * induce) * (1.0 - cure) * (1.0 - primed)
 
     def repair_of(self, mistake_id: str) -> Repair:
         return self.repairs.get(mistake_id, self.repair)

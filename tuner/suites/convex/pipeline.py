@@ -1,7 +1,8 @@
 """``grade()``: the whole pipeline, batched, cached and isolated when something goes wrong.
 
 Requests missing from the cache are graded in batches: each batch is one workspace where every
-tool runs once over all its sub-projects (tsc, eslint and vitest concurrently). A sub-project a
+tool runs once over all its sub-projects (tsc concurrently with eslint, then with vitest over the
+sub-projects that passed the lint). A sub-project a
 batched tool leaves without a result (crash, hang, unattributable output) is re-run alone. Alone,
 a hang (the timeout, or no progress for ``STALL_S``) or an output flood is the model's failure
 (the same tools finish on every reference answer). No result for another reason (its process
@@ -91,12 +92,16 @@ def _grade_batch(toolchain: Toolchain, rules: dict[str, str], requests: list[Gra
             _prepare(sub)
         _record(subs, "bundle", _with_retry("bundle", ws, _alive(subs), timeout_s, _run_bundle))
         alive = _alive(subs)
-        with ThreadPoolExecutor(max_workers=3) as pool:
+        with ThreadPoolExecutor(max_workers=2) as pool:
             tsc = pool.submit(_run_tsc, ws, alive, timeout_s)
-            eslint = pool.submit(_with_retry, "eslint", ws, alive, timeout_s, checks.run_eslint)
-            tests = pool.submit(_run_tests, ws, alive, timeout_s)
-            outcomes = {"tsc": tsc.result(), "eslint": eslint.result(), "tests": tests.result()}
-        for name in ("tsc", "eslint", "tests"):
+            lint = _with_retry("eslint", ws, alive, timeout_s, checks.run_eslint)
+            # The tests (the costliest step: a fresh process per answer) only for answers that
+            # passed the lint, while tsc still runs: a failed step decides the verdict and hides
+            # the later ones, so those tests could change nothing. Waiting for tsc as well would
+            # leave a core idle while it runs alone.
+            tests = pool.submit(_run_tests, ws, [s for s in alive if lint[s.name].status == "pass"], timeout_s)
+            outcomes = {"tsc": tsc.result(), "eslint": lint, "tests": tests.result()}
+        for name in ("tsc", "eslint", "tests"):  # in the steps' order: after a failure nothing more is recorded
             _record(alive, name, outcomes[name])
         return [_assemble(s, _host_paths(ws)) for s in subs]
 
