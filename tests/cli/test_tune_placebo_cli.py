@@ -152,3 +152,19 @@ def test_nothing_accepted_means_no_arm(env):
     assert data["decision"] != "accepted", data["decision"]
     arm = data["placebo"]
     assert not arm["ran"] and arm["cells"] == [] and arm["note"] == "no placebo arm: nothing accepted"
+
+
+def test_mutant_without_the_control_is_caught(env, primed, monkeypatch):
+    """The mutant: the arm's "placebo" is the template alone (no rule text, i.e. against none). On
+    the priming world it then claims the winner beats the placebo, which the real arm refutes
+    (``test_primed_winner_is_no_more_than_the_placebo``): that test catches the control removed."""
+    from tuner.guidelines import Guidelines, RuleSet, placebo_name
+
+    def no_text(self, rule_set, seed=0):
+        return self.compose(RuleSet.from_selection(placebo_name(rule_set.name, seed), {}))
+
+    monkeypatch.setattr(Guidelines, "placebo", no_text)
+    r = invoke(env, *PRIMED, "--report", str(env / "mutant.md"), "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["placebo"]["claim"] == "beats the placebo" != primed["placebo"]["claim"]
