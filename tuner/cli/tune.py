@@ -87,7 +87,7 @@ def tune(
             trial_bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
             result = run_tune(h, config, study_name=study, storage=storage, n_trials=n_trials, budget_calls=run_calls,
                               batch=batch, evidence_budget=evidence_budget, confirm_budget=confirm_budget, progress=trial_bar, run_progress=progress,
-                              placebo_seed=seed_of_placebo)
+                              placebo=placebo, placebo_seed=placebo_seed)
         path = _write_report(h.project, result, report)
     decision = result.acceptance.decision if result.acceptance else None
     if as_json:

@@ -182,9 +182,10 @@ def tune(
     confirm_budget: int | None = None,
     progress=None,
     run_progress=None,
-    placebo_seed: int | None = None,
+    placebo: bool = False,
+    placebo_seed: int = 0,
 ) -> TuneReport:
-    """``placebo_seed``: once the winner is accepted, measure it against a length-matched placebo
+    """``placebo``: once the winner is accepted, measure it against a length-matched placebo of seed ``placebo_seed``
     (``tuner.tuning.placebo``); ``budget_calls`` is what the rest shares (the CLI's cap holds the arm's
     calls on top of it, so a lost call makes only the arm "not measured")."""
     study = open_study(storage or h.db_url, study_name or config.default_study_name, config)
@@ -208,7 +209,7 @@ def tune(
             run_trials(h, study, n_trials=n_trials, budget_calls=budget_calls, batch=batch, progress=progress,
                        run_progress=run_progress)
             report = finish(h, study, run_progress, evidence_budget=evidence_budget, confirm_budget=confirm_budget)
-        if placebo_seed is not None:
+        if placebo:
             report = report.model_copy(update={"placebo": _placebo(h, config, report, placebo_seed, run_progress)})
     except BaseException as exc:
         resumable = isinstance(exc, (KeyboardInterrupt, BudgetSpentError))
