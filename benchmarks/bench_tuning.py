@@ -28,6 +28,11 @@ Run: .venv/bin/python benchmarks/bench_tuning.py [--profiles careful,overeager,e
          --profiles careful,overeager --categories text,data
      [--categories actions,queries] [--only adaptive] [--with-tune]
      .venv/bin/python benchmarks/bench_tuning.py --curve 4 --profiles careful --categories actions
+     .venv/bin/python benchmarks/bench_tuning.py --mde --profiles careful --categories actions
+
+``--mde``: per profile and category, the minimum detectable effect `ablate --category C` prints at
+its default budget (``tuner.planning``), against what it decides: of the true rule effects at least
+that large, the share decided (helps/hurts, the right sign), and the smallest true effect decided.
 """
 
 from __future__ import annotations
@@ -171,6 +176,51 @@ def curve(args) -> None:
               f"{_fmt(r['precision']):>9} {_fmt(r['recall']):>6} {len(r['true']):>4} {len(r['false_alarms']):>12}")
 
 
+def true_effects(h, profile: str, pool: dict[str, str], category: str) -> dict[str, float]:
+    """{rule: its leave-one-out effect on ``category``'s expected pass rate} (as ``truth``)."""
+    from tuner.models.sim.truth import expected_effects
+
+    texts = {rid: h.guidelines.library.get(rid).text(v) for rid, v in pool.items()}
+    template = h.guidelines.load_set(SET).template
+    effects = expected_effects(
+        profile, texts, relative_to="all", root=h.suite.root, eval_ids=[e.id for e in h.suite.select(held_out=False)],
+        compose=lambda ids: h.guidelines.compose_selection({r: pool[r] for r in ids}, template=template).text)
+    return {rid: by_cat.get(category, 0.0) for rid, by_cat in effects.items()}
+
+
+def mde_rows(args) -> None:
+    """Printed MDE vs decided effects, `ablate --category C` at its default budget."""
+    from tuner.ablation import ablate, adaptive_budget
+    from tuner.ablation.adaptive import split_key
+    from tuner.models import ModelSpec
+    from tuner.planning.commands import ablate_detectables
+    from tuner.runs import Harness
+    from tuner.stats.zones import Zone
+
+    base = Harness()
+    pool = base.guidelines.load_set(SET).select(base.guidelines.library)
+    with tempfile.TemporaryDirectory() as tmp:
+        for profile in args.profiles.split(","):
+            spec = ModelSpec(model=f"sim/{profile}")
+            for cat in args.categories.split(","):
+                eval_ids = [e.id for e in base.suite.select(category=cat, held_out=False)]
+                budget = adaptive_budget(base, pool, [spec], None)
+                printed = ablate_detectables(base, pool, [spec], eval_ids, budget, Zone())[0].mde
+                true = true_effects(base, profile, pool, cat)
+                h = fresh_harness(Path(tmp), f"mde-{profile}-{cat}")
+                report = ablate(h, design="adaptive", set_name=SET, specs=[spec], samples=1, category=cat)
+                h.close()
+                verdict = {e.rule: e.verdict for e in report.effects if split_key(e.rule)[1] is None}
+                right = {r: (verdict.get(r) == ("helps" if d > 0 else "hurts")) for r, d in true.items() if abs(d) > DELTA0}
+                big = [r for r in right if abs(true[r]) >= (printed or 1.0)]
+                decided = [abs(true[r]) for r, ok in right.items() if ok]
+                print(json.dumps({"profile": profile, "category": cat, "budget": budget, "printed_mde": printed,
+                                  "true_at_least_printed": len(big),
+                                  "decided_share_at_least_printed": (sum(right[r] for r in big) / len(big)) if big else None,
+                                  "smallest_decided": min(decided) if decided else None,
+                                  "true_effects_beyond_delta0": sorted(round(abs(true[r]), 3) for r in right)}), flush=True)
+
+
 def _fmt(x) -> str:
     return "n/a" if x is None else f"{x:.2f}"
 
@@ -189,8 +239,11 @@ def main() -> None:
     parser.add_argument("--curve", type=int, default=0, metavar="N",
                         help="instead: adaptive on each category's evals at budgets anchor/2 x 1, 2, 4 ... (N budgets), "
                              "one store per profile and category, so each budget continues the last")
+    parser.add_argument("--mde", action="store_true", help="instead: printed minimum detectable effect vs decided effects")
     args = parser.parse_args()
     SET = args.set
+    if args.mde:
+        return mde_rows(args)
     if args.curve:
         return curve(args)
     categories = args.categories.split(",")

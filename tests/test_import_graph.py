@@ -133,7 +133,7 @@ LAYERS: list[list[str]] = [
     ["compare", "proposals"],
     ["ablation", "leaderboard"],
     ["tuning", "web"],
-    ["publish", "bench"],
+    ["publish", "bench", "planning"],
     ["cli"],
 ]
 

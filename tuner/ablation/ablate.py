@@ -11,7 +11,8 @@ from tuner.hashing import sha256_json, short
 from tuner.runs import Harness, run_selections
 from tuner.stats.zones import Zone
 
-__all__ = ["MIN_BUDGET", "AblationReport", "ablate", "adaptive_budget", "adaptive_effects", "default_budget", "rule_tokens"]
+__all__ = ["MIN_BUDGET", "AblationReport", "ablate", "adaptive_budget", "adaptive_effects", "default_budget", "engine_plan",
+           "rule_tokens"]
 
 
 class AblationReport(BaseModel):
@@ -57,6 +58,24 @@ def default_screening_runs(n_rules: int) -> int:
     return max(8, (2 * (n_rules + 1)) // 3)
 
 
+def engine_plan(h: Harness, selection: dict[str, str], specs: list, eval_ids: list[str], *, budget_calls: int, zone: Zone,
+                seed: int = 0, variants: dict[str, tuple[str, ...]] | None = None):
+    """The engine's ``Plan`` for these rules, models and evals (``adaptive_effects`` runs it; the
+    command's plan reads what it can decide from it before the first call)."""
+    from tuner.ablation.adaptive import Plan
+
+    evals: dict[str, list[str]] = {}
+    for eval_id in eval_ids:
+        evals.setdefault(h.suite.get(eval_id).category, []).append(eval_id)
+    others = {r: tuple(v for v in vs if v != selection[r]) for r, vs in (variants or {}).items() if r in selection}
+    # With the repair loop (--turns N) a point may take N calls: the looks are planned on the points
+    # the cap pays for at worst, so a later turn is never the call the cap refuses.
+    points = max(1, budget_calls // getattr(h, "turns", 1))
+    return Plan(rules=tuple(sorted(selection)), evals={c: tuple(v) for c, v in sorted(evals.items())},
+                models=tuple(s.key for s in specs), budget_calls=points, zone=zone, seed=seed,
+                variants={r: vs for r, vs in sorted(others.items()) if vs})
+
+
 def adaptive_effects(
     h: Harness, selection: dict[str, str], specs: list, eval_ids: list[str], *, budget_calls: int, zone: Zone,
     experiment_id: str, seed: int = 0, sample_offset: int = 0, prefix: str = "adaptive", progress=None,
@@ -67,20 +86,11 @@ def adaptive_effects(
     observations are stored as points of ``experiment_id`` (a recorded experiment). ``variants``:
     other phrasings to weigh against each rule's phrasing in ``selection`` (cells ``rule@variant``).
     ``enough``: ends the design after a look (``run_adaptive``)."""
-    from tuner.ablation.adaptive import Plan, run_adaptive, split_key, swap_key
+    from tuner.ablation.adaptive import run_adaptive, split_key, swap_key
     from tuner.compare.rates import model_label
     from tuner.runs import DesignPoint, execute_points
 
-    evals: dict[str, list[str]] = {}
-    for eval_id in eval_ids:
-        evals.setdefault(h.suite.get(eval_id).category, []).append(eval_id)
-    others = {r: tuple(v for v in vs if v != selection[r]) for r, vs in (variants or {}).items() if r in selection}
-    # With the repair loop (--turns N) a point may take N calls: the looks are planned on the points
-    # the cap pays for at worst, so a later turn is never the call the cap refuses.
-    points = max(1, budget_calls // getattr(h, "turns", 1))
-    plan = Plan(rules=tuple(sorted(selection)), evals={c: tuple(v) for c, v in sorted(evals.items())},
-                models=tuple(s.key for s in specs), budget_calls=points, zone=zone, seed=seed,
-                variants={r: vs for r, vs in sorted(others.items()) if vs})
+    plan = engine_plan(h, selection, specs, eval_ids, budget_calls=budget_calls, zone=zone, seed=seed, variants=variants)
 
     def prompt_of(pt) -> dict[str, str]:
         chosen = {r: v for r, v in selection.items() if r not in pt.dropped}

@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, UNDECIDED, Zone, zone_tests
 
-__all__ = ["Point", "Cell", "Plan", "AdaptiveOutcome", "planned_looks", "run_adaptive", "split_key", "swap_key"]
+__all__ = ["Point", "Cell", "Plan", "AdaptiveOutcome", "planned_looks", "planned_shape", "run_adaptive", "split_key", "swap_key"]
 
 _MIN_DROPS = 8  # a rule is not judged before it was left out this many times in the category
 _MIN_DF = 20  # nor before the category's fit has this many residual degrees of freedom
@@ -392,3 +392,12 @@ def _snapshot(cells: dict, rounds: int, calls: int, new_calls: int) -> dict:
         counts[cell.verdict] = counts.get(cell.verdict, 0) + 1
     return {"round": rounds, "calls": calls, "new_calls": new_calls, "decided": len(cells) - counts[OPEN],
             "open": counts[OPEN], **{k: v for k, v in counts.items() if k != OPEN}}
+
+
+def planned_shape(plan: Plan) -> dict:
+    """What the decision rule will see, known before the first call (for the minimum detectable
+    effect, ``tuner.planning``): the planned looks (cumulative replicates per eval), the share of
+    prompts leaving out each open question while all are open, and the data a question needs
+    before it is tested."""
+    return {"looks": planned_looks(plan), "p_drop": _p_drop(plan, len(_factors(plan))), "factors": len(_factors(plan)),
+            "min_drops": _MIN_DROPS, "min_df": _MIN_DF}

@@ -35,6 +35,22 @@ def _intro(report: AblationReport) -> str:
                if a.get("lost") else ""))
 
 
+def _leads(report: AblationReport) -> list[str]:
+    """What would decide the leading undecided cells (recorded by the CLI: ``adaptive.leads``)."""
+    a = report.adaptive or {}
+    if not a.get("leads"):
+        return []
+    lines = ["## What would decide the open questions", "",
+             "The leading undecided cells, with the budget whose design decides an effect of the size each reads now "
+             "with 80% power:", ""]
+    for x in a["leads"]:
+        calls = "none up to 10,000,000 calls" if x["calls"] is None else f"{x['calls']:,} calls"
+        lines.append(f"- `{x['rule']}` · {x['category']} · {x['model']}: {x['delta'] * 100:+.0f} points; {calls}")
+    if a.get("continue"):
+        lines += ["", f"To decide the leading one: `{a['continue']}`"]
+    return lines + [""]
+
+
 def _spending(a: dict) -> str:
     if a.get("spending") == "obrien-fleming":
         return "O'Brien-Fleming-type shares of the planned calls: little at the first looks, most at the last"
@@ -83,6 +99,7 @@ def render_markdown(report: AblationReport) -> str:
             lines.append(f"| {rule} | {tokens[rule]} | " + " | ".join(cells[rule].get(c, "") for c in categories) + " |")
         lines.append("")
         lines += _where(report, model)
+    lines += _leads(report)
     return "\n".join(lines)
 
 

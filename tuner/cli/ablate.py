@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, TurnsOption, console, err_console, print_json, resolve_models
-from tuner.cli._plan import BudgetUsdOption, PlanOption, install, show, spent_line
+from tuner.cli._plan import BudgetUsdOption, DecideOption, PlanOption, decide_cap, install, show, spent_line
 from tuner.cli._progress import phase_progress
 
 __all__ = ["register"]
@@ -20,6 +20,7 @@ def ablate(
     budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Most calls to spend, a cap over the whole command (adaptive default: half of a single-sample leave-one-out of the set over all tuning evals, at least 600 per model; with --category all of it goes to that category). A rerun with a larger budget reuses what it can.")] = None,
     budget_usd: BudgetUsdOption = None,
     plan: PlanOption = False,
+    decide: DecideOption = None,
     delta: Annotated[float, typer.Option(help="Adaptive: effects this large (pass-rate points, 0-1) must be found.", min=0.0, max=1.0)] = 0.08,
     delta0: Annotated[float, typer.Option("--delta0", help="Adaptive: effects this small do not matter (flagging one is a false alarm).", min=0.0, max=1.0)] = 0.02,
     runs: Annotated[Optional[int], typer.Option(help="Screening: random selections per eval (default: about 2/3 of the rules).", min=2)] = None,
@@ -47,24 +48,34 @@ def ablate(
         raise InputError(f"--design {design!r}: use one of {', '.join(DESIGNS)}")
     if design == "adaptive" and samples is not None:
         raise InputError("--samples does not apply to --design adaptive: it chooses samples per round; set --budget-calls")
+    if decide is not None and design != "adaptive":
+        raise InputError("--decide applies to --design adaptive (the fixed designs' calls are set by --samples)")
     zone = _zone(delta0, delta) if design == "adaptive" else None
     with Harness(db=db, use_cache=not no_cache, cluster=cluster, turns=turns) as h:
-        budget = install(h, "ablate", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         specs = resolve_models(h.project, model, panel)
+        if design == "adaptive":
+            effect, budget_calls = decide_cap(decide, budget_calls,
+                                              lambda x: _decide_calls(h, rule_set, specs, category, zone, x))
+            if effect is not None:
+                h.plan_decide = {"effect": effect, "calls": budget_calls}
+        budget = install(h, "ablate", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         if design == "adaptive":  # rounds of its own choosing: the plan is its budget, shown before the first round
             h.plan_hook = None
-            show(h, _adaptive_plan(h, rule_set, specs, category=category, budget_calls=budget_calls),
+            show(h, _adaptive_plan(h, rule_set, specs, category=category, budget_calls=budget_calls, zone=zone),
                  plan_only=plan, as_json=as_json)
         with phase_progress(not as_json) as progress:
             report = run_ablate(h, design=design, set_name=rule_set, specs=specs, samples=samples, runs=runs, seed=seed,
                                 category=category, budget_calls=budget_calls, zone=zone, progress=progress)
+        if report.adaptive is not None and any(e.verdict == "undecided" for e in report.effects):
+            _what_would_decide(h, report, rule_set, specs, category, zone, model, panel, delta, delta0, seed)
         md = output or h.project.reports / "ablate" / f"{design}_{_set_label(rule_set)}_{short(report.id, 8)}.md"
         write_atomic(md, render_markdown(report))
         write_atomic(md.with_suffix(".json"), report.model_dump_json(indent=2))
         write_heatmap(report, md.with_suffix(".png"))
     lost = report.lost
     if as_json:
-        print_json({**report.model_dump(mode="json"), "report": str(md), "spent": budget.spent})
+        print_json({**report.model_dump(mode="json"), "report": str(md), "spent": budget.spent,
+                    "plan": budget.plan.as_dict() if budget.plan else None})
     else:
         _print(report, md)
         console().print(f"[dim]{spent_line(budget)}[/dim]")
@@ -76,9 +87,22 @@ def ablate(
         raise typer.Exit(EXIT_CODES[IncompleteError])
 
 
-def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None):
-    """What the adaptive design spends at most: its budget, at the full set's prompt size."""
+def _selection(h, set_name: str, category: str | None) -> tuple[dict, list[str]]:
+    rule_set = h.guidelines.load_set(set_name)
+    return rule_set.select(h.guidelines.library), [e.id for e in h.suite.select(category=category, held_out=False)]
+
+
+def _decide_calls(h, set_name: str, specs: list, category: str | None, zone, effect: float) -> int | None:
+    from tuner.planning.commands import ablate_calls_for
+
+    selection, eval_ids = _selection(h, set_name, category)
+    return ablate_calls_for(h, selection, specs, eval_ids, zone, effect) if selection and eval_ids else None
+
+
+def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None, zone):
+    """What the adaptive design spends at most: its budget, at the full set's prompt size, and what it decides."""
     from tuner.ablation import adaptive_budget
+    from tuner.planning.commands import ablate_detectables
     from tuner.runs.plan import PlanBuilder
 
     rule_set = h.guidelines.load_set(set_name)
@@ -88,7 +112,38 @@ def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budge
     builder = PlanBuilder(h, specs, "ablate")
     builder.add_calls("adaptive rounds", budget, h.guidelines.compose(rule_set).tokens, eval_ids,
                       note="stops sooner once every rule x category is decided")
-    return builder.build(cap_calls=h.budget.calls, cap_usd=h.budget.usd)
+    out = builder.build(cap_calls=h.budget.calls, cap_usd=h.budget.usd)
+    if selection and eval_ids:
+        out.decides = [{**d.model_dump(), "line": d.line()} for d in ablate_detectables(h, selection, specs, eval_ids, budget, zone)]
+    return out
+
+
+def _what_would_decide(h, report, set_name, specs, category, zone, model, panel, delta, delta0, seed) -> None:
+    """The leading undecided cells with the calls each needs at its current estimate, and the exact
+    command that goes on (``report.adaptive``: ``leads``, ``continue``), recorded with the experiment."""
+    from tuner.ablation import engine_plan
+    from tuner.planning.commands import open_leads
+
+    selection, eval_ids = _selection(h, set_name, category)
+    plan = engine_plan(h, selection, specs, eval_ids, budget_calls=report.adaptive["budget_calls"], zone=zone, seed=seed)
+    leads = open_leads(plan, report.effects, scale=getattr(h, "turns", 1))  # the plan counts points; a point may take N turns
+    report.adaptive["leads"] = leads
+    need = min((x["calls"] for x in leads if x["calls"] is not None), default=None)
+    if need is None:
+        return
+    args = ["tuner", "ablate", "--set", set_name] + (["--category", category] if category else [])
+    args += ["--panel", panel] if panel else [a for m in (model or []) for a in ("--model", m)]
+    args += (["--delta", f"{delta:g}"] if delta != 0.08 else []) + (["--delta0", f"{delta0:g}"] if delta0 != 0.02 else [])
+    args += (["--seed", str(seed)] if seed else []) + (["--turns", str(h.turns)] if getattr(h, "turns", 1) != 1 else [])
+    args += ["--budget-calls", str(need)]
+    import os
+    import shlex
+
+    if os.environ.get("TUNER_SUITE"):
+        args += ["--suite", os.environ["TUNER_SUITE"]]
+    report.adaptive["continue"] = shlex.join(args)
+    h.store.save_experiment(report.id, f"ablate-adaptive-{set_name}", "ablate",
+                            h.store.experiment(report.id)["config"], result=report.model_dump(mode="json"))
 
 
 def _set_label(rule_set: str) -> str:
@@ -148,6 +203,12 @@ def _print(report, md: Path) -> None:
             one = "" if len(categories) == 1 else ", or --category C to spend the budget on one category,"
             out.print(f"[yellow]undecided cells: a larger --budget-calls{one} decides more (points already measured "
                       "are not paid again)[/yellow]")
+            for lead in a.get("leads", []):
+                calls = "no budget up to 10,000,000 calls" if lead["calls"] is None else f"a budget of {lead['calls']:,} calls"
+                out.print(f"  open: {lead['rule']} · {lead['category']} · {lead['model']} reads {lead['delta'] * 100:+.0f} points; "
+                          f"{calls} decides an effect that size with 80% power", markup=False)
+            if a.get("continue"):
+                out.print(f"to decide the leading one: {a['continue']}", markup=False)
     elif report.lost:
         pass  # said below: not measured
     elif all(e.verdict == "no detectable effect" for e in report.effects):

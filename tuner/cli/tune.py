@@ -11,7 +11,7 @@ from tuner.cli._common import (
     ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption, TurnsOption,
     console, print_json, resolve_models,
 )
-from tuner.cli._plan import BudgetUsdOption, PlanOption, install, show, spent_line
+from tuner.cli._plan import BudgetUsdOption, DecideOption, PlanOption, decide_cap, install, show, spent_line
 from tuner.cli._progress import phase_progress
 from tuner.cli._table import WideOption
 
@@ -30,6 +30,7 @@ def tune(
     budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Cap on provider calls over the whole command, shared by every phase (screen default: half of single-sample leave-one-out of the pool over the tuning evals).")] = None,
     budget_usd: BudgetUsdOption = None,
     plan: PlanOption = False,
+    decide: DecideOption = None,
     samples: SamplesOption = 4,
     tolerance: Annotated[float, typer.Option(help="Non-inferiority margin other categories are shown against, and the publish gate's (decisions stop on a drop established in any other category: exact one-sided McNemar, Benjamini-Hochberg, at most 5% when nothing drops).", min=0, max=1)] = 0.15,
     baseline: Annotated[Optional[str], typer.Option(help="Baseline: published name, NAME@VERSION or set (default: published, else all-active).")] = None,
@@ -73,7 +74,15 @@ def tune(
         specs = resolve_models(h.project, model, panel)
         config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed,
                               search=search)
-        given_calls, budget_calls = budget_calls, budget_of(config, budget_calls)
+        given_calls = budget_calls
+        if decide is not None:
+            if config.search != "screen":
+                raise InputError("--decide applies to --search screen (the cap it sizes is the screening's)")
+            from tuner.planning.commands import tune_calls_for
+
+            effect, budget_calls = decide_cap(decide, budget_calls, lambda x: tune_calls_for(h, config, specs, x))
+            h.plan_decide = {"effect": effect, "calls": budget_calls}
+        budget_calls = budget_of(config, budget_calls)
         run_calls = budget_calls  # what the search, confirmation and evidence share; the arm's calls are apart
         if placebo and budget_calls is not None:
             run_calls, budget_calls = _placebo_cap(h, config, specs, budget_calls, given_calls is not None)
@@ -88,6 +97,8 @@ def tune(
             result = run_tune(h, config, study_name=study, storage=storage, n_trials=n_trials, budget_calls=run_calls,
                               batch=batch, evidence_budget=evidence_budget, confirm_budget=confirm_budget, progress=trial_bar, run_progress=progress,
                               placebo=placebo, placebo_seed=placebo_seed)
+        if result.screening and run_calls and not result.accepted:
+            _what_would_decide(h, config, specs, result, run_calls, model, panel)
         path = _write_report(h.project, result, report)
     decision = result.acceptance.decision if result.acceptance else None
     if as_json:
@@ -153,7 +164,37 @@ def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budge
                           config.eval_ids)
         if arm:
             _plan_placebo(builder, h, config, placebo_seed, arm, tokens)
-    return builder.build(cap_calls=budget_calls if placebo_seed is None else cap, cap_usd=h.budget.usd)
+    out = builder.build(cap_calls=budget_calls if placebo_seed is None else cap, cap_usd=h.budget.usd)
+    if config.search == "screen":
+        from tuner.planning.commands import tune_detectables
+
+        out.decides = [{**d.model_dump(), "line": d.line()} for d in tune_detectables(h, config, specs, budget_calls, conf)]
+    return out
+
+
+def _what_would_decide(h, config, specs, result, cap: int, model, panel) -> None:
+    """The screening's leading undecided questions with the cap each needs at its current estimate,
+    and the exact command that goes on (``result.screening``: ``leads``, ``continue``), recorded with the tune."""
+    from tuner.planning.commands import open_leads, screen_plan
+    from tuner.tuning.screen import SCREEN_SHARE
+
+    leads = open_leads(screen_plan(h, config, specs, cap), result.rule_effects, scale=getattr(h, "turns", 1) / SCREEN_SHARE)
+    result.screening["leads"] = leads
+    need = min((x["calls"] for x in leads if x["calls"] is not None), default=None)
+    if need is not None and need > cap:
+        result.screening["continue"] = _continue_command(h, config, need, model, panel)
+    h.store.finish_experiment(config.hash, "finished", result.model_dump(mode="json"))  # the viewer shows them too
+
+
+def _continue_command(h, config, need: int, model, panel) -> str:
+    import os
+    import shlex
+
+    args = ["tuner", "tune", "--category", config.category]
+    args += ["--panel", panel] if panel else [a for m in (model or []) for a in ("--model", m)]
+    args += ["--turns", str(h.turns)] if getattr(h, "turns", 1) != 1 else []
+    args += ["--budget-calls", str(need)] + (["--suite", os.environ["TUNER_SUITE"]] if os.environ.get("TUNER_SUITE") else [])
+    return shlex.join(args)
 
 
 def _plan_placebo(builder, h, config, seed: int, calls: int, tokens: int) -> None:
@@ -227,6 +268,12 @@ def _print(result, path: Path, wide: bool = False) -> None:
                   f"({sc['chosen_by']}): {', '.join(sc['changes']) or 'none'}; regression-checked {plural(sc['checked'], 'trial')}")
     out.print(f"[dim]{plural(result.trials, 'trial')}, {plural(result.calls, 'provider call')}; study {result.study}; "
               f"report {path}[/dim]")
+    for lead in (result.screening or {}).get("leads", []):
+        calls = "no cap up to 10,000,000 calls" if lead["calls"] is None else f"a cap of {lead['calls']:,} calls"
+        out.print(f"open: {lead['rule']} · {lead['model']} reads {lead['delta'] * 100:+.0f} points on {lead['category']}; "
+                  f"{calls} decides an effect that size with 80% power", markup=False)
+    if (result.screening or {}).get("continue"):
+        out.print(f"to decide the leading one: {result.screening['continue']}", markup=False)
     a = result.acceptance
     for line in claim_lines(result):
         out.print(line)

@@ -93,6 +93,10 @@ class Plan(BaseModel):
     prices: list[ModelPrice]
     cap_calls: int | None = None
     cap_usd: float | None = None
+    # What the budget decides, per question family (``tuner.planning.Detectable`` dumps, each with its
+    # ``line``), and the effect ``--decide`` sized the cap for ({"effect", "calls"}), if it was given.
+    decides: list[dict] = []
+    decide: dict | None = None
 
     @property
     def calls(self) -> int:
@@ -128,6 +132,16 @@ class Plan(BaseModel):
         return sum(share * (p.input_cost(self.tokens_in, self.tokens_in_cached) + p.output_per_token * self.tokens_out)
                    for p in self.prices)
 
+    def per_model(self) -> list[dict]:
+        """Each model's equal share of the calls and tokens (at most), and what it costs at its price."""
+        n = max(1, len(self.prices))
+        out = []
+        for p in self.prices:
+            tin, tout = round(self.tokens_in / n), round(self.tokens_out / n)
+            cost = p.input_cost(tin, round(self.tokens_in_cached / n)) + p.output_per_token * tout if p.known else None
+            out.append({"model": p.model, "calls": -(-self.calls // n), "tokens_in": tin, "tokens_out": tout, "cost_usd": cost})
+        return out
+
     @property
     def usd_per_call(self) -> float | None:
         total = sum(p.calls for p in self.phases)
@@ -139,7 +153,8 @@ class Plan(BaseModel):
                 "tokens_in": self.tokens_in, "tokens_in_cached": self.tokens_in_cached,
                 "tokens_out": self.tokens_out, "cost_usd": self.cost_usd,
                 "cap": {"calls": self.cap_calls, "usd": self.cap_usd},
-                "phases": [p.model_dump() for p in self.phases],
+                "phases": [p.model_dump() for p in self.phases], "decides": self.decides, "decide": self.decide,
+                "per_model": self.per_model(),
                 "prices": [{"model": p.model, "input_per_mtok": _per_million(p.input_per_token),
                             "output_per_mtok": _per_million(p.output_per_token),
                             # Only where prompt caching is counted for the model.
@@ -162,6 +177,14 @@ class Plan(BaseModel):
         if self.tokens_in_cached and any(p.cached_input_per_token is not None for p in self.prices):
             out.append(f"  ~{self.tokens_in_cached:,} of the tokens in repeat a prompt the provider caches: "
                        "priced at its cached rate")
+        for d in self.decides:
+            out.append(f"  decides: {d['line']}")
+        if self.decide is not None:
+            out.append(f"  --decide {self.decide['effect']:g}: the cap is sized so an effect of {self.decide['effect'] * 100:g} points "
+                       f"is decided with 80% power: {plural(self.decide['calls'], 'call')}")
+            for m in self.per_model():
+                out.append(f"  per model {m['model']}: {plural(m['calls'], 'call')}, ~{m['tokens_in']:,} tokens in, "
+                           f"~{m['tokens_out']:,} out, cost {_usd(m['cost_usd'])}")
         for price in self.prices:
             if price.known:
                 cached = (f" (${_per_million(price.cached_input_per_token):.3f} cached)"

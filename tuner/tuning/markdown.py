@@ -96,7 +96,21 @@ def _screening_lines(report: TuneReport) -> list[str]:
             f"{en['stopped']}; error spent in O'Brien-Fleming-type shares of the planned calls). Changes taken: "
             f"{chosen}: {', '.join(sc['changes']) or 'none'}. {sc['checked']} trial(s) of the regression check on "
             f"every tuning eval (the baseline included); {sc['calls']} calls in these steps ({sc['new_calls']} paid now).",
-            ""]
+            "", *_leads(sc)]
+
+
+def _leads(sc: dict) -> list[str]:
+    """What would decide the leading open questions (the CLI records them: ``leads``, ``continue``)."""
+    if not sc.get("leads"):
+        return []
+    lines = ["What would decide the leading open questions (the cap whose screening decides an effect of the size "
+             "each reads now with 80% power):", ""]
+    for x in sc["leads"]:
+        calls = "none up to 10,000,000 calls" if x["calls"] is None else f"{x['calls']:,} calls"
+        lines.append(f"- `{x['rule']}` · {x['model']}: {x['delta'] * 100:+.0f} points; {calls}")
+    if sc.get("continue"):
+        lines += ["", f"To decide the leading one: `{sc['continue']}`"]
+    return lines + [""]
 
 
 def _not_confirmed(report: TuneReport, held_out: bool = False) -> str:

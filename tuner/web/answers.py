@@ -219,7 +219,8 @@ def tune_answer(store, project, exp: dict) -> dict:
         "baseline": result.get("baseline") or (exp.get("config") or {}).get("baseline"), "recorded": bool(result),
         "changes": _changes(baseline, best) if best else [],
         "screened": {"changes": screening.get("changes") or [], "chosen_by": screening.get("chosen_by"),
-                     "questions": screening.get("factors"), "stopped": (screening.get("engine") or {}).get("stopped")}
+                     "questions": screening.get("factors"), "stopped": (screening.get("engine") or {}).get("stopped"),
+                     "leads": screening.get("leads") or [], "continue": screening.get("continue")}
         if screening else None,
         "counts": verdict_counts(effects), "decided": decided,
         "helps": result.get("found_helpful") or [], "hurts": result.get("found_harmful") or [],
@@ -239,6 +240,7 @@ def ablate_answer(project, exp: dict) -> dict:
     adaptive = result.get("adaptive") or {}
     return {"counts": verdict_counts(effects), "decided": decided, "cells": len(effects),
             "design": result.get("design"), "stopped": adaptive.get("stopped"), "budget": adaptive.get("budget_calls"),
+            "leads": adaptive.get("leads") or [], "continue": adaptive.get("continue"),
             "report": report_of(project, exp)}
 
 

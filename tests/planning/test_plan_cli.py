@@ -1,0 +1,105 @@
+"""Every command that calls models says, before the first call, what its budget decides; --decide
+sizes the cap (on the Python suite, offline: --plan calls nothing)."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def py_project(tmp_path, monkeypatch) -> Path:
+    root = tmp_path / "proj"
+    shutil.copytree(REPO / "guidelines", root / "guidelines")
+    (root / "evals").symlink_to(REPO / "evals", target_is_directory=True)
+    (root / "experiments").mkdir()
+    shutil.copytree(REPO / "suites" / "python", root / "py", ignore=shutil.ignore_patterns("__pycache__", "broken"))
+    monkeypatch.setenv("TUNER_HOME", str(root))
+    monkeypatch.setenv("TUNER_SUITE", str(root / "py"))
+    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
+    monkeypatch.chdir(root)
+    return root
+
+
+def test_ablate_plan_prints_the_mde_and_decide_sizes_the_cap(cli, py_project):
+    r = cli("ablate", "--plan", "--model", "sim/careful", "--category", "text")
+    assert r.exit_code == 0, r.output
+    assert "decides: ablate: rule x model x category" in " ".join(r.stdout.split())
+    assert "with 80% power" in " ".join(r.stdout.split())
+    plan = json.loads(cli("ablate", "--plan", "--json", "--model", "sim/careful", "--category", "text").stdout)
+    printed = plan["decides"][0]["mde"]
+    assert 0 < printed < 1 and plan["decide"] is None
+    # Deciding an effect half that size needs a larger cap; --plan shows calls, tokens and cost per model.
+    sized = json.loads(cli("ablate", "--plan", "--json", "--model", "sim/careful", "--category", "text",
+                           "--decide", f"{printed / 2:.3f}").stdout)
+    assert sized["decide"]["effect"] == pytest.approx(printed / 2, abs=0.001)
+    assert sized["cap"]["calls"] == sized["decide"]["calls"] > plan["calls_at_most"]
+    assert sized["decides"][0]["mde"] <= sized["decide"]["effect"]
+    assert sized["per_model"][0]["model"].startswith("sim/careful") and sized["per_model"][0]["calls"] == sized["calls_at_most"]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "1", "2", "eight"])
+def test_a_bad_decide_is_one_line_and_exit_2(cli, py_project, value):
+    r = cli("ablate", "--plan", "--model", "sim/careful", "--decide", value)
+    assert r.exit_code == 2
+    assert r.stderr.strip().count("\n") == 0 and "--decide" in r.stderr
+
+
+def test_decide_and_a_cap_together_are_refused(cli, py_project):
+    r = cli("tune", "-c", "text", "--plan", "--model", "sim/careful", "--decide", "0.2", "--budget-calls", "900")
+    assert r.exit_code == 2 and "not both" in r.stderr
+
+
+def test_tune_plan_prints_the_screening_and_confirmation_mde(cli, py_project):
+    r = cli("tune", "-c", "text", "--plan", "--json", "--model", "sim/careful")
+    assert r.exit_code == 0, r.output
+    families = [d["family"] for d in json.loads(r.stdout)["decides"]]
+    assert families == ["screening of text", "confirmation of the winner on text"]
+    sized = json.loads(cli("tune", "-c", "text", "--plan", "--json", "--model", "sim/careful", "--decide", "0.25").stdout)
+    assert sized["decides"][0]["mde"] <= 0.25 and sized["cap"]["calls"] == sized["decide"]["calls"]
+
+
+def test_compare_plan_prints_the_mde_of_its_cells(cli, py_project):
+    r = cli("compare", "--before", "none", "--after", "all-active", "--model", "sim/careful", "--plan", "--json")
+    assert r.exit_code == 0, r.output
+    (d,) = json.loads(r.stdout)["decides"]
+    assert d["family"].startswith("compare") and d["questions"] >= 2
+
+
+@pytest.mark.slow
+def test_ablate_names_what_would_decide_it_and_that_command_decides_it_paying_only_the_difference(cli, py_project):
+    """On sim/careful's `text`, 150 calls leave the planted cures undecided; the output names the
+    calls each needs at its estimate and the command that goes on; run as printed (its cap), it
+    decides the leading rule, and the calls already bought are not bought again (a fresh cache)."""
+    import shlex
+
+    first = cli("ablate", "--category", "text", "--budget-calls", "150", "--model", "sim/careful", "--json")
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    leads, command = data["adaptive"]["leads"], data["adaptive"]["continue"]
+    assert leads and leads[0]["calls"] > 150 and abs(leads[0]["delta"]) >= abs(leads[-1]["delta"])
+    assert "## What would decide the open questions" in Path(data["report"]).read_text()
+    args = shlex.split(command)
+    assert args[:2] == ["tuner", "ablate"] and args[args.index("--budget-calls") + 1] == str(leads[0]["calls"])
+    second = cli(*args[1:], "--json")
+    assert second.exit_code == 0, second.output
+    after = json.loads(second.stdout)
+    verdicts = {e["rule"]: e["verdict"] for e in after["effects"]}
+    assert verdicts[leads[0]["rule"]] in ("helps", "hurts")
+    # Only the difference was paid: the first invocation's 150 calls are replayed from the caches.
+    assert after["adaptive"]["new_calls"] == after["adaptive"]["calls"] - data["adaptive"]["calls"] > 0
+
+
+@pytest.mark.slow
+def test_tune_names_what_would_decide_its_open_questions(cli, py_project):
+    r = cli("tune", "-c", "text", "--model", "sim/careful", "--budget-calls", "400", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert not data["accepted"]  # 200 screening calls decide none of the 13 questions (the simulator is deterministic)
+    leads = data["screening"]["leads"]
+    assert leads and all(x["calls"] is None or x["calls"] > 400 for x in leads)
+    assert "--budget-calls" in data["screening"]["continue"] and "tuner tune --category text" in data["screening"]["continue"]
+    assert "What would decide the leading open questions" in Path(data["report"]).read_text()
