@@ -157,6 +157,10 @@ def _part(part: dict) -> str:
     return f"{part['delta']:+.0%} [{part['lo']:+.0%}, {part['hi']:+.0%}]"
 
 
+def _rate(estimate: dict) -> str:
+    return "n/a" if estimate.get("rate") is None else f"{estimate['rate'] * 100:.0f}"
+
+
 def _placebo(report: TuneReport) -> list[str]:
     """tune --placebo: the accepted winner against a length-matched placebo (``tuner.tuning.placebo``)."""
     arm = report.placebo
@@ -172,9 +176,8 @@ def _placebo(report: TuneReport) -> list[str]:
               "", "| model | category | placebo % | winner % | Δ pts [95% CI] | q | verdict |", "|---|---|---|---|---|---|---|"]
     for c in arm["cells"]:
         delta = "n/a" if c["delta"] is None else f"{c['delta'] * 100:+.0f} [{c['lo'] * 100:+.0f}, {c['hi'] * 100:+.0f}]"
-        rate = (lambda e: "n/a" if e.get("rate") is None else f"{e['rate'] * 100:.0f}")
         q = "n/a" if c["q_value"] is None else f"{c['q_value']:.3g}"
-        lines.append(f"| {c['model_label']} | {c['category']} | {rate(c['before'])} | {rate(c['after'])} | {delta} | {q} | "
+        lines.append(f"| {c['model_label']} | {c['category']} | {_rate(c['before'])} | {_rate(c['after'])} | {delta} | {q} | "
                      f"{c['verdict']} |")
     lines += ["", f"Claim: the winner **{arm['claim']}**" + (" (the decision above stands)." if arm["claim"] == "not measured"
                                                                else "."), ""]
