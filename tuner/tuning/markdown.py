@@ -179,8 +179,9 @@ def _placebo(report: TuneReport) -> list[str]:
         q = "n/a" if c["q_value"] is None else f"{c['q_value']:.3g}"
         lines.append(f"| {c['model_label']} | {c['category']} | {_rate(c['before'])} | {_rate(c['after'])} | {delta} | {q} | "
                      f"{c['verdict']} |")
-    lines += ["", f"Claim: the winner **{arm['claim']}**" + (" (the decision above stands)." if arm["claim"] == "not measured"
-                                                               else "."), ""]
+    claim = ("Claim: **not measured** (answers lost to provider or grader failures, or to the cap; the decision above "
+             "stands)." if arm["claim"] == "not measured" else f"Claim: the winner **{arm['claim']}**.")
+    lines += ["", claim, ""]
     return lines
 
 
