@@ -144,6 +144,7 @@ def test_a_lost_answer_makes_the_arm_not_measured(env, careful, monkeypatch):
     data = json.loads(r.stdout)
     assert data["decision"] == "accepted" and data["placebo"]["claim"] == "not measured"
     assert data["placebo"]["cells"][0]["verdict"] == "not measured"
+    assert "Claim: **not measured**" in (env / "lost.md").read_text(encoding="utf-8")
 
 
 def test_nothing_accepted_means_no_arm(env):
