@@ -1,4 +1,4 @@
-"""The exit codes: one table (``tuner.errors.EXIT_CODES``), the one the README shows."""
+"""The exit codes: one table (``tuner.errors.EXIT_CODES``), the one docs/exit-codes.md shows."""
 
 from __future__ import annotations
 
@@ -10,19 +10,19 @@ import pytest
 from tuner import errors
 from tuner.errors import EXIT_CODES, MEANINGS, exit_code
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "exit-codes.md"  # linked from the README
 
 
 def _readme_table() -> dict[int, str]:
     text = README.read_text(encoding="utf-8")
-    section = text.split("### Exit codes", 1)[1].split("\n#", 1)[0]
+    section = text.split("# Exit codes", 1)[1].split("\n#", 1)[0]
     rows = re.findall(r"^\| (\d+) \| (.+?) \|$", section, flags=re.M)
-    assert rows, "README: no table under '### Exit codes'"
+    assert rows, "docs/exit-codes.md: no table under '# Exit codes'"
     return {int(code): meaning for code, meaning in rows}
 
 
 def _plain(meaning: str) -> str:
-    """The README's words without markup or asides in parentheses."""
+    """The page's words without markup or asides in parentheses."""
     meaning = re.sub(r"\([^()]*(\([^()]*\)[^()]*)*\)", "", meaning.replace("*", "").replace("`", ""))
     return " ".join(meaning.split())
 
@@ -62,6 +62,6 @@ def test_every_named_error_is_in_the_table():
 
 
 def test_a_table_missing_a_code_is_caught(monkeypatch):
-    monkeypatch.delitem(MEANINGS, 3)  # the mutant: the README's row 3 has no code behind it
+    monkeypatch.delitem(MEANINGS, 3)  # the mutant: the page's row 3 has no code behind it
     with pytest.raises(AssertionError):
         test_readme_table_is_the_code_table()

@@ -1,5 +1,5 @@
 """The packages of ``tuner/`` import each other one way only: in the order of ``LAYERS`` (the
-README's "Layers" says the same), and with no cycle.
+"Layers" of docs/layout.md says the same), and with no cycle.
 
 The graph is built from the source with ``ast``: every import that runs, at module level or inside
 a function, counts; for the cycle check imports under ``if TYPE_CHECKING:`` (annotations only) do
@@ -123,7 +123,7 @@ def test_imports_inside_functions_count_and_type_checking_ones_do_not(tmp_path, 
 
 
 # The layers, bottom to top: a package imports only from its own layer and the ones below (the
-# README's "Layers" paragraph lists the same, checked below). A new package must be placed here.
+# "Layers" paragraph of docs/layout.md lists the same, checked below). A new package must be placed here.
 LAYERS: list[list[str]] = [
     ["tuner", "errors", "hashing", "files", "secrets", "tokens", "paths", "stats", "store", "apikeys"],
     ["guidelines", "models", "grading"],
@@ -178,7 +178,7 @@ def test_every_package_has_a_layer():
     nodes = set(graph) | {b for deps in graph.values() for b in deps}
     placed = [n for layer in LAYERS for n in layer]
     assert len(placed) == len(set(placed)), "a package is in two layers"
-    assert not nodes - set(placed), f"place these packages in LAYERS (and the README): {sorted(nodes - set(placed))}"
+    assert not nodes - set(placed), f"place these packages in LAYERS (and docs/layout.md): {sorted(nodes - set(placed))}"
     assert not set(placed) - nodes, f"LAYERS names packages that no longer exist: {sorted(set(placed) - nodes)}"
 
 
@@ -201,7 +201,7 @@ def test_an_upward_import_is_caught():
 def test_the_readme_draws_these_layers():
     import re
 
-    text = (ROOT.parent / "README.md").read_text(encoding="utf-8")
+    text = (ROOT.parent / "docs" / "layout.md").read_text(encoding="utf-8")
     para = text.split("**Layers.**", 1)[1].split("\n\n", 1)[0]
     groups = re.split(r"\(\d+\)", para)[1:]
     drawn = [re.findall(r"`([a-z_]+)`", g) for g in groups]  # package names are lower case

@@ -86,7 +86,7 @@ class PlanShown(TunerError):
 
 
 # The one table of what `tuner` exits with: each error class's code (the closest class in its
-# MRO decides; the README's "Exit codes" table is checked against it, tests/test_errors.py).
+# MRO decides; the "Exit codes" table of docs/exit-codes.md is checked against it, tests/test_errors.py).
 EXIT_CODES: dict[type[BaseException], int] = {
     PlanShown: 0,
     TunerError: 1,
@@ -99,7 +99,7 @@ EXIT_CODES: dict[type[BaseException], int] = {
     KeyboardInterrupt: 130,
 }
 
-# What each code means (the README's table says the same at more length).
+# What each code means (docs/exit-codes.md says the same at more length).
 MEANINGS = {
     0: "done",
     1: "a check failed",

@@ -98,7 +98,7 @@ def viewer(env, store):
         yield c
 
 
-# --- the README's flows, recorded once (issue 33: the pages that answer "ship it?" and "which rules help?") ---
+# --- the documented flows, recorded once (issue 33: the pages that answer "ship it?" and "which rules help?") ---
 
 FLOW_COMMANDS = [
     # A plain run, then a compare whose "after" side is that same run (same prompt, evals, samples).

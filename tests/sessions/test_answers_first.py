@@ -1,4 +1,4 @@
-"""The viewer and the CLI lead with the answer (issue 33), over the README's flows on the Python suite
+"""The viewer and the CLI lead with the answer (issue 33), over the documented flows on the Python suite
 (`run`, `compare` reusing that run, `ablate --category data`, `tune --category data`, `analyze`):
 counts and cost from one source, each experiment page leading with what it decided, rule effects
 per category, and the side by side reachable from the UI."""

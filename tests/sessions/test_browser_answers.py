@@ -1,5 +1,5 @@
 """Issue 33's "done when", in a real browser (Debian's Chromium, headless, Playwright) after the
-README's flows on the Python suite: from the home page, the tune's decision and its reason, and a
+documented flows on the Python suite: from the home page, the tune's decision and its reason, and a
 category's helping and hurting rules, are each visible within two clicks and above the fold; the
 counts on the home page equal what the commands printed as spent."""
 

@@ -14,7 +14,7 @@ The shape, at the default cap, one model:
 Worlds: the planted change adds ``gain`` to the pass probability of every target eval (target evals
 at 30-60%, every other eval 30-90%) and ``-harm`` to one other category's. Rates are family-wise:
 over everything the path decides, from the check to the gate. The figures measured are in the
-docstrings and the README; the bounds are the guarantees (<= 5%) or a floor under the measured
+docstrings and docs/tune-and-publish.md; the bounds are the guarantees (<= 5%) or a floor under the measured
 figure. A mutant (the drop test without Benjamini-Hochberg) must fail the family-wise bound.
 """
 

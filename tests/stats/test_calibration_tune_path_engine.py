@@ -8,7 +8,7 @@ Worlds beyond test_calibration_tune_path.py's: nothing anywhere (the engine's be
 the check), a change whose per-eval effects on the target average zero (SD 15 points: issue 28.5,
 the claim is then true only of the evals it was chosen on), and a candidate redundant with a
 baseline rule (issue 28.9: the engine's estimand credits it, the full prompt gains nothing).
-Measured figures (100 repetitions each) are in the docstrings and the README.
+Measured figures (100 repetitions each) are in the docstrings and docs/tune-and-publish.md.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ calls it with:
   evals, Python 2 x 1).
 
 Per family: how often a change that drops nowhere is stopped (family-wise, must be <= 5%), and how
-often a 15- or 25-point drop in one cell is caught there (the power the README states). Pass rates
+often a 15- or 25-point drop in one cell is caught there (the power docs/tune-and-publish.md states). Pass rates
 30-90% per eval, answers independent (as the simulator draws them), 2,000 families per shape;
 seeded, so the figures are exact. Each bound is also checked against a mutant of the method (its
 error control removed) that must fail it.
@@ -69,7 +69,7 @@ def test_a_change_that_drops_nowhere_is_stopped_at_most_alpha_of_the_time(name):
     assert any_flag <= ALPHA, (name, any_flag)
 
 
-# The power the README states (a floor a little under the measured figure, so a weaker method fails).
+# The power docs/tune-and-publish.md states (a floor a little under the measured figure, so a weaker method fails).
 POWER = {  # name: (15-point drop caught, 25-point drop caught), measured
     "check, Convex": (0.025, 0.091),
     "acceptance, Convex, 8 samples": (0.344, 0.863),

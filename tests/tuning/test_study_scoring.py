@@ -101,7 +101,7 @@ def test_ties_go_to_the_fewest_changes_from_the_baseline():
 
 def test_the_trial_constraint_is_the_drop_test_not_a_point_estimate():
     """Issue 28.1: trials were judged by a point estimate beyond the tolerance (``_violation``), which
-    the README's calibrated function was not; now they are judged by ``drop_tests`` itself."""
+    the calibrated function of docs/statistics.md was not; now they are judged by ``drop_tests`` itself."""
     base = {"k": outcome({"actions": [False] * 8, "queries": [True] * 8})}
     # Two flips of eight: -25 points, beyond the 10-point tolerance, but p = 0.25: not a drop established.
     trial = {"k": outcome({"actions": [True] * 8, "queries": [True] * 6 + [False] * 2})}

@@ -130,7 +130,7 @@ def adaptive_effects(
 # The smallest budget per model the adaptive design gets by default: on a small suite (the Python
 # one: 7 rules, 3 tuning evals a category) half of a leave-one-out is 18 calls, below what its
 # first verdict needs (each rule left out 8 times, 20 residual degrees of freedom); at 600 it
-# finds 0.84 of the planted rules of `careful` / `text` with no false alarm (README, bench_tuning).
+# finds 0.84 of the planted rules of `careful` / `text` with no false alarm (docs/engine.md, bench_tuning).
 MIN_BUDGET = 600
 
 

@@ -26,7 +26,7 @@ still get only their planned rounds (the calls it would have used are saved, not
 keeps each look's share independent of the data.
 
 Why these numbers (measured on the simulator, ``benchmarks/bench_tuning.py`` and the design lab
-described in the README): about 12 rules dropped per prompt but never more than a quarter of the
+described in docs/engine.md): about 12 rules dropped per prompt but never more than a quarter of the
 open ones. Dropping more informs each rule from more calls but measures it in prompts missing many
 others, which shrinks the effect a leave-one-out would see (the planted mistakes compound: 8
 dropped of 65 -> bias -2 points on a true +8, 32 -> -7); on a 7-rule pool a quarter gave recall

@@ -2,7 +2,7 @@
 
 Each row calls a script's measuring function (the scripts stay runnable on their own and print
 more detail). ``quick`` shrinks every measurement (fewer calls, the small Python suite, fewer
-trials) so the whole table takes well under a minute; the full variant is what the README shows.
+trials) so the whole table takes well under a minute; the full variant is what docs/benchmarks.md shows.
 Caches and stores go to a temporary folder: every figure is measured cold unless it says otherwise.
 """
 

@@ -101,7 +101,7 @@ def _run(proj, store, sock, host: str, hosts: list[str], proxies: list[str], tim
     typer.echo(f"log in (once, in your browser): http://{shown}:{bound}/login?token={login.token}", err=False)
     if not is_loopback(host):
         typer.echo(f"warning: listening on {host} over plain HTTP: the login link, cookie and API keys cross the network "
-                   "unencrypted; serve it behind a TLS proxy (README: the viewer) or reach it through an SSH tunnel", err=True)
+                   "unencrypted; serve it behind a TLS proxy (docs/viewer.md) or reach it through an SSH tunnel", err=True)
     import sys
 
     sys.stdout.flush()

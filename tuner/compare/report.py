@@ -148,7 +148,7 @@ def render_markdown(comparison: Comparison, chart_name: str | None = None) -> st
         lines += ["", f"## By turn of the repair loop (the table above: turn {c.at_turn} of {c.turns})", "", *_turns(c)]
     lines += ["", "## Flips per eval", "", *_flips(c.cells), ""]
     lines += [
-        "Pairs: same eval, same sample position (offsets applied). Rates: Clopper–Pearson with a design-effect correction for samples sharing an eval; Δ: a cluster-robust t interval over evals (the category's tasks are the unit; see the README's statistics section). "
+        "Pairs: same eval, same sample position (offsets applied). Rates: Clopper–Pearson with a design-effect correction for samples sharing an eval; Δ: a cluster-robust t interval over evals (the category's tasks are the unit; see docs/statistics.md). "
         "p: exact McNemar on the discordant pairs. Infrastructure failures are excluded from scores and counted.",
         "",
         f"Exit code: {c.exit_code} ({_EXIT[c.exit_code]}).",

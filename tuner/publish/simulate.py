@@ -14,7 +14,7 @@ with the same functions and the same budget arithmetic, on a ``tuner.tuning.simu
    (a first publish), 12 samples per eval.
 
 Only the answers are simulated. The calibration (``tests/stats/test_calibration_tune_path.py``)
-runs it hundreds of times per world and states the rates in the README.
+runs it hundreds of times per world and states the rates in docs/tune-and-publish.md.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Two questions, two estimands (``over``):
   components. That last floor is empirical: when a change moves a few tasks a lot and the rest
   not at all, the task differences are skewed and a t interval over 12-24 tasks covered 85-91%;
   with the floor, >= 95% at 12 and 24 evals x 3 samples. At 12 x 12 and high intra-task
-  correlation no floor short of uselessly wide reached 93% (README gives the figures).
+  correlation no floor short of uselessly wide reached 93% (docs/statistics.md gives the figures).
 - ``over="samples"``: the change on *these* evals, samples being the random unit (what McNemar
   tests). Given the tasks, each pair's difference d is -1, 0 or +1 and its variance is at most
   the chance q that the pair is discordant, whatever ties the two sides (same prompt, shared
@@ -22,7 +22,7 @@ Two questions, two estimands (``over``):
 
 The percentile bootstraps these replace covered 72% (over tasks, 3 tasks) and 6-40% in the worst
 worlds (over pairs, 3-9 pairs; [0, 0] when no pair differed). Coverage on the calibration grid is
-in tests/stats and README.
+in tests/stats and docs/statistics.md.
 """
 
 from __future__ import annotations

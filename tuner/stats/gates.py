@@ -14,7 +14,7 @@ The former rule (a point estimate beyond the tolerance, or an uncorrected signif
 cell) stopped a neutral change in 8-25% of the cells, and 44-73% of the time over Convex's seven
 other categories. A point estimate alone can never trip this one: it answers "is a drop
 established on these evals?", and says nothing about drops it cannot see (its power at the
-product's sizes is in the README).
+product's sizes is in docs/statistics.md).
 
 The test conditions on the evals (samples are the random unit), like compare's McNemar; pairs
 come from ``tuner.runs.pair_outcomes`` (same eval, same sample position; an infrastructure

@@ -16,7 +16,7 @@ Why not the percentile cluster bootstrap it replaces: with 3 tasks it covered 72
 a t interval over task means fails the same way whenever the three tasks happen to agree. Why an
 *upper* bound on the design effect: from three tasks a point estimate of the intra-task
 correlation is low half the time, and the interval then undercovers (89% at 3 tasks x 12
-samples); the 80% bound keeps coverage >= 93% over the calibration grid (tests/stats, README).
+samples); the 80% bound keeps coverage >= 93% over the calibration grid (tests/stats, docs/statistics.md).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ Two truths per simulated suite: the population one (the category's mean over all
 the ``over="evals"`` intervals and ``rate_interval`` target) and the conditional one (the mean over
 the drawn tasks, what ``over="samples"`` targets).
 
-``RATE_GRID`` x ``SHIFT_GRID`` is the calibration grid; the README's coverage and size claims hold on it.
+``RATE_GRID`` x ``SHIFT_GRID`` is the calibration grid; docs/statistics.md's coverage and size claims hold on it.
 """
 
 from __future__ import annotations

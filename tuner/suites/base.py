@@ -21,7 +21,7 @@ Progress = Callable[[int, int], None]
 
 class SuiteView(Protocol):
     """What a kind reads of a loaded suite. ``tuner.evals.Suite`` is one; it sits a layer above the
-    kinds (it asks its kind), so the contract names this instead (README, "Layers")."""
+    kinds (it asks its kind), so the contract names this instead (docs/layout.md, "Layers")."""
 
     @property
     def root(self) -> Path: ...  # the suite's folder

@@ -9,7 +9,7 @@ passing ``--json``) only when that evidence says all of:
   is the claim, and it is about *these* evals: the change was chosen on them, so a change that
   helps them and not the category's other tasks can pass it. The held-out target's estimate is
   shown beside it (``claim``), not required to improve: with 1-3 held-out evals a category that
-  truly improves shows it there too rarely (README gives the rates);
+  truly improves shows it there too rarely (docs/tune-and-publish.md gives the rates);
 - **no drop is established anywhere else** (``tuner.stats.drop_tests``): one family per decision,
   one cell per model × other category (its tuning and held-out evals together: the change does not
   know which is which) plus each model's held-out target, each tested with the exact one-sided
@@ -20,7 +20,7 @@ passing ``--json``) only when that evidence says all of:
 
 Otherwise the report says which cells stopped it. The rule's rates at the product's shapes, per
 cell and over the whole decision, are measured through the product's own functions by
-``tests/stats/test_calibration_tune_path.py`` (README, *When tune offers a winner*).
+``tests/stats/test_calibration_tune_path.py`` (docs/tune-and-publish.md).
 """
 
 from __future__ import annotations

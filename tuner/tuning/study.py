@@ -8,7 +8,7 @@ category against the baseline: ``tuner.stats.drop_tests``, the exact one-sided M
 cell with Benjamini-Hochberg across the family, so a selection that changes nothing elsewhere is refused by noise
 at most 5% of the time however many categories the suite has. The value stored is ``alpha`` minus
 the smallest BH-adjusted p (feasible when <= 0). It is a cheap filter, not the guarantee: it
-sees the trials' few samples, and the acceptance looks again on fresh ones (README, *When tune
+sees the trials' few samples, and the acceptance looks again on fresh ones (docs/tune-and-publish.md, *When tune
 offers a winner*, gives its rates).
 A trial with any answer lost to an infrastructure failure (on its side or the baseline's) is not
 measured and infeasible: an outage must never make a selection look harmless.
