@@ -43,6 +43,8 @@ def tune(
     report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
     no_cache: NoCacheOption = False,
     turns: TurnsOption = 1,
+    placebo: Annotated[bool, typer.Option("--placebo", help="Once the winner is accepted, measure it against a length-matched placebo (its token count of rules about another domain) on fresh samples of the target's tuning evals: beats the placebo, or no more than it.")] = False,
+    placebo_seed: Annotated[int, typer.Option("--placebo-seed", min=0, help="Seed of the placebo text (with --placebo).")] = 0,
     db: DbOption = None,
     cluster: ClusterOption = None,
     suite: SuiteOption = None,
@@ -72,6 +74,7 @@ def tune(
         specs = resolve_models(h.project, model, panel)
         config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed,
                               search=search)
+        given_calls = budget_calls
         if decide is not None:
             if config.search != "screen":
                 raise InputError("--decide applies to --search screen (the cap it sizes is the screening's)")
@@ -80,16 +83,22 @@ def tune(
             effect, budget_calls = decide_cap(decide, budget_calls, lambda x: tune_calls_for(h, config, specs, x))
             h.plan_decide = {"effect": effect, "calls": budget_calls}
         budget_calls = budget_of(config, budget_calls)
+        run_calls = budget_calls  # what the search, confirmation and evidence share; the arm's calls are apart
+        if placebo and budget_calls is not None:
+            run_calls, budget_calls = _placebo_cap(h, config, specs, budget_calls, given_calls is not None)
         budget = install(h, "tune", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         h.plan_hook = None
-        show(h, _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budget), plan_only=plan, as_json=as_json)
+        seed_of_placebo = placebo_seed if placebo else None
+        show(h, _plan(h, config, specs, trials, run_calls, evidence_budget, confirm_budget, seed_of_placebo, budget_calls),
+             plan_only=plan, as_json=as_json)
         n_trials = trials  # None: every single-rule change, their combination, then 8 TPE trials
         with phase_progress(not as_json) as progress:
             trial_bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
-            result = run_tune(h, config, study_name=study, storage=storage, n_trials=n_trials, budget_calls=budget_calls,
-                              batch=batch, evidence_budget=evidence_budget, confirm_budget=confirm_budget, progress=trial_bar, run_progress=progress)
-        if result.screening and budget_calls and not result.accepted:
-            _what_would_decide(h, config, specs, result, budget_calls, model, panel)
+            result = run_tune(h, config, study_name=study, storage=storage, n_trials=n_trials, budget_calls=run_calls,
+                              batch=batch, evidence_budget=evidence_budget, confirm_budget=confirm_budget, progress=trial_bar, run_progress=progress,
+                              placebo=placebo, placebo_seed=placebo_seed)
+        if result.screening and run_calls and not result.accepted:
+            _what_would_decide(h, config, specs, result, run_calls, model, panel)
         path = _write_report(h.project, result, report)
     decision = result.acceptance.decision if result.acceptance else None
     if as_json:
@@ -99,16 +108,32 @@ def tune(
     else:
         _print(result, path, wide)
         console().print(f"[dim]{spent_line(budget)}[/dim]")
-    if decision == "not measured":
+    if decision == "not measured" or (result.placebo or {}).get("claim") == "not measured":
         from tuner.errors import EXIT_CODES, IncompleteError
 
         raise typer.Exit(EXIT_CODES[IncompleteError])
 
 
-def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budget):
+def _placebo_cap(h, config, specs, cap: int, given: bool) -> tuple[int, int]:
+    """(calls the rest of tune may make, the command's cap) with the placebo arm under the one cap:
+    a cap given is shared (the arm's calls held back from it first); the default cap grows by the
+    arm, so the screening and the confirmation keep what they have without it."""
+    from tuner.errors import InputError
+    from tuner.tuning.placebo import arm_calls
+
+    arm = arm_calls(h, config, len(specs))
+    if not given:
+        return cap, cap + arm
+    if cap - arm < 1:
+        raise InputError(f"--budget-calls {cap}: the placebo arm alone may make {arm} calls; give more, or drop --placebo")
+    return cap - arm, cap
+
+
+def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budget, placebo_seed=None, cap=None):
     """The phases tune will run and what each spends at most (the screening flow's confirmation and
     evidence share what the cap leaves; the tpe flow's default to their fixed designs)."""
     from tuner.runs.plan import PlanBuilder
+    from tuner.tuning.placebo import arm_calls
     from tuner.tuning.confirmation import confirm_budget as confirm_calls
     from tuner.tuning.report import fixed_loo_calls
     from tuner.tuning.screen import screen_phases
@@ -119,6 +144,7 @@ def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budge
     builder = PlanBuilder(h, specs, "tune")
     n = len(specs)
     everywhere = list(config.eval_ids) + held
+    arm = 0 if placebo_seed is None else arm_calls(h, config, n)
     if config.search == "screen":
         used = 0
         for name, calls, evals, only_if in screen_phases(h, config, n, budget_calls):
@@ -128,13 +154,17 @@ def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budge
         builder.add_calls(f"confirmation: fresh samples of all {len(everywhere)} evals (every tuning eval, every held-out "
                           "eval), sequential", conf, tokens, everywhere, note="what the cap leaves",
                           only_if="a change passes the check")
+        if arm:
+            _plan_placebo(builder, h, config, placebo_seed, arm, tokens)
     else:
         k = trials or default_trials(config)
         builder.add("trials", tokens, config.eval_ids, config.samples, arms=k)
         builder.add_calls("confirmation", confirm_calls(config, len(held), n, None, confirm_budget), tokens, everywhere)
         builder.add_calls("evidence", evidence_budget or fixed_loo_calls(config, len(config.baseline_selection), n), tokens,
                           config.eval_ids)
-    out = builder.build(cap_calls=budget_calls, cap_usd=h.budget.usd)
+        if arm:
+            _plan_placebo(builder, h, config, placebo_seed, arm, tokens)
+    out = builder.build(cap_calls=budget_calls if placebo_seed is None else cap, cap_usd=h.budget.usd)
     if config.search == "screen":
         from tuner.planning.commands import tune_detectables
 
@@ -165,6 +195,15 @@ def _continue_command(h, config, need: int, model, panel) -> str:
     args += ["--turns", str(h.turns)] if getattr(h, "turns", 1) != 1 else []
     args += ["--budget-calls", str(need)] + (["--suite", os.environ["TUNER_SUITE"]] if os.environ.get("TUNER_SUITE") else [])
     return shlex.join(args)
+
+
+def _plan_placebo(builder, h, config, seed: int, calls: int, tokens: int) -> None:
+    from tuner.tuning.placebo import arm_evals
+
+    evals = arm_evals(h, config)
+    builder.add_calls(f"placebo arm: the winner and its length-matched placebo (seed {seed}) on fresh samples of the "
+                      f"{len(evals)} {config.category} tuning evals", calls, tokens, evals,
+                      only_if="the winner is accepted")
 
 
 def _baseline_set(config):
@@ -238,6 +277,8 @@ def _print(result, path: Path, wide: bool = False) -> None:
     a = result.acceptance
     for line in claim_lines(result):
         out.print(line)
+    for line in placebo_lines(result):
+        out.print(line, markup=False)
     if result.accepted:
         out.print("[green]decision: accepted[/green] (the target improved on fresh samples of its tuning evals; no drop is "
                   "established in any other category, tuning or held-out evals)")
@@ -262,6 +303,25 @@ def claim_lines(result) -> list[str]:
                 "change was chosen on these evals)")
         line += f"; on its {held['evals']} held-out evals {_span(held)}" if held else "; no held-out evals"
         lines.append(line)
+    return lines
+
+
+def placebo_lines(result) -> list[str]:
+    """tune --placebo: the winner against its length-matched placebo, per model, and the claim."""
+    arm = result.placebo
+    if arm is None:
+        return []
+    if not arm.get("cells"):
+        return [arm.get("note") or "no placebo arm"]
+    lines = [f"placebo arm: the winner against {arm['tokens']} tokens of rules about {arm['domain']} (seed {arm['seed']}), "
+             f"{arm['samples']} fresh samples of {arm['evals']} {result.category} tuning evals"]
+    for c in arm["cells"]:
+        delta = "n/a" if c["delta"] is None else f"{c['delta'] * 100:+.0f} points [{c['lo'] * 100:+.0f}, {c['hi'] * 100:+.0f}]"
+        q = "n/a" if c["q_value"] is None else f"{c['q_value']:.3g}"
+        lines.append(f"  {c['model_label']} · {c['category']}: placebo → winner {delta}, q {q}: {c['verdict']}")
+    lines.append(f"placebo claim: the winner {arm['claim']}" if arm["claim"] != "not measured" else
+                 "placebo claim: not measured (answers lost to provider or grader failures, or to the cap); the "
+                 "decision stands")
     return lines
 
 

@@ -5,7 +5,7 @@ matplotlib inside ``write_chart``.
 """
 
 from tuner.compare.chart import write_chart
-from tuner.compare.engine import compare, default_report_path
+from tuner.compare.engine import compare, default_report_path, placebo_cells
 from tuner.runs.pairing import Paired, pair_results
 from tuner.compare.rates import OVERALL, RateRow, is_simulated, model_label, rate_rows
 from tuner.compare.report import render_markdown, write_atomic
@@ -27,6 +27,7 @@ __all__ = [
     "finalize",
     "is_simulated",
     "model_label",
+    "placebo_cells",
     "pair_results",
     "rate_rows",
     "render_markdown",

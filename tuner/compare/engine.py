@@ -18,7 +18,7 @@ from tuner.errors import InputError
 from tuner.hashing import sha256_json, short
 from tuner.stats import ALPHA
 
-__all__ = ["compare", "default_report_path"]
+__all__ = ["compare", "default_report_path", "placebo_cells"]
 
 Progress = Callable[[str, int, int], None]
 
@@ -159,6 +159,13 @@ def _placebo_side(h, after: Side, seed: int):
     rule_set = RuleSet(name=name, template=after.rule_set.template,
                        description=f"length-matched placebo of {after.label} (seed {seed})")
     return prompt, Side(token=name, label=name, rule_set=rule_set, offset=after.offset)
+
+
+def placebo_cells(h, recorded: list[tuple], evals, k: int, offset: int, turn: int, alpha: float = ALPHA) -> list:
+    """A placebo arm's cells, as ``compare --placebo`` makes them: ``recorded`` is ``(spec, placebo
+    results, matched-set results)`` per model, both drawn at ``offset`` (paired by eval and sample
+    index), read at ``turn``; one Benjamini–Hochberg family of their own (``tuner.compare.placebo``)."""
+    return finalize(_cells(h, recorded, evals, k, offset, offset, turn), alpha)
 
 
 def _cells(h, recorded: list[tuple], evals, k: int, before_offset: int, after_offset: int, turn: int,

@@ -17,7 +17,9 @@ SEARCHES = ("screen", "tpe")
 # grow with its budget: a fixed offset of 1,000 was reached by large budgets, and then the
 # "fresh" samples were the screening's own answers again).
 FRESH_BASE = 1_000_000
-_PHASES = {"confirm": 0, "evidence": FRESH_BASE // 2}
+# The placebo arm (tune --placebo) draws after both: the confirmation's rounds and the evidence's
+# design stay far below a quarter of the window each, so nothing tune saw is replayed to it.
+_PHASES = {"confirm": 0, "evidence": FRESH_BASE // 2, "placebo": 3 * FRESH_BASE // 4}
 
 
 def fresh_offset(config: "TuneConfig", phase: str = "confirm") -> int:

@@ -157,6 +157,34 @@ def _part(part: dict) -> str:
     return f"{part['delta']:+.0%} [{part['lo']:+.0%}, {part['hi']:+.0%}]"
 
 
+def _rate(estimate: dict) -> str:
+    return "n/a" if estimate.get("rate") is None else f"{estimate['rate'] * 100:.0f}"
+
+
+def _placebo(report: TuneReport) -> list[str]:
+    """tune --placebo: the accepted winner against a length-matched placebo (``tuner.tuning.placebo``)."""
+    arm = report.placebo
+    if arm is None:
+        return []
+    lines = ["## Against a length-matched placebo", ""]
+    if not arm.get("cells"):
+        return [*lines, f"{arm.get('note') or 'no placebo arm'}.", ""]
+    lines += [f"The winner's prompt against {arm['tokens']} tokens of rules about {arm['domain']} (seed {arm['seed']}, "
+              f"same template), {arm['samples']} fresh samples of each of the {arm['evals']} `{report.category}` tuning "
+              "evals, paired by eval and sample (sample indices no other phase drew). The cells are the compare's "
+              "placebo cells: cluster-robust interval, exact McNemar p, Benjamini–Hochberg q over these cells alone.",
+              "", "| model | category | placebo % | winner % | Δ pts [95% CI] | q | verdict |", "|---|---|---|---|---|---|---|"]
+    for c in arm["cells"]:
+        delta = "n/a" if c["delta"] is None else f"{c['delta'] * 100:+.0f} [{c['lo'] * 100:+.0f}, {c['hi'] * 100:+.0f}]"
+        q = "n/a" if c["q_value"] is None else f"{c['q_value']:.3g}"
+        lines.append(f"| {c['model_label']} | {c['category']} | {_rate(c['before'])} | {_rate(c['after'])} | {delta} | {q} | "
+                     f"{c['verdict']} |")
+    claim = ("Claim: **not measured** (answers lost to provider or grader failures, or to the cap; the decision above "
+             "stands)." if arm["claim"] == "not measured" else f"Claim: the winner **{arm['claim']}**.")
+    lines += ["", claim, ""]
+    return lines
+
+
 def render_markdown(report: TuneReport) -> str:
     added = sorted(set(report.best_selection) - set(report.baseline_selection))
     removed = sorted(set(report.baseline_selection) - set(report.best_selection))
@@ -185,6 +213,7 @@ def render_markdown(report: TuneReport) -> str:
         "",
         *(_rows(report.held_out) if report.held_out else [_not_confirmed(report, held_out=True)]),
         "",
+        *_placebo(report),
         "## Which rules do what" + (" (the screening)" if (report.evidence or {}).get("design") == "screening"
                                      else " (adaptive design, the winner's rules)"),
         "",

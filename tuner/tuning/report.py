@@ -45,6 +45,8 @@ class TuneReport(BaseModel):
     evidence_runs: list[str] = Field(default_factory=list, exclude=True)
     # the screening flow's record (tuning/screen.py): changes screened, raced, that helped; its calls
     screening: dict | None = None
+    # tune --placebo (tuner.tuning.placebo): the winner against a length-matched placebo; None without it
+    placebo: dict | None = None
 
     @property
     def accepted(self) -> bool:

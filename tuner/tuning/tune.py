@@ -8,6 +8,7 @@ from tuner.tuning.acceptance import NOT_MEASURED, accept
 from tuner.tuning.config import TuneConfig
 from tuner.tuning.confirmation import confirm_budget as confirm_budget_of
 from tuner.tuning.measure import harness_measure
+from tuner.tuning.placebo import not_run, placebo_arm
 from tuner.tuning.screen import default_budget, screen
 from tuner.tuning.report import TuneReport, confirm, importance, rule_evidence
 from tuner.tuning.space import rule_pool, selection_hash, selection_of
@@ -181,7 +182,12 @@ def tune(
     confirm_budget: int | None = None,
     progress=None,
     run_progress=None,
+    placebo: bool = False,
+    placebo_seed: int = 0,
 ) -> TuneReport:
+    """``placebo``: once the winner is accepted, measure it against a length-matched placebo of seed ``placebo_seed``
+    (``tuner.tuning.placebo``); ``budget_calls`` is what the rest shares (the CLI's cap holds the arm's
+    calls on top of it, so a lost call makes only the arm "not measured")."""
     study = open_study(storage or h.db_url, study_name or config.default_study_name, config)
     if n_trials is None and budget_calls is None and config.search == "tpe":
         n_trials = default_trials(config)
@@ -203,6 +209,8 @@ def tune(
             run_trials(h, study, n_trials=n_trials, budget_calls=budget_calls, batch=batch, progress=progress,
                        run_progress=run_progress)
             report = finish(h, study, run_progress, evidence_budget=evidence_budget, confirm_budget=confirm_budget)
+        if placebo:
+            report = report.model_copy(update={"placebo": _placebo(h, config, report, placebo_seed, run_progress)})
     except BaseException as exc:
         resumable = isinstance(exc, (KeyboardInterrupt, BudgetSpentError))
         h.store.finish_experiment(config.hash, "interrupted" if resumable else "failed")
@@ -214,9 +222,19 @@ def tune(
     return report
 
 
+def _placebo(h: Harness, config: TuneConfig, report: TuneReport, seed: int, progress) -> dict:
+    """The placebo arm, only once the winner is accepted (the decision is never changed by it)."""
+    if not report.accepted:
+        return not_run(seed)
+    specs = specs_of(config)
+    return placebo_arm(h, config, specs, report.best_selection, seed, harness_measure(h, specs, progress),
+                       turn=getattr(h, "turns", 1))
+
+
 def _link_runs(h: Harness, exp_id: str, study, report) -> None:
     """Link the study's trial runs and the confirmation's runs to the experiment."""
     trial_runs = [rid for t in study.get_trials(deepcopy=False) for rid in (t.user_attrs.get("run_ids") or [])]
     h.store.link_runs(exp_id, trial_runs, "trial")
     h.store.link_runs(exp_id, (report.confirmation or {}).get("run_ids") or [], "confirm")
     h.store.link_runs(exp_id, report.evidence_runs, "evidence")
+    h.store.link_runs(exp_id, (report.placebo or {}).get("run_ids") or [], "placebo")
