@@ -57,7 +57,7 @@ def compare_cmd(
                 h, before, after, specs, category=category, samples=samples,
                 before_offset=before_offset, after_offset=after_offset,
                 models_given=bool(model or panel), progress=progress, at_turn=at_turn,
-                placebo_seed=placebo_seed if placebo else None,
+                placebo=placebo, placebo_seed=placebo_seed,
             )
         report_path = report or default_report_path(h, result)
         chart_path = chart or report_path.with_suffix(".png")

@@ -71,7 +71,8 @@ def compare(
     alpha: float = ALPHA,
     progress: Progress | None = None,
     at_turn: int | None = None,
-    placebo_seed: int | None = None,
+    placebo: bool = False,
+    placebo_seed: int = 0,
 ) -> Comparison:
     """Compare two sets or runs. ``h`` is a ``tuner.runs.Harness``.
 
@@ -79,7 +80,8 @@ def compare(
     ``models_given`` says the person chose ``specs`` (then they must match that run's model).
     ``at_turn``: with the repair loop (``h.turns`` above 1) the turn the verdicts are read at
     (default: the last); the report also gives every turn's verdicts.
-    ``placebo_seed``: add a placebo arm (``tuner.compare.placebo``) matched to the after set.
+    ``placebo``: add a placebo arm (``tuner.compare.placebo``) matched to the after set, its text
+    drawn from ``placebo_seed``.
     """
     turns = getattr(h, "turns", 1)
     at = turns if at_turn is None else at_turn
@@ -93,7 +95,7 @@ def compare(
         h.suite.select(category=category)  # validates the name
     sides = [b, a]
     placebo_prompt = None
-    if placebo_seed is not None:
+    if placebo:
         placebo_prompt, placebo_side = _placebo_side(h, a, placebo_seed)
         sides.append(placebo_side)
     specs, evals, k = _plan(h, b, a, specs, models_given, category, samples)
