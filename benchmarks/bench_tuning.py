@@ -116,7 +116,7 @@ def ablate_verdicts(h, spec, categories, design, samples=1, budget=None, only=No
     """``only``: run on that category's evals alone (all calls answer its question). ``budget``
     None: the command's default."""
     from tuner.ablation import ablate
-    from tuner.ablation.adaptive import split_key
+    from tuner.engine import split_key
 
     report = ablate(h, design=design, set_name=SET, specs=[spec], samples=samples, budget_calls=budget, category=only)
     # Rules only (a phrasing's cell, rule@variant, is not a rule of the truth).
@@ -128,7 +128,7 @@ def tune_verdicts(h, spec, category, search: str | None = None) -> dict[str, str
     """As `tuner tune --category C` runs by default (the screening flow, its default cap): the
     evidence step's verdicts, and "helps" for a rule the accepted winner adds (its reason to exist);
     rules the winner leaves out get no other verdict."""
-    from tuner.ablation.adaptive import split_key
+    from tuner.engine import split_key
     from tuner.tuning import build_config, tune
 
     config = build_config(h, category, [spec], search=search)  # None: tune's defaults
@@ -190,8 +190,8 @@ def true_effects(h, profile: str, pool: dict[str, str], category: str) -> dict[s
 
 def mde_rows(args) -> None:
     """Printed MDE vs decided effects, `ablate --category C` at its default budget."""
-    from tuner.ablation import ablate, adaptive_budget
-    from tuner.ablation.adaptive import split_key
+    from tuner.ablation import ablate, engine_budget
+    from tuner.engine import split_key
     from tuner.models import ModelSpec
     from tuner.planning.commands import ablate_detectables
     from tuner.runs import Harness
@@ -204,7 +204,7 @@ def mde_rows(args) -> None:
             spec = ModelSpec(model=f"sim/{profile}")
             for cat in args.categories.split(","):
                 eval_ids = [e.id for e in base.suite.select(category=cat, held_out=False)]
-                budget = adaptive_budget(base, pool, [spec], None)
+                budget = engine_budget(base, pool, [spec], None)
                 printed = ablate_detectables(base, pool, [spec], eval_ids, budget, Zone())[0].mde
                 true = true_effects(base, profile, pool, cat)
                 h = fresh_harness(Path(tmp), f"mde-{profile}-{cat}")

@@ -6,7 +6,7 @@ rules a prompt drops, models) over many seeds, this script draws each call's pas
 simulator's own pass probability (`tuner.models.sim.truth` semantics: gaps, cures, side effects,
 attention) computed per rule from its text, without composing prompts or grading. It agrees with
 `truth.pass_probability` on the composed prompt to within 0.002 (checked at start, `--check`).
-The engine run is `tuner.ablation.adaptive.run_adaptive` itself; only `observe` is simulated.
+The engine run is `tuner.engine.run_engine` itself; only `observe` is simulated.
 
 Scoring as bench_tuning.py: a rule truly helps/hurts a category when its leave-one-out effect on
 the tuning evals is beyond +-8 points; flagging one within +-2 is a false alarm.
@@ -142,7 +142,7 @@ class FastModel:
 def run(model: FastModel, categories: list[str], budget: int, seed: int, null: bool, **plan_args):
     import numpy as np
 
-    from tuner.ablation.adaptive import Plan, run_adaptive
+    from tuner.engine import Plan, run_engine
 
     index = {e.id: i for i, e in enumerate(model.evals)}
     pos = {r: j for j, r in enumerate(model.rules)}
@@ -161,7 +161,7 @@ def run(model: FastModel, categories: list[str], budget: int, seed: int, null: b
 
     evals = {c: tuple(e.id for e in model.evals if e.category == c) for c in categories}
     plan = Plan(rules=tuple(model.rules), evals=evals, models=("m",), budget_calls=budget, seed=seed, **plan_args)
-    return run_adaptive(plan, observe)
+    return run_engine(plan, observe)
 
 
 def tune_picks(model: FastModel, category: str, budget: int, seeds: int, first_seed: int = 0) -> None:
@@ -171,7 +171,7 @@ def tune_picks(model: FastModel, category: str, budget: int, seeds: int, first_s
 
     import numpy as np
 
-    from tuner.ablation.adaptive import Plan, run_adaptive, split_key
+    from tuner.engine import Plan, run_engine, split_key
     from tuner.ablation.effects import Effect
     from tuner.tuning.config import TuneConfig
     from tuner.tuning.screen import assemble
@@ -211,7 +211,7 @@ def tune_picks(model: FastModel, category: str, budget: int, seeds: int, first_s
                 out.append({"m": bool(rng.random() < model.p(present(kept), index[pt.eval_id], swapped))})
             return out, len(points)
 
-        cells = run_adaptive(plan, observe).cells
+        cells = run_engine(plan, observe).cells
         effects = [Effect(rule=c.rule, model="m", category=category, delta=c.delta, lo=c.lo, hi=c.hi, p_value=c.p_value,
                           verdict=c.verdict) for c in cells]
         moves, how = assemble(config, effects)
@@ -241,7 +241,7 @@ def stopping_bias(effect: float, budget: int, seeds: int) -> None:
     the truth."""
     import numpy as np
 
-    from tuner.ablation.adaptive import Plan, run_adaptive
+    from tuner.engine import Plan, run_engine
 
     categories = {"a": ("a/0", "a/1", "a/2"), "b": ("b/0", "b/1", "b/2")}
     decided, every = [], []
@@ -254,7 +254,7 @@ def stopping_bias(effect: float, budget: int, seeds: int) -> None:
                                                                   else 0.0))} for pt in points], len(points)
 
         plan = Plan(rules=tuple(f"r{i}" for i in range(7)), evals=categories, models=("m",), budget_calls=budget, seed=seed)
-        cell = next(c for c in run_adaptive(plan, observe).cells if c.rule == "r0" and c.category == "a")
+        cell = next(c for c in run_engine(plan, observe).cells if c.rule == "r0" and c.category == "a")
         if cell.delta is not None:
             every.append(cell.delta)
             if cell.verdict == "helps":

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tuner.ablation.adaptive import Plan, run_adaptive
+from tuner.engine import Plan, run_engine
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, UNDECIDED, Zone
 
 CATEGORIES = {"alpha": tuple(f"alpha/{i}" for i in range(9)), "beta": tuple(f"beta/{i}" for i in range(9))}
@@ -41,7 +41,7 @@ def test_aa_flags_at_most_five_percent_of_seeds_over_all_looks():
     flagged = []
     for seed in range(100):
         observe, _ = _observer({}, rules, seed)
-        out = run_adaptive(_plan(rules, 1200, seed), observe)
+        out = run_engine(_plan(rules, 1200, seed), observe)
         assert out.rounds >= 3  # several looks, or the check would not test optional stopping
         if any(c.verdict in (HELPS, HURTS) for c in out.cells):
             flagged.append(seed)
@@ -52,7 +52,7 @@ def test_planted_effects_are_found_and_the_rest_let_go():
     rules = [f"r{i:02d}" for i in range(12)]
     truth = {("r00", "alpha"): 0.25, ("r01", "alpha"): 0.2, ("r02", "beta"): -0.25}
     observe, _ = _observer(truth, rules, 7)
-    out = run_adaptive(_plan(rules, 6000), observe)
+    out = run_engine(_plan(rules, 6000), observe)
     verdicts = {(c.rule, c.category): c.verdict for c in out.cells}
     assert verdicts[("r00", "alpha")] == HELPS and verdicts[("r01", "alpha")] == HELPS
     assert verdicts[("r02", "beta")] == HURTS
@@ -67,7 +67,7 @@ def test_decided_rules_stop_costing_calls():
     rules = [f"r{i:02d}" for i in range(6)]
     truth = {("r00", "alpha"): 0.45}
     observe, paid = _observer(truth, rules, 3)
-    out = run_adaptive(_plan(rules, 20000), observe)
+    out = run_engine(_plan(rules, 20000), observe)
     r00 = next(c for c in out.cells if c.rule == "r00" and c.category == "alpha")
     null = [c for c in out.cells if c.rule != "r00" and c.category == "alpha"]
     assert r00.verdict == HELPS and r00.decided_round is not None
@@ -79,7 +79,7 @@ def test_decided_rules_stop_costing_calls():
 def test_budget_is_never_exceeded_and_undecided_is_said():
     rules = [f"r{i:02d}" for i in range(12)]
     observe, _ = _observer({("r00", "alpha"): 0.05}, rules, 11)
-    out = run_adaptive(_plan(rules, 400), observe)
+    out = run_engine(_plan(rules, 400), observe)
     assert out.calls <= 400
     assert out.stopped == "budget"
     assert any(c.verdict == UNDECIDED for c in out.cells)
@@ -113,7 +113,7 @@ def test_phrasings_are_weighed_against_the_default_with_the_rule_in():
         return out, len(points)
 
     plan = Plan(rules=tuple(rules), evals=CATEGORIES, models=("m",), budget_calls=12000, zone=Zone(), variants=variants)
-    out = run_adaptive(plan, observe)
+    out = run_engine(plan, observe)
     verdicts = {(c.rule, c.category): c.verdict for c in out.cells}
     assert verdicts[("r00", "alpha")] == HELPS
     assert verdicts[("r00@terse", "alpha")] == HURTS

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from tuner.ablation.adaptive import Plan
+from tuner.engine import Plan
 from tuner.errors import InputError
 from tuner.planning import Design, decide_value, engine_family, mde, paired_family, power
 from tuner.planning.commands import engine_calls_for

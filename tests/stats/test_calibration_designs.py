@@ -4,13 +4,13 @@
   ``finalize``): per-rule size and the share of A/A repetitions flagging anything, each <= 5%;
   coverage of each rule's 95% interval >= 93% when rules have additive effects.
 - loo / add (``paired_compare`` against the reference, BH in ``finalize``): A/A flags <= 5%.
-- adaptive (``run_adaptive`` on synthetic data): A/A flags over all its looks <= 5%.
+- adaptive (``run_engine`` on synthetic data): A/A flags over all its looks <= 5%.
 """
 
 import numpy as np
 import pytest
 
-from tuner.ablation.adaptive import Plan, run_adaptive
+from tuner.engine import Plan, run_engine
 from tuner.ablation.effects import Effect, finalize, rule_effects
 from tuner.stats import ALPHA, paired_compare
 from tuner.stats.simulate import World, task_rates
@@ -134,7 +134,7 @@ def test_adaptive_a_a_flags_nothing_over_its_looks():
         def observe(points, rng=rng, base=base):
             return [{"m": bool(rng.random() < base[p.eval_id])} for p in points], len(points)
 
-        out = run_adaptive(Plan(rules=tuple(rules), evals=categories, models=("m",), budget_calls=300, zone=Zone(), seed=seed), observe)
+        out = run_engine(Plan(rules=tuple(rules), evals=categories, models=("m",), budget_calls=300, zone=Zone(), seed=seed), observe)
         looks += out.rounds
         flagged += any(c.verdict in (HELPS, HURTS) for c in out.cells)
     print(f"adaptive A/A any flag: {flagged / 200:.3f}, mean looks {looks / 200:.1f}")

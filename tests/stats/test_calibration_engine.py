@@ -1,4 +1,4 @@
-"""Calibration of the rule-effect engine's verdicts (``tuner.ablation.adaptive``) at the smallest
+"""Calibration of the rule-effect engine's verdicts (``tuner.engine``) at the smallest
 sizes the product allows: the Python suite's shape (2 categories x 3 tuning evals, 7 rules) at the
 default budget floor (``tuner.ablation.MIN_BUDGET`` = 600 calls).
 
@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from tuner.ablation import MIN_BUDGET
-from tuner.ablation.adaptive import Plan, planned_looks, run_adaptive
+from tuner.engine import Plan, planned_looks, run_engine
 from tuner.stats import ALPHA
 from tuner.stats.simulate import task_rates
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, Zone
@@ -56,7 +56,7 @@ def _design(seed: int, effect: float = 0.0, rule: str | None = "r0", category: s
         return out, len(points) * len(names)
 
     plan = Plan(rules=RULES, evals=CATEGORIES, models=names, budget_calls=budget * models, zone=Zone(), seed=seed)
-    return run_adaptive(plan, observe)
+    return run_engine(plan, observe)
 
 
 def test_planned_shares_sum_to_alpha_and_do_not_depend_on_the_data():

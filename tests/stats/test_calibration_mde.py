@@ -5,7 +5,7 @@ Worlds sit at the assumed pass rate (``RATE``, 50%): the effect moves a rate fro
 0.5 + d/2, every other question is a null. Checked over 200 seeds each (the binomial noise of 200
 draws at 0.8 is ±0.057 at two standard errors, inside the ±0.07 band):
 
-- the rule-effect engine (``run_adaptive``) at the smallest sizes the product allows: the Python
+- the rule-effect engine (``run_engine``) at the smallest sizes the product allows: the Python
   suite's shape (7 rules, 2 categories x 3 tuning evals) at ``MIN_BUDGET`` (600 calls) and twice it;
 - tune's confirmation (``confirm``) at the looks the product plans on Convex and Python defaults;
 - compare's cells (exact McNemar, BH across the table) and the publish gate's drop test.
@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from tuner.ablation import MIN_BUDGET
-from tuner.ablation.adaptive import Plan, run_adaptive
+from tuner.engine import Plan, run_engine
 from tuner.planning import mde
 from tuner.planning.families import confirmation_family, engine_designs, engine_family, paired_family
 from tuner.stats import bh_adjust, paired_compare, verdict
@@ -54,7 +54,7 @@ def _engine_power(plan: Plan, effect: float, seeds: int = SEEDS) -> float:
                 out.append({"m": bool(rng.random() < p)})
             return out, len(points)
 
-        outcome = run_adaptive(replace(plan, seed=seed), observe)
+        outcome = run_engine(replace(plan, seed=seed), observe)
         hits += next(c for c in outcome.cells if c.rule == "r0" and c.category == "a").verdict == HELPS
     return hits / seeds
 

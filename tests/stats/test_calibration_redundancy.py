@@ -4,7 +4,7 @@ Two rules, r0 and r1, each alone cure the same mistake (+30 points on every eval
 either is in the prompt); the other five rules do nothing. Leave-one-out from the full prompt reads 0
 for each (the other still cures). The engine measures each rule in prompts where every other open rule
 is left out with probability 1/4, so each reads about +30 x 1/4 = +7.5: that is its estimand, the average
-effect of inclusion over the prompts it draws (``tuner.ablation.adaptive``'s docstring). What is checked
+effect of inclusion over the prompts it draws (``tuner.engine``'s docstring). What is checked
 over 100 designs:
 
 - each redundant rule's estimate averages +7.5 points (the stated estimand), not 0 and not +30;
@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from tuner.ablation import MIN_BUDGET
-from tuner.ablation.adaptive import Plan, run_adaptive
+from tuner.engine import Plan, run_engine
 from tuner.stats import ALPHA
 from tuner.stats.simulate import task_rates
 from tuner.stats.zones import HELPS, HURTS, Zone
@@ -43,7 +43,7 @@ def _design(seed: int):
             out.append({"m": bool(rng.random() < base[pt.eval_id] + (CURE if cured else 0.0))})
         return out, len(points)
 
-    return run_adaptive(Plan(rules=RULES, evals=CATEGORIES, models=("m",), budget_calls=MIN_BUDGET, zone=Zone(), seed=seed),
+    return run_engine(Plan(rules=RULES, evals=CATEGORIES, models=("m",), budget_calls=MIN_BUDGET, zone=Zone(), seed=seed),
                         observe)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from test_calibration_engine import _beyond_planned_spending
 
-from tuner.ablation.adaptive import Plan, run_adaptive
+from tuner.engine import Plan, run_engine
 from tuner.stats import ALPHA
 from tuner.stats.zones import HELPS, HURTS, Zone
 from tuner.tuning.screen import screen_budget
@@ -36,7 +36,7 @@ def _first_flags(models: int, seeds: int = SEEDS):
 
         plan = Plan(rules=RULES, evals=EVALS, models=names, budget_calls=screen_budget(2475) * models, zone=Zone(),
                     seed=seed, variants=PHRASINGS)
-        out = run_adaptive(plan, observe)
+        out = run_engine(plan, observe)
         looks = out.looks
         first.append(next((h["round"] for h in out.history if h.get(HELPS, 0) + h.get(HURTS, 0)), None))
     return first, looks

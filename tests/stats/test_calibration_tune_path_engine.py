@@ -1,5 +1,5 @@
 """Calibration of the tune -> acceptance -> publish path on the Python suite's shape, the screening run
-by the rule-effect engine itself (``run_adaptive`` with ``assemble`` as its stopping question, as
+by the rule-effect engine itself (``run_engine`` with ``assemble`` as its stopping question, as
 ``tune`` runs it), then the product's check, confirmation, decision and gate
 (``tuner.publish.simulate.run_path``). The suite's 2 categories have 3 tuning evals and 1 held-out
 eval each; the pool is 5 baseline rules and 2 candidates; the cap is tune's default, 600 calls.

@@ -117,7 +117,7 @@ def test_the_trial_constraint_is_the_drop_test_not_a_point_estimate():
 def test_fresh_samples_live_in_a_window_of_their_own_per_study():
     """Issue 28 (minor): fresh samples started at index 1,000 for every study, which a large
     screening's replicates reach; now each study has its own window far above them."""
-    from tuner.ablation.adaptive import Plan, planned_looks
+    from tuner.engine import Plan, planned_looks
     from tuner.tuning import fresh_offset
 
     plan = Plan(rules=tuple(f"r{i}" for i in range(7)), evals={"actions": ("a/1", "a/2", "a/3")}, models=("m",),

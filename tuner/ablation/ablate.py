@@ -11,7 +11,7 @@ from tuner.hashing import sha256_json, short
 from tuner.runs import Harness, run_selections
 from tuner.stats.zones import Zone
 
-__all__ = ["MIN_BUDGET", "AblationReport", "ablate", "adaptive_budget", "adaptive_effects", "default_budget", "engine_plan",
+__all__ = ["MIN_BUDGET", "AblationReport", "ablate", "engine_budget", "engine_effects", "default_budget", "engine_plan",
            "rule_tokens"]
 
 
@@ -60,9 +60,9 @@ def default_screening_runs(n_rules: int) -> int:
 
 def engine_plan(h: Harness, selection: dict[str, str], specs: list, eval_ids: list[str], *, budget_calls: int, zone: Zone,
                 seed: int = 0, variants: dict[str, tuple[str, ...]] | None = None):
-    """The engine's ``Plan`` for these rules, models and evals (``adaptive_effects`` runs it; the
+    """The engine's ``Plan`` for these rules, models and evals (``engine_effects`` runs it; the
     command's plan reads what it can decide from it before the first call)."""
-    from tuner.ablation.adaptive import Plan
+    from tuner.engine import Plan
 
     evals: dict[str, list[str]] = {}
     for eval_id in eval_ids:
@@ -76,17 +76,17 @@ def engine_plan(h: Harness, selection: dict[str, str], specs: list, eval_ids: li
                 variants={r: vs for r, vs in sorted(others.items()) if vs})
 
 
-def adaptive_effects(
+def engine_effects(
     h: Harness, selection: dict[str, str], specs: list, eval_ids: list[str], *, budget_calls: int, zone: Zone,
     experiment_id: str, seed: int = 0, sample_offset: int = 0, prefix: str = "adaptive", progress=None,
     variants: dict[str, tuple[str, ...]] | None = None, enough=None,
 ) -> tuple[list[Effect], dict]:
     """Each rule's effect of inclusion per model × category by the adaptive design
-    (``tuner.ablation.adaptive``): effects with verdicts, and what the design spent. Its
+    (``tuner.engine``): effects with verdicts, and what the design spent. Its
     observations are stored as points of ``experiment_id`` (a recorded experiment). ``variants``:
     other phrasings to weigh against each rule's phrasing in ``selection`` (cells ``rule@variant``).
-    ``enough``: ends the design after a look (``run_adaptive``)."""
-    from tuner.ablation.adaptive import run_adaptive, split_key, swap_key
+    ``enough``: ends the design after a look (``run_engine``)."""
+    from tuner.engine import run_engine, split_key, swap_key
     from tuner.compare.rates import model_label
     from tuner.runs import DesignPoint, execute_points
 
@@ -112,7 +112,7 @@ def adaptive_effects(
             note = f"{snapshot['decided']} decided, {snapshot['open']} open, {snapshot['calls']} calls"
             progress("round", snapshot["round"], snapshot["round"], note)
 
-    outcome = run_adaptive(plan, observe, on_round, enough)
+    outcome = run_engine(plan, observe, on_round, enough)
     labels = {s.key: model_label(s.model, s.params) for s in specs}
     tokens = rule_tokens(h, selection)
     for rule, names in plan.variants.items():  # a phrasing's cost: its tokens minus the rule's own phrasing's
@@ -141,7 +141,7 @@ def default_budget(n_rules: int, n_evals: int) -> int:
     return max(MIN_BUDGET, (n_rules + 1) * n_evals // 2)
 
 
-def adaptive_budget(h: Harness, selection: dict[str, str], specs: list, budget_calls: int | None) -> int:
+def engine_budget(h: Harness, selection: dict[str, str], specs: list, budget_calls: int | None) -> int:
     """What the adaptive design may spend: the user's cap, else the default over the whole suite."""
     return budget_calls or default_budget(len(selection), len(h.suite.select(held_out=False))) * len(specs)
 
@@ -207,7 +207,7 @@ def ablate(
 def _ablate_adaptive(h, set_name, selection, specs, eval_ids, seed, budget_calls, zone, progress) -> AblationReport:
     if not selection:
         raise InputError(f"set '{set_name}' has no rules to ablate")
-    budget = adaptive_budget(h, selection, specs, budget_calls)
+    budget = engine_budget(h, selection, specs, budget_calls)
     # The budget is not identity: a larger one retraces the same rounds (from the caches) and goes on.
     config = {"design": "adaptive", "set": set_name, "selection": selection, "models": [s.key for s in specs], "seed": seed,
               "evals": eval_ids, "zone": [zone.delta0, zone.delta, zone.alpha, zone.beta]}
@@ -215,7 +215,7 @@ def _ablate_adaptive(h, set_name, selection, specs, eval_ids, seed, budget_calls
     name = f"ablate-adaptive-{set_name}"
     h.store.start_experiment(exp_id, name, "ablate", {**config, "budget_calls": budget})
     try:
-        effects, spent = adaptive_effects(h, selection, specs, eval_ids, budget_calls=budget, zone=zone, seed=seed,
+        effects, spent = engine_effects(h, selection, specs, eval_ids, budget_calls=budget, zone=zone, seed=seed,
                                           experiment_id=exp_id, prefix=f"ablate-{short(exp_id, 8)}", progress=progress)
     except BaseException:
         h.store.finish_experiment(exp_id, "interrupted")  # its points are kept: the same command resumes

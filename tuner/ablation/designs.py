@@ -3,7 +3,7 @@
 - ``loo`` (leave-one-out): the set, and the set without each of its rules.
 - ``add`` (add-one-in): no rules, and each rule of the pool alone.
 - ``adaptive``: rounds of random-dropout prompts that keep randomising only the rules whose verdict
-  is still open, until each is decided or the call budget is spent (``tuner.ablation.adaptive``).
+  is still open, until each is decided or the call budget is spent (``tuner.engine``).
 - ``screening``: for each eval, N random selections ("runs"), each rule included with
   probability ½. Every call informs every rule's effect, which is why it needs fewer calls than
   leave-one-out for the same precision when there are many rules.

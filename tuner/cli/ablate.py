@@ -101,14 +101,14 @@ def _decide_calls(h, set_name: str, specs: list, category: str | None, zone, eff
 
 def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None, zone):
     """What the adaptive design spends at most: its budget, at the full set's prompt size, and what it decides."""
-    from tuner.ablation import adaptive_budget
+    from tuner import engine as engine_budget
     from tuner.planning.commands import ablate_detectables
     from tuner.runs.plan import PlanBuilder
 
     rule_set = h.guidelines.load_set(set_name)
     selection = rule_set.select(h.guidelines.library)
     eval_ids = [e.id for e in h.suite.select(category=category, held_out=False)]
-    budget = adaptive_budget(h, selection, specs, budget_calls)
+    budget = engine_budget(h, selection, specs, budget_calls)
     builder = PlanBuilder(h, specs, "ablate")
     builder.add_calls("adaptive rounds", budget, h.guidelines.compose(rule_set).tokens, eval_ids,
                       note="stops sooner once every rule x category is decided")

@@ -118,7 +118,7 @@ def open_leads(plan, effects: list, *, top: int = 5, scale: float = 1.0) -> list
     80% power (``scale``: the command's cap per engine call, e.g. tune's cap is twice its screening).
     A cell whose estimate is inside the zone's ±delta0 is left out: no budget decides "helps" or
     "hurts" for it, and what would call it "no meaningful effect" is not an effect size."""
-    from tuner.ablation.adaptive import split_key
+    from tuner.engine import split_key
 
     open_cells = [e for e in effects if e.verdict == "undecided" and e.delta is not None and abs(e.delta) > plan.zone.delta0]
     open_cells.sort(key=lambda e: (-abs(e.delta), e.rule, e.category, e.model))

@@ -62,9 +62,9 @@ def _worst(values: list[float | None]) -> float | None:
 
 
 def engine_designs(plan, rate: float = RATE) -> dict[str, dict[str, Design]]:
-    """Per category of an engine ``Plan`` (``tuner.ablation.adaptive``): the Design of a rule's
+    """Per category of an engine ``Plan`` (``tuner.engine``): the Design of a rule's
     question and, when the plan weighs phrasings, of a phrasing's."""
-    from tuner.ablation.adaptive import planned_shape
+    from tuner.engine import planned_shape
 
     shape = planned_shape(plan)
     looks, p_drop, factors = shape["looks"], shape["p_drop"], shape["factors"]
@@ -110,7 +110,7 @@ def engine_family(plan, family: str, rate: float = RATE) -> Detectable:
     if plan.variants:
         phr = _worst([of(d["phrasings"]) for d in designs.values()])
         note = "a phrasing against its rule's own: " + ("none" if phr is None else f"{phr * 100:.0f} points")
-    from tuner.ablation.adaptive import planned_shape
+    from tuner.engine import planned_shape
 
     shape = planned_shape(plan)
     note = "; ".join(x for x in (_looks(len(shape["looks"])), note) if x)

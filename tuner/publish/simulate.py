@@ -4,7 +4,7 @@
 with the same functions and the same budget arithmetic, on a ``tuner.tuning.simulate.World``:
 
 1. the baseline on the target's tuning evals, then the screening: the rule-effect engine
-   (``run_adaptive`` with the engine's plan and ``assemble`` as its stopping question, as
+   (``run_engine`` with the engine's plan and ``assemble`` as its stopping question, as
    ``tuning.screen.screen`` runs it) or, for speed on the large suite, a given set of changes with
    the calls the engine's first look costs (it decides a clear change there);
 2. ``screen.candidates_of`` and the regression check ``screen.check`` on every tuning eval;
@@ -40,7 +40,7 @@ class PathResult:
 
 def _screen(world: World, measure, config, specs, cap: int):
     """The engine on the target's tuning evals, as ``tuning.screen.screen`` plans and stops it."""
-    from tuner.ablation.adaptive import Plan, run_adaptive
+    from tuner.engine import Plan, run_engine
     from tuner.stats.zones import Zone
     from tuner.tuning.screen import assemble, screen_budget
 
@@ -48,7 +48,7 @@ def _screen(world: World, measure, config, specs, cap: int):
     pool = {r: config.baseline_selection.get(r, "default") for r in config.pool}
     plan = Plan(rules=tuple(sorted(pool)), evals={config.category: tuple(target)}, models=tuple(s.key for s in specs),
                 budget_calls=screen_budget(cap), zone=Zone(), seed=config.seed, variants={})
-    outcome = run_adaptive(plan, measure.observe(pool), None, lambda cells: assemble(config, cells)[1] == "decided")
+    outcome = run_engine(plan, measure.observe(pool), None, lambda cells: assemble(config, cells)[1] == "decided")
     return outcome
 
 
@@ -57,7 +57,7 @@ def run_path(world: World, seed: int, *, cap: int | None = None, changes: list[d
     """One repetition (module doc). ``changes``: skip the engine and take these changes, counting
     ``screening_calls`` for it (default: the engine's first look on the world's pool); otherwise the
     engine screens the pool. ``cap``: the command's cap (default: tune's, for the world's pool)."""
-    from tuner.ablation.adaptive import Plan, planned_looks
+    from tuner.engine import Plan, planned_looks
     from tuner.publish.publish import gate, gate_offset
     from tuner.stats import ALPHA
     from tuner.stats.gates import drop_p

@@ -61,7 +61,7 @@ def fixed_loo_calls(config: TuneConfig, n_rules: int, n_models: int) -> int:
 def rule_evidence(h: Harness, config: TuneConfig, specs: list, best: dict, progress=None, *,
                   budget_calls: int | None = None, eval_ids: list[str] | None = None) -> tuple[list[RuleEffect], dict]:
     """Each of the winner's rules, per model x category, by the adaptive design
-    (``tuner.ablation.adaptive``) on fresh samples of the tuning evals.
+    (``tuner.engine``) on fresh samples of the tuning evals.
 
     The budget is what a fixed leave-one-out at the evidence samples would make (half was tried:
     on a small suite, 3 evals a category, it decided nothing)
@@ -71,7 +71,7 @@ def rule_evidence(h: Harness, config: TuneConfig, specs: list, best: dict, progr
     """
     if not best:
         return [], {"calls": 0, "new_calls": 0, "fixed_loo_calls": 0, "saved_calls": 0}
-    from tuner.ablation import adaptive_effects
+    from tuner import engine as engine_effects
     from tuner.stats.zones import Zone
 
     evals = list(config.eval_ids) if eval_ids is None else list(eval_ids)
@@ -81,7 +81,7 @@ def rule_evidence(h: Harness, config: TuneConfig, specs: list, best: dict, progr
                     "stopped": "no budget left"}
     budget = budget_calls or fixed
     # The design's observations are points of the study's experiment (recorded when tune starts).
-    effects, spent = adaptive_effects(h, best, specs, evals, budget_calls=budget, zone=Zone(), seed=config.seed,
+    effects, spent = engine_effects(h, best, specs, evals, budget_calls=budget, zone=Zone(), seed=config.seed,
                                       experiment_id=config.hash, sample_offset=fresh_offset(config, "evidence"), prefix="winner-adaptive",
                                       progress=progress)
     return effects, {**spent, "fixed_loo_calls": fixed, "saved_calls": max(0, fixed - spent["calls"])}

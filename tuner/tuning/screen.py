@@ -1,7 +1,7 @@
 """`tune`'s default flow: screen the pool with the rule-effect engine, assemble the winner from
 its verdicts, check the winner for regressions, then confirm it.
 
-1. **Screen**: the rule-effect engine (``tuner.ablation.adaptive``) runs on the *target's* tuning
+1. **Screen**: the rule-effect engine (``tuner.engine``) runs on the *target's* tuning
    evals over the whole pool: the baseline's rules, the candidates, and every other phrasing of
    each. Each call is the pool with a random few rules left out and a random few phrasings
    switched, so every call informs every open question; a question stops costing calls once its
@@ -43,7 +43,7 @@ import json
 
 from pydantic import BaseModel
 
-from tuner.ablation.adaptive import split_key
+from tuner.engine import split_key
 from tuner.errors import IncompleteError
 from tuner.runs import Harness, outcomes_by_task, run_selections
 from tuner.stats.zones import Zone
@@ -175,7 +175,7 @@ def assemble(config: TuneConfig, effects: list) -> tuple[list[dict], str]:
 def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) -> tuple[dict, list]:
     """Screen, assemble and check; the winner is the study's best trial. What it spent and found,
     and the screening's rule effects (the tune's evidence)."""
-    from tuner.ablation import adaptive_effects
+    from tuner import engine as engine_effects
 
     specs = specs_of(config)
     target = target_evals(h, config)
@@ -190,7 +190,7 @@ def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) ->
     pool = {rid: config.baseline_selection.get(rid, "default") for rid in config.pool}
     variants = {rid: tuple(names) for rid, names in config.variants.items() if rid in pool and len(names) > 1}
     # The engine's points are points of the tune's experiment (recorded when tune starts).
-    effects, engine = adaptive_effects(h, pool, specs, target, budget_calls=screen_budget(cap), zone=Zone(),
+    effects, engine = engine_effects(h, pool, specs, target, budget_calls=screen_budget(cap), zone=Zone(),
                                        experiment_id=config.hash, seed=config.seed, prefix=f"{study.study_name}-screen",
                                        progress=progress, variants=variants,
                                        enough=lambda cells: assemble(config, cells)[1] == "decided")

@@ -208,7 +208,7 @@ class WorldMeasure:
         return out
 
     def observe(self, pool: dict[str, str]):
-        """The engine's ``observe`` (``tuner.ablation.adaptive.Observe``) over ``pool``: each point's
+        """The engine's ``observe`` (``tuner.engine.Observe``) over ``pool``: each point's
         prompt is the pool without its dropped rules, at sample index = its replicate."""
 
         def observe(points):

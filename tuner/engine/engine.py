@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, UNDECIDED, Zone, zone_tests
 
-__all__ = ["Point", "Cell", "Plan", "AdaptiveOutcome", "planned_looks", "planned_shape", "run_adaptive", "split_key", "swap_key"]
+__all__ = ["Observe", "Point", "Cell", "Plan", "EngineOutcome", "planned_looks", "planned_shape", "run_engine", "split_key", "swap_key"]
 
 _MIN_DROPS = 8  # a rule is not judged before it was left out this many times in the category
 _MIN_DF = 20  # nor before the category's fit has this many residual degrees of freedom
@@ -128,7 +128,7 @@ class Plan:
 
 
 @dataclass
-class AdaptiveOutcome:
+class EngineOutcome:
     cells: list[Cell]
     rounds: int
     calls: int  # calls the design made (cached replays included)
@@ -283,8 +283,8 @@ def planned_looks(plan: Plan) -> list[int]:
     return looks
 
 
-def run_adaptive(plan: Plan, observe: Observe, progress: Callable[[dict], None] | None = None,
-                 enough: Callable[[list[Cell]], bool] | None = None) -> AdaptiveOutcome:
+def run_engine(plan: Plan, observe: Observe, progress: Callable[[dict], None] | None = None,
+                 enough: Callable[[list[Cell]], bool] | None = None) -> EngineOutcome:
     """Run the planned looks. ``enough``: asked after each look with every cell; True ends the
     design there (``stopped = "enough"``). Stopping sooner never adds false alarms: each look's
     error share is spent whether or not a later look comes."""
@@ -329,7 +329,7 @@ def run_adaptive(plan: Plan, observe: Observe, progress: Callable[[dict], None] 
         if cell.verdict == OPEN:
             cell.verdict = UNDECIDED
     _describe_cells(cells, rows)
-    return AdaptiveOutcome(list(cells.values()), rounds, calls, new_calls, stopped, history, looks, lost)
+    return EngineOutcome(list(cells.values()), rounds, calls, new_calls, stopped, history, looks, lost)
 
 
 def _describe_cells(cells: dict, rows: dict) -> None:
