@@ -217,6 +217,15 @@ def test_a_schema_import_outside_the_store_is_caught(tmp_path, monkeypatch):
     assert schema_users(pkg) == {"tuner/web/page.py": [2]}
 
 
+def test_only_the_store_speaks_sql():
+    """Queries are the store's: SQLAlchemy is imported in ``tuner/store/`` and, for Optuna's own
+    storage (its tables, not the store's), in ``tuner/tuning/``; nowhere else."""
+    users = [f"{path.relative_to(ROOT.parent)}:{line}" for path in sorted(ROOT.rglob("*.py"))
+             if path.relative_to(ROOT).parts[0] not in ("store", "tuning")
+             for target, line in _imports(path, types=True) if target.split(".")[0] == "sqlalchemy"]
+    assert not users, users
+
+
 def test_only_the_cli_speaks_typer():
     """Library code raises a TunerError; only ``tuner/cli`` turns it into an exit (typer.Exit)."""
     users = [f"{path.relative_to(ROOT.parent)}:{line}" for path in sorted(ROOT.rglob("*.py"))
