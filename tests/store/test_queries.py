@@ -193,3 +193,46 @@ def test_trials_of_a_study_stored_in_the_store(store):
     assert studies.trial_attributes(store, "s1", ["baseline", "constraint", "run_ids"]) == [
         {"number": 0, "baseline": True, "run_ids": ["a"]}, {"number": 1, "constraint": 1}]
     assert studies.trial_values(store, "other") == []
+
+
+def test_design_points_keep_a_recorded_outcome_over_a_later_outage(store):
+    """``Store.record_points`` / ``design_points`` (tuner/store/points.py)."""
+    store.save_experiment("d", "design", "ablate", {})
+    first = [kit.point(), kit.point(sample=1).model_copy(update={"outcome": "infra", "error": "timeout"})]
+    assert store.record_points("d", first) == 2 and store.record_points("d", []) == 0
+    outage = kit.point().model_copy(update={"outcome": "infra"})
+    retried = kit.point(sample=1).model_copy(update={"outcome": "fail", "failed_step": "tests"})
+    assert store.record_points("d", [outage, retried]) == 1
+    got = store.design_points("d")
+    assert {k[-1]: p.outcome for k, p in got.items()} == {0: "pass", 1: "fail"}
+    assert got[kit.point().key].attempts == 1 and store.design_points("other") == {}
+
+
+def test_reports_are_one_per_file_and_filtered(store):
+    """``save_report`` / ``list_reports`` (tuner/store/reports.py)."""
+    def rep(kind, run, path, body):
+        return reports.ReportRecord(kind=kind, run_id=run, model="sim/careful", author_model="sim/a", path=path, body=body)
+
+    one = reports.save_report(store, rep("analysis", "sha256:r1", "reports/a.md", {"v": 1}))
+    again = reports.save_report(store, rep("analysis", "sha256:r1", "reports/a.md", {"v": 2}))
+    reports.save_report(store, rep("proposal", None, "reports/p.md", {}))
+    assert one.id == again.id and [r.body for r in reports.list_reports(store, kind="analysis")] == [{"v": 2}]
+    assert [r.path for r in reports.list_reports(store)] == ["reports/a.md", "reports/p.md"]
+    assert [r.kind for r in reports.list_reports(store, run_id="sha256:r1")] == ["analysis"]
+    assert reports.list_reports(store, model="sim/other") == []
+
+
+def test_store_runs_by_prefix_and_filter_and_the_messages_sent(store):
+    """``Store.run``, ``Store.runs``, ``Store.results`` and ``Store.chat_messages`` (tuner/store/store.py)."""
+    a = kit.start(store)
+    b = kit.start(store, model="sim/sloppy")
+    assert store.run(a[7:19]).id == a and store.run(a).id == a
+    with pytest.raises(InputError, match="ambiguous"):
+        store.run("")
+    with pytest.raises(NotFoundError):
+        store.run("ffffffffffffffff")
+    assert [r.id for r in store.runs()] == [b, a] and [r.id for r in store.runs(model="sim/careful")] == [a]
+    assert [r.id for r in store.runs(limit=1)] == [b] and store.runs(suite_hash="nope") == []
+    store.record_results(a, [kit.result()])
+    [res] = store.results(a)
+    assert store.chat_messages(res) == [{"role": "system", "content": kit.SYSTEM}, {"role": "user", "content": "task"}]
