@@ -124,14 +124,14 @@ def ablate_verdicts(h, spec, categories, design, samples=1, budget=None, only=No
             for cat in ([only] if only else categories)}
 
 
-def tune_verdicts(h, spec, category, search: str | None = None) -> dict[str, str]:
+def tune_verdicts(h, spec, category) -> dict[str, str]:
     """As `tuner tune --category C` runs by default (the screening flow, its default cap): the
     evidence step's verdicts, and "helps" for a rule the accepted winner adds (its reason to exist);
     rules the winner leaves out get no other verdict."""
     from tuner.engine import split_key
     from tuner.tuning import build_config, tune
 
-    config = build_config(h, category, [spec], search=search)  # None: tune's defaults
+    config = build_config(h, category, [spec])  # tune's defaults
     report = tune(h, config)
     found = {e.rule: e.verdict for e in report.rule_effects if e.category == category and split_key(e.rule)[1] is None}
     if report.accepted:

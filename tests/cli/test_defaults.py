@@ -30,7 +30,7 @@ def _targets(command: str):
     from tuner.tuning import TuneConfig, build_config, tune
 
     return {
-        "tune": ([TuneConfig, build_config, tune], {"trials": "n_trials"}),
+        "tune": ([TuneConfig, build_config, tune], {}),
         "ablate": ([ablate, Zone], {"rule_set": "set_name"}),
         "compare": ([compare], {}),
         "run": ([RunConfig], {}),
