@@ -92,7 +92,7 @@ def test_the_report_says_a_phase_did_not_run_rather_than_that_the_suite_lacks_ev
     report = TuneReport(study="s", category="actions", baseline="all-active", trials=1, best_trial=0,
                         baseline_selection={"a": "default"}, best_selection={"a": "default"}, baseline_tokens=10,
                         best_tokens=10, fresh=[], held_out=[], rule_effects=[], importance={}, found_helpful=[],
-                        found_harmful=[], calls=0,
+                        found_harmful=[], calls=0, tolerance=0.15,
                         confirmation={"design": "none", "looks": 0, "calls": 0, "stopped": "no change"})
     text = render_markdown(report)
     assert "has no held-out evals" not in text

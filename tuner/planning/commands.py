@@ -56,7 +56,7 @@ def tune_detectables(h, config, specs: list, cap: int | None, confirm_calls: int
     """Tune's screening (the engine on the target's evals, its share of ``cap``) and its
     confirmation of the winner on the target (``confirm_calls``: the calls the plan gives it)."""
     from tuner.stats.zones import Zone
-    from tuner.tuning.budgets import evidence_samples
+    from tuner.tuning.budgets import confirm_per_sample, evidence_samples
     from tuner.tuning.confirmation import planned_rounds
     from tuner.tuning.screen import target_evals
 
@@ -64,7 +64,7 @@ def tune_detectables(h, config, specs: list, cap: int | None, confirm_calls: int
     if cap is not None:
         out.append(engine_family(screen_plan(h, config, specs, cap), f"screening of {config.category}"))
     held = len(h.suite.select(held_out=True))
-    per_sample = 2 * (len(config.eval_ids) + held) * len(specs)
+    per_sample = confirm_per_sample(config, held, len(specs))
     rounds = planned_rounds(evidence_samples(config), per_sample, confirm_calls)
     out.append(confirmation_family(rounds, len(target_evals(h, config)), len(specs), Zone(),
                                    family=f"confirmation of the winner on {config.category}"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tuner.tuning.config import TuneConfig
 
-__all__ = ["SCREEN_SHARE", "cap_of", "confirm_budget", "default_budget", "evidence_samples", "fixed_confirm_calls",
+__all__ = ["SCREEN_SHARE", "cap_of", "confirm_budget", "confirm_per_sample", "default_budget", "evidence_samples", "fixed_confirm_calls",
            "placebo_calls", "regression_samples", "screen_budget", "screen_pool"]
 
 SCREEN_SHARE = 0.5  # of the command's cap: the engine's screening on the target's evals
@@ -64,7 +64,12 @@ def evidence_samples(config: TuneConfig) -> int:
 
 def fixed_confirm_calls(config: TuneConfig, n_held: int, n_models: int) -> int:
     """What the confirmation's fixed design costs: two prompts x (every tuning + held-out eval) x K x models."""
-    return 2 * (len(config.eval_ids) + n_held) * evidence_samples(config) * n_models
+    return confirm_per_sample(config, n_held, n_models) * evidence_samples(config)
+
+
+def confirm_per_sample(config: TuneConfig, n_held: int, n_models: int) -> int:
+    """What one more sample of every eval costs the confirmation: two prompts x (tuning + held-out evals) x models."""
+    return 2 * (len(config.eval_ids) + n_held) * n_models
 
 
 def confirm_budget(config: TuneConfig, n_held: int, n_models: int, left: int | None, given: int | None = None) -> int:

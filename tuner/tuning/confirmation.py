@@ -39,7 +39,7 @@ from tuner.compare.rates import model_label
 from tuner.runs import pair_outcomes
 from tuner.stats import paired_estimate
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, Zone, zone_tests
-from tuner.tuning.budgets import confirm_budget, evidence_samples, fixed_confirm_calls
+from tuner.tuning.budgets import confirm_budget, confirm_per_sample, evidence_samples, fixed_confirm_calls
 from tuner.tuning.config import TuneConfig, fresh_offset
 from tuner.tuning.evidence import CategoryRow, by_category, paired_table
 from tuner.tuning.measure import Measure, harness_measure
@@ -83,7 +83,7 @@ def confirm(h, config: TuneConfig, specs: list, baseline: dict, best: dict, prog
     k = evidence_samples(config)
     fixed = fixed_confirm_calls(config, len(splits["held-out"]), len(specs))
     budget = budget_calls or confirm_budget(config, len(splits["held-out"]), len(specs), None)
-    per_sample = 2 * sum(len(ids) for ids in splits.values()) * len(specs)
+    per_sample = confirm_per_sample(config, len(splits["held-out"]), len(specs))
     plan = planned_rounds(k, per_sample, budget)
     shares = [sum(plan[:i + 1]) / sum(plan) for i in range(len(plan))] if plan else []
     offset = fresh_offset(config)

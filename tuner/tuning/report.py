@@ -34,7 +34,7 @@ class TuneReport(BaseModel):
     calls: int = Field(description="Every provider call of this invocation, whichever phase made it.")
     evidence: Evidence | None = Field(default=None, description="Where the rule effects came from.")
     confirmation: Confirmation | None = Field(default=None, description="How the confirmation ran (or why not).")
-    tolerance: float = Field(default=0.15, description="The non-inferiority margin of the study.")
+    tolerance: float = Field(description="The study's non-inferiority margin (``TuneConfig.tolerance``).")
     acceptance: Acceptance | None = Field(default=None, description="Whether the winner may be offered "
                                                                     "(``tuner.tuning.acceptance``).")
     screening: Screening | None = Field(default=None, description="The screening's record (``tuning/screen.py``).")
