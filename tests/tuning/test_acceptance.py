@@ -48,8 +48,8 @@ def test_a_clean_improvement_is_accepted_and_its_claim_names_where_it_was_measur
     a = accept("data", fresh, held, changed=True)
     assert a.accepted
     [claim] = a.claim
-    assert claim["tuning_evals"]["evals"] == 3 and claim["tuning_evals"]["verdict"] == "improved"
-    assert claim["held_out_evals"]["evals"] == 1
+    assert claim.tuning_evals.evals == 3 and claim.tuning_evals.verdict == "improved"
+    assert claim.held_out_evals.evals == 1
     # The drop family: text (its tuning and held-out evals together) and the held-out target.
     assert [(d.category, d.evals) for d in a.drops] == [("data", "held-out"), ("text", "tuning + held-out")]
 

@@ -256,12 +256,12 @@ def claim_lines(result) -> list[str]:
     a = result.acceptance
     lines = []
     for c in (a.claim if a else []):
-        tuning, held = c.get("tuning_evals"), c.get("held_out_evals")
+        tuning, held = c.tuning_evals, c.held_out_evals
         if not tuning:
             continue
-        line = (f"{c['model']} · {c['category']}: {_span(tuning)} on its {tuning['evals']} tuning evals (fresh samples; the "
+        line = (f"{c.model} · {c.category}: {_span(tuning)} on its {tuning.evals} tuning evals (fresh samples; the "
                 "change was chosen on these evals)")
-        line += f"; on its {held['evals']} held-out evals {_span(held)}" if held else "; no held-out evals"
+        line += f"; on its {held.evals} held-out evals {_span(held)}" if held else "; no held-out evals"
         lines.append(line)
     return lines
 
@@ -285,8 +285,8 @@ def placebo_lines(result) -> list[str]:
     return lines
 
 
-def _span(part: dict) -> str:
-    return f"{part['delta'] * 100:+.0f} points [{part['lo'] * 100:+.0f}, {part['hi'] * 100:+.0f}]"
+def _span(part) -> str:
+    return f"{part.delta * 100:+.0f} points [{part.lo * 100:+.0f}, {part.hi * 100:+.0f}]"
 
 
 def publish_command(study: str) -> str:

@@ -1,6 +1,6 @@
 """The tune -> acceptance -> publish path on a simulated world, through the product's own functions.
 
-``run_path`` is what ``tuner tune`` (default flow) and then ``tuner publish`` decide, step by step,
+``run_path`` is what ``tuner tune`` and then ``tuner publish`` decide, step by step,
 with the same functions and the same budget arithmetic, on a ``tuner.tuning.simulate.World``:
 
 1. the baseline on the target's tuning evals, then the screening: the rule-effect engine

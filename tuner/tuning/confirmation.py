@@ -16,7 +16,7 @@ all decided gets no more samples; the whole stops when every cell is decided or 
 are done, and what is open then is "undecided".
 
 The looks are planned before the first call, from K, the suite and the budget only (default twice
-the fixed design's calls; in the default flow what the cap leaves): the rounds as if every cell
+the fixed design's calls; in tune what the cap leaves): the rounds as if every cell
 stayed open, the last cut to the budget, and look k spends the O'Brien-Fleming-type share of the
 error budget for its planned share of the calls (``Zone.spend_planned``, as the rule-effect engine
 does). Most of the error is left for the last, largest look, where the fixed 6α/(π²k²) shares gave

@@ -124,11 +124,11 @@ def decision_lines(report: TuneReport) -> list[str]:
     lines += [f"- {r}" for r in a.reasons]
     lines += [""] if a.reasons else []
     for c in a.claim:
-        tuning, held = c.get("tuning_evals"), c.get("held_out_evals")
+        tuning, held = c.tuning_evals, c.held_out_evals
         if tuning:
-            lines.append(f"- {c['model']} · `{c['category']}`: {_part(tuning)} on its {tuning['evals']} tuning evals (fresh "
+            lines.append(f"- {c.model} · `{c.category}`: {_part(tuning)} on its {tuning.evals} tuning evals (fresh "
                          "samples; the change was chosen on these evals); "
-                         + (f"on its {held['evals']} held-out evals {_part(held)}." if held else "no held-out evals."))
+                         + (f"on its {held.evals} held-out evals {_part(held)}." if held else "no held-out evals."))
     if a.drops:
         lines += ["", "Drops tested elsewhere (one family: BH-adjusted p of the exact one-sided McNemar test):", "",
                   "| model | category | evals | pairs | Δ | pass→fail | fail→pass | BH p | drop |", "|---|---|---|---|---|---|---|---|---|"]
@@ -139,8 +139,8 @@ def decision_lines(report: TuneReport) -> list[str]:
     return lines + [""]
 
 
-def _part(part: dict) -> str:
-    return f"{part['delta']:+.0%} [{part['lo']:+.0%}, {part['hi']:+.0%}]"
+def _part(part) -> str:
+    return f"{part.delta:+.0%} [{part.lo:+.0%}, {part.hi:+.0%}]"
 
 
 def _rate(estimate) -> str:

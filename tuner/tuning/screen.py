@@ -1,4 +1,4 @@
-"""`tune`'s default flow: screen the pool with the rule-effect engine, assemble the winner from
+"""`tune`'s flow: screen the pool with the rule-effect engine, assemble the winner from
 its verdicts, check the winner for regressions, then confirm it.
 
 1. **Screen**: the rule-effect engine (``tuner.engine``) runs on the *target's* tuning
