@@ -139,7 +139,7 @@ def tune_verdicts(h, spec, category) -> dict[str, str]:
     print(json.dumps({"tune": category, "decision": report.acceptance.decision if report.acceptance else None,
                       "added": sorted(set(report.best_selection) - set(report.baseline_selection)),
                       "removed": sorted(set(report.baseline_selection) - set(report.best_selection)),
-                      "screening": {k: v for k, v in (report.screening or {}).items() if k != "engine"}}), flush=True)
+                      "screening": report.screening.model_dump(mode="json", exclude={"engine"}) if report.screening else None}), flush=True)
     return found
 
 
