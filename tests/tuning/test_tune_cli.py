@@ -48,12 +48,12 @@ def test_tune_runs_reruns_and_reports(cli, py_suite):
     again = json.loads(again_run.stdout)
     assert again["study"] == data["study"] and again["best_selection"] == data["best_selection"]
     assert again["calls"] == 0 and again["decision"] == data["decision"]
-    # The table output says the decision; only an accepted winner ends with the command that publishes it.
+    # The table output says the decision; only an accepted winner comes with the command that publishes it.
     shown = cli(*[a for a in args if a != "--json"])
     assert shown.exit_code == 0, shown.output
     assert f"decision: {again['decision']}" in shown.stdout
     if again["accepted"]:
-        assert shown.stdout.strip().splitlines()[-1].endswith(f"tuner publish --from {data['study']}")
+        assert f"publish the winner with: tuner publish --from {data['study']}" in shown.stdout
     else:
         assert "publish the winner" not in shown.stdout and again["publish_command"] is None
 
