@@ -71,7 +71,7 @@ def rule_evidence(h: Harness, config: TuneConfig, specs: list, best: dict, progr
     """
     if not best:
         return [], {"calls": 0, "new_calls": 0, "fixed_loo_calls": 0, "saved_calls": 0}
-    from tuner import engine as engine_effects
+    from tuner.ablation import engine_effects
     from tuner.stats.zones import Zone
 
     evals = list(config.eval_ids) if eval_ids is None else list(eval_ids)

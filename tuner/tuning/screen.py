@@ -175,7 +175,7 @@ def assemble(config: TuneConfig, effects: list) -> tuple[list[dict], str]:
 def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) -> tuple[dict, list]:
     """Screen, assemble and check; the winner is the study's best trial. What it spent and found,
     and the screening's rule effects (the tune's evidence)."""
-    from tuner import engine as engine_effects
+    from tuner.ablation import engine_effects
 
     specs = specs_of(config)
     target = target_evals(h, config)
