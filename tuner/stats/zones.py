@@ -70,7 +70,7 @@ from dataclasses import dataclass
 
 from tuner.stats.paired import bh_adjust
 
-__all__ = ["Zone", "ZoneTest", "zone_tests", "HELPS", "HURTS", "NO_EFFECT", "OPEN", "UNDECIDED", "RESERVE"]
+__all__ = ["Zone", "ZoneTest", "zone_tests", "HELPS", "HURTS", "NO_EFFECT", "OPEN", "UNDECIDED", "RESERVE", "continued_level"]
 
 HELPS, HURTS, NO_EFFECT, OPEN, UNDECIDED = "helps", "hurts", "no meaningful effect", "open", "undecided"
 
@@ -118,6 +118,19 @@ class Zone:
 
 
 RESERVE = 1 / 3  # the share of the error budgets kept for continuations (module doc)
+
+
+def continued_level(level: float, size: int, made: Sequence[tuple[int, float]], anchor: int | None) -> float:
+    """A one-look test's share of ``level`` in a sequence of retries (the publish gate's
+    non-inferiority, rerun with more samples): the share a look at ``size`` already made spent
+    (a replay), else what the sequence has left by ``size``, ``level x G(size) - spent`` (at least
+    0), ``G`` anchored at the first look's size (``anchor``; None: this is the first). ``made``:
+    (size, share) of the looks made."""
+    for n, share in made:
+        if n == size:
+            return share
+    anchor = size if anchor is None else anchor
+    return max(0.0, level * _share(size, anchor) - sum(share for _, share in made))
 
 
 def _share(most: int, anchor: int) -> float:
