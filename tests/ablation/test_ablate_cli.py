@@ -216,3 +216,46 @@ def test_an_ablation_is_an_experiment_linked_to_its_runs(cli, py_project):
         store.close()
     # One run per variant (the reference and one without each active rule) for the one model.
     assert {role for _, role in links} == {"design"} and len(links) == len(ACTIVE) + 1
+
+
+def test_a_small_cap_leaves_a_planted_rule_open_and_the_printed_command_continues_to_decide_it(cli, py_project):
+    """Issue 29's done-criterion: at a small cap the planted rule is undecided and the output names
+    the calls that decide it and the command that continues; that command, run exactly as printed,
+    is the same experiment: it replays the looks made (spending what they spent), decides the rule,
+    pays only the difference, and the error spent over both invocations stays within alpha."""
+    import shlex
+
+    from tuner.store import Store
+
+    # The active set's rules each cure gaps the simulator plants (module doc); at 150 calls none is decided.
+    first = cli("ablate", "--category", "text", "--model", "sim/careful", "--budget-calls", "150", "--json")
+    a, effects = _effects(first)
+    lead = a["adaptive"]["leads"][0]
+    assert effects[lead["rule"]]["verdict"] == "undecided" and lead["delta"] > 0.02 and lead["calls"] > 150, lead
+    command = a["adaptive"]["continue"]
+    args = shlex.split(command)
+    assert args[:2] == ["tuner", "ablate"] and int(args[args.index("--budget-calls") + 1]) == a["adaptive"]["leads"][0]["calls"]
+    assert a["adaptive"]["continued"] == 0 and a["spent"]["calls"] == a["adaptive"]["new_calls"] == a["adaptive"]["calls"]
+
+    second = cli(*args[1:], "--json")  # exactly the printed command (the test's --json aside)
+    b, effects = _effects(second)
+    assert b["id"] == a["id"] and b["adaptive"]["continued"] == len(a["adaptive"]["history"])
+    assert effects[lead["rule"]]["verdict"] == "helps", effects[lead["rule"]]
+    # Only the difference is paid: the first invocation's calls come back from the store and caches.
+    assert b["adaptive"]["new_calls"] == b["spent"]["calls"] == b["adaptive"]["calls"] - a["adaptive"]["calls"] > 0
+    # The looks made first are replayed with the error they spent; every look together spends at most alpha.
+    made = [(h["reps"], h["alpha"], h["beta"]) for h in a["adaptive"]["history"]]
+    assert [(h["reps"], h["alpha"], h["beta"]) for h in b["adaptive"]["history"]][: len(made)] == made
+    store = Store.open(f"sqlite:///{py_project / 'experiments' / 'tuner.db'}")
+    try:
+        anchor, recorded = store.engine_looks(b["id"], "adaptive")
+    finally:
+        store.close()
+    assert recorded == [(h["reps"], h["alpha"], h["beta"]) for h in b["adaptive"]["history"]]
+    assert anchor == a["adaptive"]["looks"][-1]
+    assert b["adaptive"]["alpha_spent"] == pytest.approx(sum(x[1] for x in recorded)) and b["adaptive"]["alpha_spent"] <= 0.05
+    # A different question (another zone) is another experiment: it starts afresh.
+    other = cli("ablate", "--category", "text", "--model", "sim/careful", "--budget-calls", "150",
+                "--delta", "0.1", "--json")
+    c, _ = _effects(other)
+    assert c["id"] != a["id"] and c["adaptive"]["continued"] == 0

@@ -165,12 +165,12 @@ def _what_would_decide(h, report, set_name, specs, category, zone, model, panel,
 
 def _printable(db: str) -> bool:
     """A store URL without a password (one with a password is left to TUNER_DB: never printed)."""
-    from sqlalchemy.engine import make_url
+    from urllib.parse import urlsplit
 
     try:
-        return make_url(db).password is None
-    except Exception:  # a bare path: a SQLite file
-        return True
+        return urlsplit(db).password is None
+    except ValueError:
+        return False
 
 
 def _set_label(rule_set: str) -> str:

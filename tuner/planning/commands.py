@@ -45,8 +45,12 @@ def ablate_calls_for(h, selection: dict, specs: list, eval_ids: list[str], zone,
     return None if points is None else points * getattr(h, "turns", 1)
 
 
+SCREEN_LOOKS = "screen"  # the screening's looks within the tune's experiment (``engine_effects``' ``looks_key``)
+
+
 def screen_plan(h, config, specs: list, cap: int):
-    """The engine ``Plan`` tune's screening runs under ``cap``."""
+    """The engine ``Plan`` tune's screening runs under ``cap``: a continuation of the looks the
+    study's screening made already (``Store.engine_looks``), if any."""
     from tuner.ablation import engine_plan
     from tuner.stats.zones import Zone
     from tuner.tuning.budgets import screen_budget, screen_pool
@@ -54,7 +58,7 @@ def screen_plan(h, config, specs: list, cap: int):
 
     pool, variants = screen_pool(config)
     return engine_plan(h, pool, specs, target_evals(h, config), budget_calls=screen_budget(cap), zone=Zone(),
-                       seed=config.seed, variants=variants)
+                       seed=config.seed, variants=variants, looks=h.store.engine_looks(config.hash, SCREEN_LOOKS))
 
 
 def tune_detectables(h, config, specs: list, cap: int | None, confirm_calls: int) -> list[Detectable]:
