@@ -10,21 +10,10 @@ import pytest
 
 from tuner.models import CompletionRequest, ModelSpec, complete_all, parse_files
 from tuner.models.sim.answers import simulate
-from tuner.models.sim.profiles import load_sim_data
 from tuner.models.sim.suite import load_suite
 from tuner.models.sim.variety import strip_variety
 
 SAMPLES = 4
-
-
-@pytest.fixture(scope="module")
-def data(suite_root):
-    return load_sim_data(suite_root, None)
-
-
-@pytest.fixture(scope="module")
-def suite(suite_root):
-    return load_suite(suite_root)
 
 
 def _sha(text: str) -> str:
