@@ -113,20 +113,18 @@ FLOW_COMMANDS = [
 
 
 @pytest.fixture(scope="session")
-def flows(tmp_path_factory, shared_cache) -> SimpleNamespace:
+def flows(tmp_path_factory, shared_grading) -> SimpleNamespace:
     """`run`, `compare`, `ablate`, `tune` and `analyze` on the Python suite, as a user types them (in
     this process: the imports are paid once), with what each printed as spent. Answers are bought
     afresh (a private response cache: the spent lines count real calls); grades come from the
-    session's grading cache (the same either way)."""
+    run's grading cache (the same either way)."""
     import json
     import re
 
     from sessionkit import invoke
 
     root = _project(tmp_path_factory.mktemp("flows") / "proj")
-    cache = tmp_path_factory.mktemp("flows-cache")
-    (shared_cache / "grading").mkdir(exist_ok=True)
-    (cache / "grading").symlink_to(shared_cache / "grading", target_is_directory=True)
+    cache = shared_grading(tmp_path_factory.mktemp("flows-cache"))
     db = root / "experiments" / "tuner.db"
     env = {"TUNER_HOME": str(root), "TUNER_CACHE_DIR": str(cache), "TUNER_DB": f"sqlite:///{db}",
            "TUNER_SUITE": str(root / "suites" / "python"), "COLUMNS": "80"}

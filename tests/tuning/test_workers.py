@@ -8,7 +8,6 @@ PostgreSQL answers; the sharing logic does not depend on the suite kind."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -26,22 +25,13 @@ from tuner.tuning.study import local_moves
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def py_project(tmp_path, monkeypatch, shared_cache) -> Path:
-    root = tmp_path / "proj"
-    shutil.copytree(REPO / "guidelines", root / "guidelines")
-    (root / "evals").symlink_to(REPO / "evals", target_is_directory=True)
-    (root / "experiments").mkdir()
-    shutil.copytree(REPO / "suites" / "python", root / "py", ignore=shutil.ignore_patterns("__pycache__", "broken"))
-    monkeypatch.setenv("TUNER_HOME", str(root))
-    monkeypatch.setenv("TUNER_SUITE", str(root / "py"))
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_cache))
+def py_project(py_project, monkeypatch) -> Path:
+    """The shared Python-suite project (tests/conftest.py), its workers beating every minute."""
     monkeypatch.setenv("TUNER_HEARTBEAT_S", "60")
-    monkeypatch.chdir(root)
-    return root
+    return py_project
 
 
 def _workers(project: Path, url: str, study: str, trials: int, n: int) -> None:

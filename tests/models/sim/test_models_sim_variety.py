@@ -59,7 +59,7 @@ def test_the_switch_through_litellm_and_the_environment(suite_root, monkeypatch)
 
 
 @pytest.mark.node
-def test_varied_answers_get_the_same_verdicts(root, suite, data, tmp_path, monkeypatch):
+def test_varied_answers_get_the_same_verdicts(root, suite, data, tmp_path, monkeypatch, shared_grading):
     """Graded with and without variety: the same pass/fail and failing step, answer by answer."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
@@ -68,7 +68,7 @@ def test_varied_answers_get_the_same_verdicts(root, suite, data, tmp_path, monke
     from tuner.paths import Project
     from tuner.suites import grade
 
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_grading(tmp_path / "cache")))
     project = Project(root)
     eval_suite = load_eval_suite(project)
     evals = {e.id: e for e in eval_suite.evals}
