@@ -130,9 +130,13 @@ def shared_grading(tmp_path_factory):
     run's, shared by every test that uses it and every xdist worker. A grade is a pure function of
     its key (the files, the eval's grader and the grader's identity: tuner/grading/cache.py), so
     sharing changes time, not results; diskcache is safe across processes. Response caches stay
-    per use: some tests count the calls they make. Tests of grading itself keep a private cache."""
-    grading = _run_folder(tmp_path_factory) / "grading-cache"
-    grading.mkdir(exist_ok=True)
+    per use: some tests count the calls they make. Tests of grading itself keep a private cache.
+
+    ``TUNER_TEST_GRADING_CACHE`` names a folder that outlives the run (like ``TUNER_TEST_VENVS``): a
+    later run on the machine then grades only what changed (the key holds the grader's identity)."""
+    kept = os.environ.get("TUNER_TEST_GRADING_CACHE")
+    grading = Path(kept) if kept else _run_folder(tmp_path_factory) / "grading-cache"
+    grading.mkdir(parents=True, exist_ok=True)
 
     def link(cache_dir: Path) -> Path:
         cache_dir.mkdir(parents=True, exist_ok=True)
