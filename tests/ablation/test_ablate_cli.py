@@ -15,7 +15,6 @@ import pytest
 
 pytestmark = [pytest.mark.slow]
 
-REPO = Path(__file__).resolve().parents[2]
 ACTIVE = {"py.raise-valueerror", "py.inclusive-limits", "py.no-mutable-defaults", "py.casefold", "py.unicode-normalize"}
 # A rule this test plants: its text carries the strongest cures of two text gaps,
 # text.none-for-bad-input (p = 0.3 in every selection eval) and text.wrap-width-off-by-one (p = 0.4
@@ -30,23 +29,6 @@ status: candidate
 Never signal an error by returning `None` or a sentinel: raise `ValueError` with a message that
 names the bad value. A wrapped line may be exactly `width` long.
 """
-
-
-@pytest.fixture
-def py_project(tmp_path, monkeypatch, shared_cache) -> Path:
-    import shutil
-
-    root = tmp_path / "proj"
-    shutil.copytree(REPO / "guidelines", root / "guidelines")
-    (root / "evals").symlink_to(REPO / "evals", target_is_directory=True)
-    (root / "experiments").mkdir()
-    shutil.copytree(REPO / "suites" / "python", root / "py", ignore=shutil.ignore_patterns("__pycache__", "broken"))
-    monkeypatch.setenv("TUNER_HOME", str(root))
-    monkeypatch.setenv("TUNER_SUITE", str(root / "py"))
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_cache))
-    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
-    monkeypatch.chdir(root)
-    return root
 
 
 def _effects(r) -> tuple[dict, dict]:
