@@ -129,6 +129,12 @@ def _placebo_cap(h, config, specs, cap: int, given: bool) -> tuple[int, int]:
     return cap - arm, cap
 
 
+# Distinct system prompts per model of screen_phases' phases, for the plan's cached input tokens:
+# the baseline; the engine's (each call drops its own random rules: not counted); the baseline and
+# the winner; the winner's best single change alone.
+_SCREEN_PROMPTS = (1, None, 2, 1)
+
+
 def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budget, placebo_seed=None, cap=None):
     """The phases tune will run and what each spends at most (the screening flow's confirmation and
     evidence share what the cap leaves; the tpe flow's default to their fixed designs)."""
@@ -147,21 +153,23 @@ def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budge
     arm = 0 if placebo_seed is None else arm_calls(h, config, n)
     if config.search == "screen":
         used = 0
-        for name, calls, evals, only_if in screen_phases(h, config, n, budget_calls):
-            builder.add_calls(name, calls, tokens, evals, only_if=only_if)
+        phases = screen_phases(h, config, n, budget_calls)
+        for (name, calls, evals, only_if), prompts in zip(phases, _SCREEN_PROMPTS, strict=True):
+            builder.add_calls(name, calls, tokens, evals, only_if=only_if, prompts=prompts)
             used += calls
         conf = confirm_calls(config, len(held), n, max(0, budget_calls - used), confirm_budget)
         builder.add_calls(f"confirmation: fresh samples of all {len(everywhere)} evals (every tuning eval, every held-out "
                           "eval), sequential", conf, tokens, everywhere, note="what the cap leaves",
-                          only_if="a change passes the check")
+                          only_if="a change passes the check", prompts=2)
         if arm:
             _plan_placebo(builder, h, config, placebo_seed, arm, tokens)
     else:
         k = trials or default_trials(config)
         builder.add("trials", tokens, config.eval_ids, config.samples, arms=k)
-        builder.add_calls("confirmation", confirm_calls(config, len(held), n, None, confirm_budget), tokens, everywhere)
+        builder.add_calls("confirmation", confirm_calls(config, len(held), n, None, confirm_budget), tokens, everywhere,
+                          prompts=2)
         builder.add_calls("evidence", evidence_budget or fixed_loo_calls(config, len(config.baseline_selection), n), tokens,
-                          config.eval_ids)
+                          config.eval_ids)  # the rule-effect engine: every call a prompt of its own
         if arm:
             _plan_placebo(builder, h, config, placebo_seed, arm, tokens)
     out = builder.build(cap_calls=budget_calls if placebo_seed is None else cap, cap_usd=h.budget.usd)
@@ -203,7 +211,7 @@ def _plan_placebo(builder, h, config, seed: int, calls: int, tokens: int) -> Non
     evals = arm_evals(h, config)
     builder.add_calls(f"placebo arm: the winner and its length-matched placebo (seed {seed}) on fresh samples of the "
                       f"{len(evals)} {config.category} tuning evals", calls, tokens, evals,
-                      only_if="the winner is accepted")
+                      only_if="the winner is accepted", prompts=2)
 
 
 def _baseline_set(config):
