@@ -106,8 +106,8 @@ def test_infrastructure_errors_are_not_cached(batch, project, monkeypatch):
     import tuner.suites.convex.pipeline as pipeline
 
     calls = []
-    real = pipeline._grade_batch
-    monkeypatch.setattr(pipeline, "_grade_batch", lambda tc, rules, reqs, t: calls.append(len(reqs)) or real(tc, rules, reqs, t))
+    real = pipeline._checked_batch
+    monkeypatch.setattr(pipeline, "_checked_batch", lambda tc, rules, reqs, t: calls.append(len(reqs)) or real(tc, rules, reqs, t))
     monkeypatch.setattr(pipeline.checks, "run_tests", lambda ws, subs, t, **kw: ({}, set()))
     files = variants.wrong_behaviour()
     files["convex/counters.ts"] += "\n// not graded before\n"
