@@ -13,6 +13,7 @@ error, never a model failure.
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -86,27 +87,40 @@ def _grade_uncached(suite, todo: dict[str, GradeRequest], timeout_s):
 
 def _grade_batches(toolchain: Toolchain, rules: dict[str, str], batches: list[list[GradeRequest]],
                    timeout_s: float) -> Iterator[list[GradeResult]]:
-    """Each batch's results, in order. The tests run only for answers that passed every earlier
-    step (a failed step decides the verdict and hides the later ones): they wait for tsc. So that a
-    core does not idle meanwhile, the next batch's static checks run while this one's tests do."""
+    """Each batch's results, in order. The tests (the costliest step: a fresh process per answer)
+    run only for answers that passed every earlier step, since a failed step decides the verdict and
+    hides the later ones: they wait for tsc. So that a core does not idle meanwhile, the next batch's
+    steps before the tests run beside this one's tests; a lone batch on a machine with a core to
+    spare starts the tests of the answers that passed the lint beside tsc instead (the tests of
+    those tsc then fails are wasted CPU, but nothing waits). Either way the same verdicts."""
+    speculate = len(batches) == 1 and _spare_core()
     with ThreadPoolExecutor(max_workers=1) as ahead:
-        following = ahead.submit(_checked_batch, toolchain, rules, batches[0], timeout_s) if batches else None
+        following = ahead.submit(_checked_batch, toolchain, rules, batches[0], timeout_s, speculate) if batches else None
         try:
             for index in range(len(batches)):
-                stack, ws, subs = following.result()
+                stack, ws, subs, early = following.result()
                 following = (ahead.submit(_checked_batch, toolchain, rules, batches[index + 1], timeout_s)
                              if index + 1 < len(batches) else None)
                 with stack:
-                    yield _tested_batch(ws, subs, timeout_s)
+                    yield _tested_batch(ws, subs, timeout_s, early)
         finally:
             if following is not None and following.exception() is None:  # stopped early: its workspace goes too
                 following.result()[0].close()
 
 
-def _checked_batch(toolchain: Toolchain, rules: dict[str, str], requests: list[GradeRequest],
-                   timeout_s: float) -> tuple[ExitStack, Workspace, list[SubProject]]:
+def _spare_core() -> bool:
+    """Whether this machine has a core idle beside the two tools a batch runs at once."""
+    try:
+        return os.getloadavg()[0] + 2 <= len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return False
+
+
+def _checked_batch(toolchain: Toolchain, rules: dict[str, str], requests: list[GradeRequest], timeout_s: float,
+                   speculate: bool = False) -> tuple[ExitStack, Workspace, list[SubProject], dict | None]:
     """A batch's workspace after the steps before the tests (the caller closes the stack: the
-    workspace goes)."""
+    workspace goes), and with ``speculate`` the tests of the answers that passed the lint, run
+    beside tsc."""
     stack = ExitStack()
     try:
         ws = Workspace(stack.enter_context(sandbox.temp_dir()), toolchain, rules)
@@ -115,22 +129,26 @@ def _checked_batch(toolchain: Toolchain, rules: dict[str, str], requests: list[G
             _prepare(sub)
         _record(subs, "bundle", _with_retry("bundle", ws, _alive(subs), timeout_s, _run_bundle))
         alive = _alive(subs)
-        with ThreadPoolExecutor(max_workers=1) as pool:
+        early = None
+        with ThreadPoolExecutor(max_workers=2) as pool:
             tsc = pool.submit(_run_tsc, ws, alive, timeout_s)
             lint = _with_retry("eslint", ws, alive, timeout_s, checks.run_eslint)
+            if speculate:
+                early = pool.submit(_run_tests, ws, [s for s in alive if lint[s.name].status == "pass"], timeout_s)
             outcomes = {"tsc": tsc.result(), "eslint": lint}
+            early = early.result() if early is not None else None
         for name in ("tsc", "eslint"):  # in the steps' order: after a failure nothing more is recorded
             _record(alive, name, outcomes[name])
     except BaseException:
         stack.close()
         raise
-    return stack, ws, subs
+    return stack, ws, subs, early
 
 
-def _tested_batch(ws: Workspace, subs: list[SubProject], timeout_s: float) -> list[GradeResult]:
-    # The tests (the costliest step: a fresh process per answer) only for the answers still alive.
+def _tested_batch(ws: Workspace, subs: list[SubProject], timeout_s: float, early: dict | None = None) -> list[GradeResult]:
+    # The tests only for the answers still alive (``early``: already run, for more of them).
     alive = _alive(subs)
-    _record(alive, "tests", _run_tests(ws, alive, timeout_s))
+    _record(alive, "tests", early if early is not None else _run_tests(ws, alive, timeout_s))
     return [_assemble(s, _host_paths(ws)) for s in subs]
 
 
