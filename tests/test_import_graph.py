@@ -141,28 +141,6 @@ LAYERS: list[list[str]] = [
 # shrink: an entry no longer needed fails the test, so it is removed when its import goes.
 ALLOWED_UPWARD: dict[tuple[str, str], str] = {}
 
-# Modules outside ``store/`` that still read or write the schema's tables themselves instead of
-# asking the store (issue 32: "the store as an interface"). The list must shrink likewise.
-SCHEMA_USERS: dict[str, str] = {
-    "tuner/apikeys.py": "key records: their own table, queried here",
-    "tuner/analysis/runref.py": "run-id prefix lookup",
-    "tuner/cli/sessions.py": "session listing filters",
-    "tuner/proposals/propose.py": "failed results of a run",
-    "tuner/publish/publish.py": "the study's recorded decision",
-    "tuner/runs/listing.py": "runs list queries",
-    "tuner/runs/usage.py": "the spent sums over results and design points",
-    "tuner/sessions/labels.py": "labels of answers",
-    "tuner/sessions/query.py": "session queries",
-    "tuner/web/answers.py": "viewer queries",
-    "tuner/web/data.py": "viewer queries",
-    "tuner/web/effects.py": "viewer queries",
-    "tuner/web/experiments.py": "viewer queries",
-    "tuner/web/pages.py": "viewer queries",
-    "tuner/web/rules.py": "viewer queries",
-    "tuner/web/sidebyside.py": "viewer queries",
-}
-
-
 def _level() -> dict[str, int]:
     return {node: i for i, layer in enumerate(LAYERS) for node in layer}
 
@@ -208,19 +186,44 @@ def test_the_readme_draws_these_layers():
     assert drawn == [[n for n in layer if n != "tuner"] for layer in LAYERS]
 
 
-def test_only_the_store_reads_its_schema():
+def schema_users(root: Path = ROOT) -> dict[str, list[int]]:
+    """{module outside ``tuner/store/``: lines importing ``tuner.store.schema``}."""
     users: dict[str, list[int]] = {}
-    for path in sorted(ROOT.rglob("*.py")):
-        rel = str(path.relative_to(ROOT.parent))
+    for path in sorted(root.rglob("*.py")):
+        rel = str(path.relative_to(root.parent))
         if rel.startswith("tuner/store/"):
             continue
         lines = [line for target, line in _imports(path, types=True) if target.startswith("tuner.store.schema")]
         if lines:
             users[rel] = lines
-    new = sorted(set(users) - set(SCHEMA_USERS))
-    assert not new, f"ask the store (tuner/store/) instead of importing its schema: {[(f, users[f]) for f in new]}"
-    stale = sorted(set(SCHEMA_USERS) - set(users))
-    assert not stale, f"SCHEMA_USERS entries no longer needed (remove them): {stale}"
+    return users
+
+
+def test_only_the_store_reads_its_schema():
+    """Every query is the store's (issue 32): other modules ask ``tuner.store``'s query modules."""
+    users = schema_users()
+    assert not users, f"ask the store (tuner/store/) instead of importing its schema: {sorted(users.items())}"
+
+
+def test_a_schema_import_outside_the_store_is_caught(tmp_path, monkeypatch):
+    """The check can fail: a web module importing a row class, even inside a function, is reported."""
+    pkg = tmp_path / "tuner"
+    (pkg / "web").mkdir(parents=True)
+    (pkg / "store").mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "store" / "runs.py").write_text("from tuner.store.schema import RunRow\n")
+    (pkg / "web" / "page.py").write_text("def f():\n    from tuner.store import schema\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", pkg)
+    assert schema_users(pkg) == {"tuner/web/page.py": [2]}
+
+
+def test_only_the_store_speaks_sql():
+    """Queries are the store's: SQLAlchemy is imported in ``tuner/store/`` and, for Optuna's own
+    storage (its tables, not the store's), in ``tuner/tuning/``; nowhere else."""
+    users = [f"{path.relative_to(ROOT.parent)}:{line}" for path in sorted(ROOT.rglob("*.py"))
+             if path.relative_to(ROOT).parts[0] not in ("store", "tuning")
+             for target, line in _imports(path, types=True) if target.split(".")[0] == "sqlalchemy"]
+    assert not users, users
 
 
 def test_only_the_cli_speaks_typer():

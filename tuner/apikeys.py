@@ -15,26 +15,15 @@ import secrets
 from datetime import datetime, timezone
 
 from pydantic import BaseModel
-from sqlalchemy import select
 
-from tuner.errors import InputError, NotFoundError
-from tuner.store.schema import ApiKeyRow
+from tuner.errors import InputError
+from tuner.store import keys as stored
+from tuner.store.keys import KeyRecord as ApiKey
 
 __all__ = ["ApiKey", "NewKey", "create_key", "key_active", "list_keys", "revoke_key", "verify_key"]
 
 _FORMAT = re.compile(r"^tk_([0-9a-f]{12})_([A-Za-z0-9_-]{20,100})$")
 _ID = re.compile(r"^[0-9a-f]{4,12}$")
-
-
-class ApiKey(BaseModel):
-    id: str
-    name: str
-    created_at: datetime
-    revoked_at: datetime | None = None
-
-    @property
-    def active(self) -> bool:
-        return self.revoked_at is None
 
 
 class NewKey(BaseModel):
@@ -50,42 +39,24 @@ def _now() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
-def _record(row: ApiKeyRow) -> ApiKey:
-    return ApiKey(id=row.id, name=row.name, created_at=row.created_at, revoked_at=row.revoked_at)
-
-
 def create_key(store, name: str) -> NewKey:
     name = name.strip()
     if not name or len(name) > 200:
         raise InputError(f"key name {name!r}: give a short description of what the key is for (1-200 characters)")
     key_id = secrets.token_hex(6)
     secret = f"tk_{key_id}_{secrets.token_urlsafe(32)}"
-    with store.session() as s:
-        row = ApiKeyRow(id=key_id, name=name, key_hash=_hash(secret), created_at=_now())
-        s.add(row)
-        s.flush()
-        return NewKey(key=_record(row), secret=secret)
+    return NewKey(key=stored.insert_key(store, key_id, name, _hash(secret), _now()), secret=secret)
 
 
 def list_keys(store) -> list[ApiKey]:
-    with store.reading() as s:
-        return [_record(r) for r in s.execute(select(ApiKeyRow).order_by(ApiKeyRow.created_at)).scalars()]
+    return stored.list_keys(store)
 
 
 def revoke_key(store, key_id: str) -> ApiKey:
     """Revoke by id (or a unique prefix of it); revoking a revoked key keeps its first date."""
     if not _ID.match(key_id):
         raise InputError(f"key id {key_id!r}: expected the hex id `tuner keys list` shows")
-    with store.session() as s:
-        rows = s.execute(select(ApiKeyRow).where(ApiKeyRow.id.startswith(key_id))).scalars().all()
-        if not rows:
-            raise NotFoundError(f"unknown key id '{key_id}' (see `tuner keys list`)")
-        if len(rows) > 1:
-            raise InputError(f"key id prefix '{key_id}' is ambiguous; give the whole id")
-        row = rows[0]
-        if row.revoked_at is None:
-            row.revoked_at = _now()
-        return _record(row)
+    return stored.revoke_key(store, key_id, _now())
 
 
 def verify_key(store, presented: str | None) -> ApiKey | None:
@@ -93,18 +64,16 @@ def verify_key(store, presented: str | None) -> ApiKey | None:
     m = _FORMAT.match(presented or "")
     if not m:
         return None
-    with store.reading() as s:
-        row = s.get(ApiKeyRow, m.group(1))
-        # Compare even when the id is unknown, so that case takes the same time as a wrong secret.
-        stored = row.key_hash if row is not None else "0" * 64
-        if not hmac.compare_digest(stored, _hash(presented)) or row is None or row.revoked_at is not None:
-            return None
-        return _record(row)
+    found = stored.key_hash(store, m.group(1))
+    # Compare even when the id is unknown, so that case takes the same time as a wrong secret.
+    expected = found[1] if found is not None else "0" * 64
+    if not hmac.compare_digest(expected, _hash(presented)) or found is None or not found[0].active:
+        return None
+    return found[0]
 
 
 def key_active(store, key_id: str) -> bool:
     """Whether the key ``key_id`` exists and is not revoked (the check a key's browser sessions make
     on every request)."""
-    with store.reading() as s:
-        row = s.get(ApiKeyRow, key_id)
-        return row is not None and row.revoked_at is None
+    found = stored.key_hash(store, key_id)
+    return found is not None and found[0].active

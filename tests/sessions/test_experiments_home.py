@@ -101,7 +101,7 @@ def test_runs_list_suite_filters_by_suite(env, linked):
 
 
 def test_legacy_parts_are_recognised_by_set_name():
-    from tuner.runs.listing import is_legacy_part
+    from tuner.store.runs import is_legacy_part
 
     assert is_legacy_part("ablate-1234abcd-without-py.casefold") and is_legacy_part("tune-text-1a2b#3")
     assert is_legacy_part("winner-adaptive-r0007")

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import select
-
 from tuner.errors import InputError, NotFoundError
-from tuner.store.records import RunRecord
-from tuner.store.schema import RunRow
 from tuner.hashing import short
+from tuner.store.records import RunRecord
+from tuner.store.runs import runs_by_prefix
 
 __all__ = ["resolve_run"]
 
@@ -35,9 +33,7 @@ def _id_text(text: str) -> str:
 def resolve_run(store, text: str) -> RunRecord:
     """The one run ``text`` names; an ambiguous prefix lists the candidates (one line)."""
     prefix = _id_text(text)
-    with store.reading() as s:
-        rows = s.execute(select(RunRow).where(RunRow.id.startswith(prefix)).order_by(RunRow.id).limit(11)).scalars().all()
-        records = [RunRecord.from_row(r) for r in rows]
+    records = runs_by_prefix(store, prefix, 11)
     if not records:
         raise NotFoundError(f"unknown run '{text}' (see `tuner runs list`)")
     if len(records) > 1:

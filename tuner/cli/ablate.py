@@ -101,7 +101,7 @@ def _decide_calls(h, set_name: str, specs: list, category: str | None, zone, eff
 
 def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None, zone):
     """What the adaptive design spends at most: its budget, at the full set's prompt size, and what it decides."""
-    from tuner import engine as engine_budget
+    from tuner.ablation import engine_budget
     from tuner.planning.commands import ablate_detectables
     from tuner.runs.plan import PlanBuilder
 

@@ -49,7 +49,7 @@ def list_cmd(
         store = open_store(db)
     except NotFoundError:  # nothing recorded yet: an empty list, and no store file created
         store = None
-    from tuner.runs.listing import list_runs
+    from tuner.store.runs import list_runs
 
     suite_name = None
     if suite:

@@ -119,16 +119,9 @@ def show_cmd(
 
 def _failure(store, result_id: int) -> str | None:
     """The failed step's detail, else the result's own error (a parse or provider failure)."""
-    from sqlalchemy import select
+    from tuner.store.results import failure_text
 
-    from tuner.store.schema import ResultRow, StepRow
-
-    with store.reading() as db:
-        error = db.execute(select(ResultRow.error).where(ResultRow.id == result_id)).scalar_one_or_none()
-        detail = db.execute(select(StepRow.detail).where(StepRow.result_id == result_id, StepRow.status.in_(("fail", "error")))
-                            .order_by(StepRow.position).limit(1)).scalar_one_or_none()
-    text = (detail or error or "").strip()
-    return text or None
+    return failure_text(store, result_id)
 
 
 def label(

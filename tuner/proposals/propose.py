@@ -43,16 +43,9 @@ class ProposalResult(BaseModel):
 
 
 def _latest_run_with_failures(store, suite_name: str, category: str):
-    from sqlalchemy import select
+    from tuner.store.runs import latest_failing_run
 
-    from tuner.store.schema import ResultRow, RunRow
-
-    with store.reading() as s:
-        run_id = s.execute(
-            select(RunRow.id).join(ResultRow, ResultRow.run_id == RunRow.id)
-            .where(RunRow.suite == suite_name, ResultRow.category == category, ResultRow.outcome == "fail")
-            .order_by(RunRow.updated_at.desc()).limit(1)
-        ).scalar_one_or_none()
+    run_id = latest_failing_run(store, suite_name, category)
     if run_id is None:
         raise NotFoundError(f"no stored run of suite '{suite_name}' has failures in '{category}' (run `tuner run --category {category}` first)")
     return store.run(run_id)

@@ -146,21 +146,18 @@ def _changelog(version: str, date: str, diff: dict, effects: dict[str, list[str]
 
 def _measured_effects(h: Harness) -> dict[str, list[str]]:
     """Significant per-rule effects from the latest stored tune/ablate experiments, by rule."""
-    from sqlalchemy import select
-
-    from tuner.store.schema import ExperimentRow
+    from tuner.store.experiments import experiments_created
 
     out: dict[str, list[str]] = {}
-    with h.store.session() as s:
-        rows = s.execute(select(ExperimentRow).where(ExperimentRow.kind.in_(["tune", "ablate"])).order_by(ExperimentRow.created_at.desc())).scalars().all()
-        for row in rows:
-            for e in (row.result or {}).get("rule_effects") or (row.result or {}).get("effects") or []:
-                if e.get("verdict") in ("helps", "hurts") and len(out.setdefault(e["rule"], [])) < 4:
-                    where = " on its tuning evals" if row.kind == "tune" else ""  # where tune measured it
-                    # The engine's figure is its estimate at the look that decided (a first crossing reads high).
-                    at = " at its deciding look" if e.get("decided_round") else ""
-                    out[e["rule"]].append(f"{e['verdict']} {e['category']}{where} ({e['delta']:+.0%}{at}, {e['model']}, "
-                                          f"{row.kind} {row.name})")
+    for row in experiments_created(h.store, ["tune", "ablate"]):
+        result = row["result"] or {}
+        for e in result.get("rule_effects") or result.get("effects") or []:
+            if e.get("verdict") in ("helps", "hurts") and len(out.setdefault(e["rule"], [])) < 4:
+                where = " on its tuning evals" if row["kind"] == "tune" else ""  # where tune measured it
+                # The engine's figure is its estimate at the look that decided (a first crossing reads high).
+                at = " at its deciding look" if e.get("decided_round") else ""
+                out[e["rule"]].append(f"{e['verdict']} {e['category']}{where} ({e['delta']:+.0%}{at}, {e['model']}, "
+                                      f"{row['kind']} {row['name']})")
     return out
 
 

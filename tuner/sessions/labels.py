@@ -11,11 +11,9 @@ from datetime import datetime, timezone
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
-from sqlalchemy import select
 
 from tuner.errors import InputError
-from tuner.sessions.query import STATUSES, TAG_PATTERN, SessionLabel
-from tuner.store.schema import SessionLabelRow
+from tuner.store.sessions import STATUSES, TAG_PATTERN, SessionLabel, session_labels, update_labels
 
 __all__ = ["LabelChange", "label_change", "apply_labels", "get_label"]
 
@@ -76,66 +74,32 @@ def _now() -> datetime:
 
 def apply_labels(store, keys: list[str], change: LabelChange) -> int:
     """Apply ``change`` to the sessions ``keys`` (full keys) in one transaction; returns how many."""
-    if not keys:
-        return 0
-    keys = list(dict.fromkeys(keys))
-    now = _now()
-    with store.session() as s:
-        _check_known(s, keys)
-        rows = {r.session_key: r for r in s.execute(select(SessionLabelRow).where(SessionLabelRow.session_key.in_(keys))).scalars()}
-        for key in keys:
-            row = rows.get(key)
-            if row is None:
-                row = SessionLabelRow(session_key=key, eval_ready=False, eval_status="needs_review", eval_notes="",
-                                      eval_tags=[])
-                s.add(row)
-                rows[key] = row
-            _change(row, change)
-            row.reviewed_at = now
-    return len(keys)
+    return update_labels(store, keys, lambda key, label: _change(key, label, change), _now())
 
 
-def _check_known(s, keys: list[str]) -> None:
-    from tuner.errors import NotFoundError
-    from tuner.store.schema import ResultRow
-
-    known: set[str] = set()
-    for i in range(0, len(keys), 500):
-        chunk = keys[i:i + 500]
-        known |= set(s.execute(select(ResultRow.response_key).where(
-            ResultRow.response_key.in_(chunk), ResultRow.output.isnot(None)).distinct()).scalars())
-    missing = [k for k in keys if k not in known]
-    if missing:
-        raise NotFoundError(f"unknown session '{missing[0]}'" + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
-
-
-def _change(row: SessionLabelRow, change: LabelChange) -> None:
+def _change(key: str, label: SessionLabel, change: LabelChange) -> SessionLabel:
+    new = label.model_copy()
     if change.status is not None:
-        row.eval_status = change.status
+        new.eval_status = change.status
     if change.ready is not None:
-        row.eval_ready = change.ready
+        new.eval_ready = change.ready
     elif change.status in ("golden", "correct", "incorrect"):
-        row.eval_ready = True
-    tags = set(row.eval_tags or [])
+        new.eval_ready = True
+    tags = set(label.eval_tags or [])
     if change.tags is not None:
         tags = set(change.tags)
     tags = (tags | set(change.add_tags)) - set(change.remove_tags)
     if len(tags) > MAX_TAGS:
-        raise InputError(f"session {row.session_key}: at most {MAX_TAGS} tags")
-    row.eval_tags = sorted(tags)
+        raise InputError(f"session {key}: at most {MAX_TAGS} tags")
+    new.eval_tags = sorted(tags)
     if change.notes is not None:
-        row.eval_notes = change.notes
+        new.eval_notes = change.notes
     if change.expected_output is not None:
-        row.expected_output = change.expected_output
+        new.expected_output = change.expected_output
     elif change.clear_expected_output:
-        row.expected_output = None
+        new.expected_output = None
+    return new
 
 
 def get_label(store, key: str) -> SessionLabel:
-    with store.reading() as s:
-        row = s.get(SessionLabelRow, key)
-        if row is None:
-            return SessionLabel()
-        return SessionLabel(eval_ready=row.eval_ready, eval_status=row.eval_status, eval_notes=row.eval_notes,
-                            eval_tags=list(row.eval_tags or []), expected_output=row.expected_output,
-                            reviewed_at=row.reviewed_at)
+    return session_labels(store, [key])[key]

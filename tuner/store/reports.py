@@ -1,12 +1,17 @@
 """Written reports in the store (failure analyses, rule proposals): recorded once per file.
 
-Kept beside ``Store`` rather than in it: a report is a record about a run, read and written only by
+Kept beside ``Store`` rather than in it: a report is a record about a run, written only by
 ``tuner analyze`` and ``tuner propose``.
+
+Contract (every backend): ``save_report`` inserts or replaces the report written to a file (the same
+kind, run, author and path is the same report); ``list_reports`` lists reports oldest first, filtered
+by kind, model or run; ``report_heads`` lists the newest reports' small columns (no body) for pages.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import NamedTuple
 
 from pydantic import BaseModel
 from sqlalchemy import select
@@ -14,7 +19,7 @@ from sqlalchemy import select
 from tuner.hashing import sha256_json
 from tuner.store.schema import ReportRow
 
-__all__ = ["ReportRecord", "save_report", "list_reports"]
+__all__ = ["ReportRecord", "ReportHead", "save_report", "list_reports", "report_heads"]
 
 
 class ReportRecord(BaseModel):
@@ -59,3 +64,20 @@ def list_reports(store, *, kind: str | None = None, model: str | None = None, ru
 def _record(row: ReportRow) -> ReportRecord:
     return ReportRecord(id=row.id, kind=row.kind, run_id=row.run_id, model=row.model, author_model=row.author_model,
                         path=row.path, body=row.body, created_at=row.created_at)
+
+
+class ReportHead(NamedTuple):
+    id: str
+    kind: str
+    run_id: str | None
+    model: str
+    path: str
+    created_at: datetime
+
+
+def report_heads(store, limit: int) -> list[ReportHead]:
+    """The newest ``limit`` reports, newest first, without their bodies."""
+    with store.reading() as s:
+        rows = s.execute(select(ReportRow.id, ReportRow.kind, ReportRow.run_id, ReportRow.model, ReportRow.path,
+                                ReportRow.created_at).order_by(ReportRow.created_at.desc()).limit(limit)).all()
+    return [ReportHead(*r) for r in rows]

@@ -9,12 +9,10 @@ from before a field was recorded shows what it has and says what it lacks.
 
 from __future__ import annotations
 
-import json
 import re
 
-from sqlalchemy import inspect, select, text
-
-from tuner.store.schema import RunRow
+from tuner.store.runs import run_facts
+from tuner.store.studies import trial_attributes
 
 __all__ = ["headline", "verdict_counts", "tune_answer", "ablate_answer", "compare_answer", "run_answer", "report_of"]
 
@@ -106,28 +104,12 @@ def _changes(baseline: dict[str, str], best: dict[str, str]) -> list[dict]:
 def _trial_attrs(store, study: str) -> list[dict]:
     """The study's finished trials with the attributes the side by side needs (Optuna's tables in the
     store's database, when the study was stored there)."""
-    with store.engine.connect() as conn:
-        if "trial_user_attributes" not in inspect(conn).get_table_names():
-            return []
-        rows = conn.execute(text(
-            "SELECT t.number, a.key, a.value_json FROM trials t JOIN studies s ON s.study_id = t.study_id "
-            "JOIN trial_user_attributes a ON a.trial_id = t.trial_id "
-            "WHERE s.study_name = :name AND t.state = 'COMPLETE' "
-            "AND a.key IN ('baseline', 'constraint', 'run_ids', 'regressed')"), {"name": study}).all()
-    trials: dict[int, dict] = {}
-    for number, key, value in rows:
-        try:
-            trials.setdefault(int(number), {"number": int(number)})[key] = json.loads(value)
-        except ValueError:
-            continue
-    return [trials[n] for n in sorted(trials)]
+    return trial_attributes(store, study, ["baseline", "constraint", "run_ids", "regressed"])
 
 
 def _model_keys(store, run_ids: list[str]) -> dict[str, tuple[str, str]]:
     """{run id: (model key, model)}."""
-    with store.reading() as s:
-        return {rid: (key, model) for rid, key, model in
-                s.execute(select(RunRow.id, RunRow.model_key, RunRow.model).where(RunRow.id.in_(run_ids)))}
+    return {rid: (f.model_key, f.model) for rid, f in run_facts(store, run_ids).items()}
 
 
 def _pairs(store, before: list[str], after: list[str]) -> list[dict]:
@@ -157,12 +139,7 @@ def _refused_trial(store, study: str) -> dict | None:
 
 def _confirm_pairs(store, exp_id: str) -> list[dict]:
     """The confirmation's first round: baseline and winner runs on the same fresh samples, by model."""
-    from tuner.store.schema import ExperimentRunRow
-
-    with store.reading() as s:
-        rows = s.execute(select(RunRow.id, RunRow.set_name, RunRow.sample_offset, RunRow.created_at)
-                         .join(ExperimentRunRow, ExperimentRunRow.run_id == RunRow.id)
-                         .where(ExperimentRunRow.experiment_id == exp_id, ExperimentRunRow.role == "confirm")).all()
+    rows = list(run_facts(store, (), experiment=exp_id, role="confirm").values())
     if not rows:
         return []
     first = min(r.sample_offset for r in rows)

@@ -10,12 +10,14 @@ import difflib
 from pathlib import Path
 
 from pydantic import BaseModel
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
 
-from tuner.errors import InputError, NotFoundError
-from tuner.store.records import ResultRecord, RunRecord
-from tuner.store.schema import ExperimentRow, PromptRow, ResultRow, RunRow, SessionLabelRow, StepRow
+from tuner.errors import InputError
+from tuner.store.experiments import experiment_index
+from tuner.store.prompts import prompt
+from tuner.store.records import RunRecord
+from tuner.store.results import category_rows, eval_results
+from tuner.store.runs import known_categories, known_models, list_runs, resolve_run_prefixes
+from tuner.store.sessions import session_labels
 
 __all__ = ["RunsPage", "runs_page", "category_results", "eval_results", "labels_for", "file_diffs", "Suites",
            "known_models", "known_categories", "experiments", "report_files", "prompt", "resolve_run_prefixes", "report_run", "report_twin"]
@@ -30,9 +32,7 @@ class RunsPage(BaseModel):
 
 def runs_page(store, *, offset: int = 0, limit: int = 50, model: str | None = None, suite: str | None = None,
               include_parts: bool = False) -> RunsPage:
-    """A page of runs; the parts of ablations and tunes only with ``include_parts`` (see tuner.runs.listing)."""
-    from tuner.runs.listing import list_runs
-
+    """A page of runs; the parts of ablations and tunes only with ``include_parts`` (see tuner.store.runs)."""
     rows = list_runs(store, model=model, suite=suite, include_parts=include_parts, limit=limit + 1, offset=offset)
     return RunsPage(runs=rows[:limit], offset=offset, limit=limit, has_more=len(rows) > limit)
 
@@ -44,23 +44,9 @@ def category_results(store, run_id: str, category: str) -> dict[str, list[dict]]
     of the result's own error. A grading failure leaves ``results.error`` empty (the reason is on
     the step), so reading that column alone showed nothing for most failures.
     """
-    r, st = ResultRow.__table__, StepRow.__table__
-    q = (select(r.c.id, r.c.eval_id, r.c.sample_index, r.c.outcome, r.c.failed_step, r.c.error, r.c.response_key,
-                r.c.tests_passed, r.c.tests_total)
-         .where(r.c.run_id == run_id, r.c.category == category).order_by(r.c.eval_id, r.c.sample_index))
     out: dict[str, list[dict]] = {}
-    with store.reading() as s:
-        rows = [dict(row._mapping) for row in s.execute(q)]
-        failing = [m["id"] for m in rows if m["outcome"] != "pass"]
-        details: dict[int, str] = {}
-        for chunk in (failing[i:i + 500] for i in range(0, len(failing), 500)):
-            steps = s.execute(select(st.c.result_id, st.c.detail).where(
-                st.c.result_id.in_(chunk), st.c.status.in_(("fail", "error")), st.c.detail.isnot(None))
-                .order_by(st.c.result_id, st.c.position))
-            for rid, detail in steps:
-                details.setdefault(rid, detail)
-    for m in rows:
-        m["error_line"] = _first_line(details.get(m.pop("id")) or m["error"])
+    for m in category_rows(store, run_id, category):
+        m["error_line"] = _first_line(m.pop("detail") or m["error"])
         out.setdefault(m.pop("eval_id"), []).append(m)
     return out
 
@@ -69,42 +55,9 @@ def _first_line(text: str | None, limit: int = 200) -> str:
     return next((line.strip()[:limit] for line in (text or "").splitlines() if line.strip()), "")
 
 
-def eval_results(store, run_id: str, eval_id: str) -> list[ResultRecord]:
-    with store.reading() as s:
-        rows = s.execute(
-            select(ResultRow).where(ResultRow.run_id == run_id, ResultRow.eval_id == eval_id)
-            .options(selectinload(ResultRow.steps)).order_by(ResultRow.sample_index)
-        ).scalars()
-        return [ResultRecord.from_row(x) for x in rows]
-
-
 def labels_for(store, keys: list[str]) -> dict[str, dict]:
     """{session key: its review} for the given keys (unreviewed ones get the defaults)."""
-    from tuner.sessions import SessionLabel
-
-    keys = [k for k in keys if k]
-    out = {k: SessionLabel().model_dump() for k in keys}
-    if keys:
-        with store.reading() as s:
-            for row in s.execute(select(SessionLabelRow).where(SessionLabelRow.session_key.in_(keys))).scalars():
-                out[row.session_key] = SessionLabel(
-                    eval_ready=row.eval_ready, eval_status=row.eval_status, eval_notes=row.eval_notes,
-                    eval_tags=list(row.eval_tags or []), expected_output=row.expected_output,
-                    reviewed_at=row.reviewed_at).model_dump()
-    return out
-
-
-def resolve_run_prefixes(store, prefixes) -> dict[str, str]:
-    """{prefix: full run id} for the prefixes that name exactly one stored run (one query each,
-    on the primary key's index; a report names a handful)."""
-    out: dict[str, str] = {}
-    with store.reading() as s:
-        for p in sorted(set(prefixes))[:200]:
-            full = p if p.startswith("sha256:") else "sha256:" + p
-            hits = s.execute(select(RunRow.id).where(RunRow.id >= full, RunRow.id < full + "g").limit(2)).scalars().all()
-            if len(hits) == 1:
-                out[p] = hits[0]
-    return out
+    return {k: label.model_dump() for k, label in session_labels(store, [k for k in keys if k]).items()}
 
 
 def report_twin(md: Path) -> dict | None:
@@ -127,34 +80,8 @@ def report_run(md: Path) -> str | None:
     return None
 
 
-def prompt(store, prompt_hash: str) -> dict:
-    with store.reading() as s:
-        row = s.get(PromptRow, prompt_hash)
-        if row is None:
-            raise NotFoundError(f"unknown prompt {prompt_hash}")
-        return {"hash": row.hash, "set_name": row.set_name, "template": row.template, "rules": row.rules,
-                "tokens": row.tokens, "text": row.text}
-
-
-def known_models(store) -> list[str]:
-    with store.reading() as s:
-        return list(s.execute(select(RunRow.model).distinct().order_by(RunRow.model)).scalars())
-
-
-def known_categories(store) -> list[str]:
-    # From the runs' summaries (a few hundred rows), not from 100,000 results.
-    cats: set[str] = set()
-    with store.reading() as s:
-        for summary in s.execute(select(RunRow.summary)).scalars():
-            cats |= set((summary or {}).get("categories", {}))
-    return sorted(cats)
-
-
 def experiments(store, limit: int = 200) -> list[dict]:
-    with store.reading() as s:
-        rows = s.execute(select(ExperimentRow.id, ExperimentRow.name, ExperimentRow.kind, ExperimentRow.created_at)
-                         .order_by(ExperimentRow.created_at.desc()).limit(limit)).all()
-    return [dict(r._mapping) for r in rows]
+    return experiment_index(store, limit)
 
 
 def report_files(reports_dir: Path) -> dict[str, list[str]]:

@@ -15,9 +15,7 @@ import json
 from collections.abc import Callable
 from datetime import datetime
 
-from sqlalchemy import select
-
-from tuner.store.schema import ExperimentRunRow, RunRow
+from tuner.store.experiments import experiment_suites
 
 __all__ = ["measured_effects", "effect_matrix", "rule_summaries", "DECIDED"]
 
@@ -28,18 +26,6 @@ def _decided_by(effect: dict, design: str, adaptive: dict | None) -> str:
     from tuner.web.rules import decided_by
 
     return decided_by(effect, design, adaptive)
-
-
-def _experiment_suites(store, exp_ids: list[str]) -> dict[str, str]:
-    """{experiment id: the suite of its linked runs}."""
-    out: dict[str, str] = {}
-    with store.reading() as s:
-        for chunk in (exp_ids[i:i + 500] for i in range(0, len(exp_ids), 500)):
-            for eid, suite in s.execute(select(ExperimentRunRow.experiment_id, RunRow.suite).distinct()
-                                        .join(RunRow, RunRow.id == ExperimentRunRow.run_id)
-                                        .where(ExperimentRunRow.experiment_id.in_(chunk))):
-                out.setdefault(eid, suite)
-    return out
 
 
 def _from_source(source: dict, *, href: str, label: str, when, suite: str | None) -> list[dict]:
@@ -58,7 +44,7 @@ def _from_source(source: dict, *, href: str, label: str, when, suite: str | None
 def measured_effects(store, project, suite_of: Callable[[list[str]], str | None] | None = None) -> list[dict]:
     """Every recorded effect, each with its source (label, link, when) and suite."""
     exps = [e for e in store.experiments() if e["kind"] in ("ablate", "tune") and e.get("result")]
-    suites = _experiment_suites(store, [e["id"] for e in exps])
+    suites = experiment_suites(store, [e["id"] for e in exps])
     effects, seen = [], set()
     for exp in exps:
         seen.add(exp["id"])

@@ -18,13 +18,14 @@ from collections.abc import Callable
 from datetime import datetime
 
 from pydantic import BaseModel, Field
-from sqlalchemy import exists, select
 
-from tuner.runs.listing import is_legacy_part as _legacy_part, standalone_condition
-from tuner.runs.usage import ExperimentUsage, Usage, total_usage
-from tuner.store.schema import DesignPointRow, ExperimentRunRow, ReportRow, RunRow
-from tuner.web.published import published_versions
 from tuner.hashing import short
+from tuner.runs.usage import ExperimentUsage, Usage, total_usage
+from tuner.store.experiments import point_models as models_of_points
+from tuner.store.reports import report_heads
+from tuner.store.runs import is_legacy_part as _legacy_part
+from tuner.store.runs import known_set_names, known_suites, run_facts, run_records, unlinked_runs
+from tuner.web.published import published_versions
 
 __all__ = ["ExperimentFilter", "ExperimentItem", "list_experiments", "experiment_detail", "known_values", "totals"]
 
@@ -88,17 +89,6 @@ def _since(text: str) -> datetime | None:
         raise InputError(f"since {text!r}: a date as YYYY-MM-DD") from None
 
 
-def _points_models(store, exp_ids: list[str]) -> dict[str, set[str]]:
-    """{experiment id: models of its design points} (a design that made no runs says its models here)."""
-    out: dict[str, set[str]] = {}
-    with store.reading() as s:
-        for chunk in (exp_ids[i:i + 500] for i in range(0, len(exp_ids), 500)):
-            for eid, model in s.execute(select(DesignPointRow.experiment_id, DesignPointRow.model).distinct()
-                                        .where(DesignPointRow.experiment_id.in_(chunk))):
-                out.setdefault(eid, set()).add(model)
-    return out
-
-
 def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int = 100, cache=None,
                      suite_of: Callable[[list[str]], str | None] | None = None, project=None,
                      loaded_suites: list | None = None) -> list[ExperimentItem]:
@@ -115,7 +105,7 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
         exps = store.experiments(filt.kind or None)
         links = experiment_links(store, [e["id"] for e in exps])
         facts = _run_facts(store, {r for rs in links.values() for r in rs})
-        point_models = _points_models(store, [e["id"] for e in exps if not links.get(e["id"])])
+        point_models = models_of_points(store, [e["id"] for e in exps if not links.get(e["id"])])
         for e in exps:
             runs = links.get(e["id"], [])
             config = e["config"] or {}
@@ -145,24 +135,16 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
     gate_runs = {r for v in every_version for r in v["run_ids"]}
     if filt.kind in ("", "run"):
         # Runs no experiment linked: recorded by a `tuner run` before it recorded an experiment.
-        with store.reading() as s:
-            q = (select(RunRow.id, RunRow.model, RunRow.set_name, RunRow.suite, RunRow.status, RunRow.updated_at,
-                        RunRow.summary)
-                 .where(standalone_condition(),
-                        ~exists(select(ExperimentRunRow.run_id).where(ExperimentRunRow.run_id == RunRow.id)))
-                 .order_by(RunRow.updated_at.desc()).limit(limit * 2))
-            for rid, model, set_name, suite, status, when, summary in s.execute(q):
-                if rid in gate_runs:  # a publish gate's run: a part of that publish
-                    continue
-                overall = (summary or {}).get("overall") or {}
-                answer = f"pass rate {overall['pass_rate']:.0%}" if overall.get("pass_rate") is not None else ""
-                items.append((ExperimentItem(id=rid, kind="run", name=f"run {short(rid)}", href=f"/runs/{rid}",
-                                             status=status, suites=[suite], models=[model], sets=[set_name], answer=answer,
-                                             when=when), [rid]))
+        for run in unlinked_runs(store, limit * 2):
+            if run.id in gate_runs:  # a publish gate's run: a part of that publish
+                continue
+            overall = (run.summary or {}).get("overall") or {}
+            answer = f"pass rate {overall['pass_rate']:.0%}" if overall.get("pass_rate") is not None else ""
+            items.append((ExperimentItem(id=run.id, kind="run", name=f"run {short(run.id)}", href=f"/runs/{run.id}",
+                                         status=run.status, suites=[run.suite], models=[run.model], sets=[run.set_name],
+                                         answer=answer, when=run.updated_at), [run.id]))
     if filt.kind in ("", "analyze"):
-        with store.reading() as s:
-            rows = s.execute(select(ReportRow.id, ReportRow.kind, ReportRow.run_id, ReportRow.model, ReportRow.path,
-                                    ReportRow.created_at).order_by(ReportRow.created_at.desc()).limit(limit * 2)).all()
+        rows = report_heads(store, limit * 2)
         facts = _run_facts(store, {r.run_id for r in rows if r.run_id})
         for r in rows:
             rel = r.path.removeprefix("reports/")
@@ -204,14 +186,7 @@ def _matches(it: ExperimentItem, f: ExperimentFilter, since: datetime | None) ->
 
 def _run_facts(store, run_ids) -> dict[str, tuple[str, str, str]]:
     """{run id: (model, set name, suite)}."""
-    ids = list(run_ids)
-    out = {}
-    with store.reading() as s:
-        for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
-            for rid, model, set_name, suite in s.execute(select(RunRow.id, RunRow.model, RunRow.set_name, RunRow.suite)
-                                                         .where(RunRow.id.in_(chunk))):
-                out[rid] = (model, set_name, suite)
-    return out
+    return {rid: (f.model, f.set_name, f.suite) for rid, f in run_facts(store, run_ids).items()}
 
 
 def experiment_detail(store, exp_id: str, *, cache=None) -> dict:
@@ -219,7 +194,6 @@ def experiment_detail(store, exp_id: str, *, cache=None) -> dict:
     whether this experiment made it or reused it) and what it spent."""
     from tuner.errors import NotFoundError
     from tuner.runs.usage import experiment_usage, run_usage
-    from tuner.store.records import RunRecord
 
     exp = store.experiment(exp_id)
     if exp is None:
@@ -228,12 +202,8 @@ def experiment_detail(store, exp_id: str, *, cache=None) -> dict:
             raise NotFoundError(f"unknown experiment '{exp_id}'")
         exp = matches[0]
     links = store.experiment_runs(exp["id"])
-    with store.reading() as s:
-        ids = list(dict.fromkeys(r for r, _ in links))
-        runs = {}
-        for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
-            for row in s.execute(select(RunRow).where(RunRow.id.in_(chunk))).scalars():
-                runs[row.id] = RunRecord.from_row(row)
+    ids = list(dict.fromkeys(r for r, _ in links))
+    runs = run_records(store, ids)
     usage = cache.usage(store, ids) if cache is not None else run_usage(store, ids)
     spent = experiment_usage(store, {exp["id"]: ids}, cache=cache)[exp["id"]]
     owned = set(spent.owned)
@@ -254,9 +224,7 @@ _ROLE_ORDER = ("before", "after", "run", "baseline", "trial", "confirm", "eviden
 
 def known_values(store) -> dict[str, list[str]]:
     """Values the filters offer: suites, models and set names of stored runs (a few hundred rows)."""
-    with store.reading() as s:
-        suites = list(s.execute(select(RunRow.suite).distinct().order_by(RunRow.suite)).scalars())
-        sets = [x for x in s.execute(select(RunRow.set_name).distinct().order_by(RunRow.set_name).limit(500)).scalars()
-                if not _legacy_part(x)]
+    suites = known_suites(store)
+    sets = [x for x in known_set_names(store, 500) if not _legacy_part(x)]
     return {"suites": suites, "sets": sets, "kinds": list(KINDS), "statuses": ["running", "finished", "failed", "interrupted",
                                                                                  "complete", "partial"]}

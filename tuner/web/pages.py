@@ -106,15 +106,9 @@ def logout(request: Request) -> Response:
 
 def _experiments_of(store, run_id: str) -> list[dict]:
     """The experiments that made or read this run (its way back up), with the run's role in each."""
-    from sqlalchemy import select
+    from tuner.store.experiments import experiments_of_run
 
-    from tuner.store.schema import ExperimentRow, ExperimentRunRow
-
-    with store.reading() as s:
-        rows = s.execute(select(ExperimentRow.id, ExperimentRow.kind, ExperimentRow.name, ExperimentRunRow.role)
-                         .join(ExperimentRunRow, ExperimentRunRow.experiment_id == ExperimentRow.id)
-                         .where(ExperimentRunRow.run_id == run_id)).all()
-    return [dict(r._mapping) for r in rows]
+    return experiments_of_run(store, run_id)
 
 
 @router.get("/runs", dependencies=[Viewer])

@@ -12,10 +12,9 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from sqlalchemy import select
-
 from tuner.errors import NotFoundError
-from tuner.store.schema import PromptRow, RunRow
+from tuner.store.prompts import prompt_rules
+from tuner.store.runs import prompt_first_use
 
 __all__ = ["rule_page", "decided_by", "all_rules"]
 
@@ -74,8 +73,6 @@ def _measured(store, project, rule_id: str, suite_of=None) -> list[dict]:
 
 def _versions(store, project, rule_id: str, current: dict[str, str]) -> list[dict]:
     """Every hash of the rule seen: now (per variant), in stored prompts (first run using it), in manifests."""
-    from sqlalchemy import func
-
     seen: dict[str, dict] = {}
 
     def version(h: str, variant: str) -> dict:
@@ -83,17 +80,16 @@ def _versions(store, project, rule_id: str, current: dict[str, str]) -> list[dic
 
     for variant, h in current.items():
         version(h, variant)["where"].append("the rule file now")
-    with store.reading() as s:
-        first_use = dict(s.execute(select(RunRow.prompt_hash, func.min(RunRow.created_at)).group_by(RunRow.prompt_hash)).all())
-        for phash, rules in s.execute(select(PromptRow.hash, PromptRow.rules)):
-            for rid, variant, h in rules or []:
-                if rid != rule_id:
-                    continue
-                v = version(h, variant)
-                v["prompts"] += 1
-                first = first_use.get(phash)
-                if first is not None and (v["first_run"] is None or first < v["first_run"]):
-                    v["first_run"] = first
+    first_use = prompt_first_use(store)
+    for phash, rules in prompt_rules(store):
+        for rid, variant, h in rules:
+            if rid != rule_id:
+                continue
+            v = version(h, variant)
+            v["prompts"] += 1
+            first = first_use.get(phash)
+            if first is not None and (v["first_run"] is None or first < v["first_run"]):
+                v["first_run"] = first
     for name, ver, rules in _manifests(project):
         for r in rules:
             if r.get("id") == rule_id:

@@ -11,31 +11,12 @@ from __future__ import annotations
 
 import difflib
 
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
-
 from tuner.store.records import ResultRecord
-from tuner.store.schema import ResultRow
+from tuner.store.results import result_outlines, results_by_id
 
 __all__ = ["side_by_side", "pick", "MAX_SHOWN"]
 
 MAX_SHOWN = 20
-
-
-def _light(store, run_id: str) -> dict[tuple[str, int], dict]:
-    r = ResultRow.__table__
-    with store.reading() as s:
-        rows = s.execute(select(r.c.id, r.c.eval_id, r.c.category, r.c.sample_index, r.c.outcome, r.c.failed_step)
-                         .where(r.c.run_id == run_id)).all()
-    return {(x.eval_id, x.sample_index): dict(x._mapping) for x in rows}
-
-
-def _full(store, ids: list[int]) -> dict[int, ResultRecord]:
-    if not ids:
-        return {}
-    with store.reading() as s:
-        rows = s.execute(select(ResultRow).where(ResultRow.id.in_(ids)).options(selectinload(ResultRow.steps))).scalars()
-        return {x.id: ResultRecord.from_row(x) for x in rows}
 
 
 def _changed_step(before: ResultRecord, after: ResultRecord) -> str:
@@ -63,7 +44,7 @@ def _prompt_diff(store, before_hash: str, after_hash: str) -> list[dict]:
 def side_by_side(store, before_id: str, after_id: str, *, only_changed: bool = True, category: str | None = None,
                  offset: int = 0) -> dict:
     before, after = store.run(before_id), store.run(after_id)
-    lb, la = _light(store, before.id), _light(store, after.id)
+    lb, la = result_outlines(store, before.id), result_outlines(store, after.id)
     categories = sorted({x["category"] for x in (*lb.values(), *la.values())})
     if category is not None and category not in categories:
         from tuner.errors import NotFoundError
@@ -86,7 +67,7 @@ def side_by_side(store, before_id: str, after_id: str, *, only_changed: bool = T
     flips.sort(key=lambda f: (f[3] != "pass->fail", f[0]))
     offset = min(max(0, offset), max(0, (len(flips) - 1) // MAX_SHOWN * MAX_SHOWN))
     page = flips[offset:offset + MAX_SHOWN]
-    full = _full(store, [i for _, b, a, _ in page for i in (b, a)])
+    full = results_by_id(store, [i for _, b, a, _ in page for i in (b, a)])
     shown = []
     for (eval_id, sample), b, a, direction in page:
         rb, ra = full[b], full[a]
@@ -105,7 +86,7 @@ def side_by_side(store, before_id: str, after_id: str, *, only_changed: bool = T
 
 def pick(store, *, model: str = "", suite: str = "", limit: int = 200) -> dict:
     """Runs to choose two from (the runs a person asked for, newest first), and their prompts."""
-    from tuner.runs.listing import list_runs
+    from tuner.store.runs import list_runs
 
     runs = list_runs(store, model=model or None, suite=suite or None, limit=limit)
     return {"runs": runs, "model": model, "suite": suite}

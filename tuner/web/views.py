@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 from markupsafe import Markup
-from sqlalchemy import inspect, text
 
 from tuner.web.charts import (
     Interval, heatmap, history_chart, interval_chart, symmetric_range, verdict_class, verdict_colour,
@@ -93,14 +92,9 @@ def _compare_sides(detail: dict) -> Markup | None:
 
 def tune_history(store, study_name: str) -> list[tuple[int, float | None]]:
     """(trial number, value) of a study whose Optuna tables live in the store's database."""
-    with store.engine.connect() as conn:
-        if "trials" not in inspect(conn).get_table_names():
-            return []
-        rows = conn.execute(text(
-            "SELECT t.number, v.value FROM trials t JOIN studies s ON s.study_id = t.study_id "
-            "LEFT JOIN trial_values v ON v.trial_id = t.trial_id AND v.objective = 0 "
-            "WHERE s.study_name = :name AND t.state = 'COMPLETE' ORDER BY t.number"), {"name": study_name}).all()
-    return [(int(n), None if v is None else float(v)) for n, v in rows]
+    from tuner.store.studies import trial_values
+
+    return trial_values(store, study_name)
 
 
 def _best_so_far(points: list[tuple[int, float | None]]) -> list[tuple[int, float]]:
