@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import shutil
+import threading
 import time
 from pathlib import Path
 
@@ -100,17 +101,37 @@ def measure_distinct(project: Project, n: int, rule_set: str = "") -> dict:
 
     requests = distinct_requests(project, n, rule_set=rule_set)
     tools: dict[str, list[float]] = {}
-    real_run = sb.run
+    tool_cpu: dict[str, float] = {}
+    real_run, real_popen = sb.run, sb.subprocess.Popen
+    where = threading.local()
+
+    class CpuPopen(real_popen):
+        """Reaps with wait4 to learn each tool process's own CPU time (tools run concurrently, so
+        the children's total alone cannot be split by tool)."""
+
+        def _try_wait(self, wait_flags):
+            return self._wait4(self.pid, wait_flags)
+
+        def _internal_poll(self, _deadstate=None, **_):
+            return super()._internal_poll(_deadstate, _waitpid=self._wait4)
+
+        def _wait4(self, pid, flags):
+            pid, status, usage = os.wait4(pid, flags)
+            if pid:
+                name = getattr(where, "tool", "?")
+                tool_cpu[name] = tool_cpu.get(name, 0.0) + usage.ru_utime + usage.ru_stime
+            return pid, status
 
     def timed_run(argv, **kw):
+        name = next((Path(a).name for a in argv[1:2]), "?")
+        where.tool = name
         start = time.monotonic()
         done = real_run(argv, **kw)
-        name = next((Path(a).name for a in argv[1:2]), "?")
         tools.setdefault(name, []).append(time.monotonic() - start)
         return done
 
     _timed(project, requests[:1])  # a first use may install the toolchain: installation, not grading
-    sb.run = timed_run
+    sb.run, sb.subprocess.Popen = timed_run, CpuPopen
     try:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         load = os.getloadavg()[0]
@@ -119,7 +140,7 @@ def measure_distinct(project: Project, n: int, rule_set: str = "") -> dict:
         wall = time.monotonic() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     finally:
-        sb.run = real_run
+        sb.run, sb.subprocess.Popen = real_run, real_popen
     cores = len(os.sched_getaffinity(0))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {
@@ -130,6 +151,7 @@ def measure_distinct(project: Project, n: int, rule_set: str = "") -> dict:
         "tool_cpu_s": round(cpu, 1) if not sb.enabled() else None,
         "answers_per_cpu_s": round(n / cpu, 3) if not sb.enabled() and cpu else None,
         "tool_wall_s": {k: round(sum(v), 1) for k, v in tools.items()},
+        "tool_cpu_each_s": {k: round(v, 1) for k, v in tool_cpu.items()} if not sb.enabled() else None,
         "tool_runs": {k: len(v) for k, v in tools.items()},
     }
 

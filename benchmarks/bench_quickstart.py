@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,9 +46,11 @@ def once(category: str, tmp: Path, variety: bool = False) -> dict:
     planned = subprocess.run([TUNER, "tune", "--category", category, "--plan", "--json"], env=env, cwd=ROOT,
                              capture_output=True, text=True, check=True)
     plan = json.loads(planned.stdout)
+    load = round(os.getloadavg()[0], 1)
     start = time.perf_counter()
-    done = subprocess.run([TUNER, "tune", "--category", category, "--json", "--report", str(tmp / "report.md")],
-                          env=env, cwd=ROOT, capture_output=True, text=True)
+    with _cpu_meter() as meter:
+        done = subprocess.run([TUNER, "tune", "--category", category, "--json", "--report", str(tmp / "report.md")],
+                              env=env, cwd=ROOT, capture_output=True, text=True, preexec_fn=meter.join)
     wall = time.perf_counter() - start
     if done.returncode not in (0, 4):
         sys.exit(f"tune failed (exit {done.returncode}): {done.stderr.strip().splitlines()[-1:]}")
@@ -62,7 +65,47 @@ def once(category: str, tmp: Path, variety: bool = False) -> dict:
         "changes": (data.get("screening") or {}).get("changes"), "checked": (data.get("screening") or {}).get("checked"),
         "confirmation": (data.get("confirmation") or {}).get("stopped"),
         "variety": variety, "distinct_gradings": _gradings(tmp / "cache"),
+        "cpu_s": meter.seconds, "load_before": load, "load_after": round(os.getloadavg()[0], 1),
     }
+
+
+class _CpuMeter:
+    """CPU seconds of the command and every process it starts, the jailed graders included (a
+    process in bubblewrap's pid namespace is never waited for by this one, so its time is missing
+    from getrusage): a cgroup v1 ``cpuacct`` group of its own, when this user may make one (root);
+    otherwise None."""
+
+    def __init__(self):
+        self.group: Path | None = None
+        self.seconds: float | None = None
+        base = Path("/sys/fs/cgroup/cpuacct")
+        if os.geteuid() == 0 and (base / "cpuacct.usage").is_file():
+            try:
+                self.group = base / f"tuner-bench-{os.getpid()}"
+                self.group.mkdir()
+            except OSError:
+                self.group = None
+
+    def join(self) -> None:  # in the child, before it runs the command
+        if self.group is not None:
+            (self.group / "cgroup.procs").write_text(str(os.getpid()))
+
+
+@contextmanager
+def _cpu_meter():
+    meter = _CpuMeter()
+    try:
+        yield meter
+        if meter.group is not None:
+            meter.seconds = round(int((meter.group / "cpuacct.usage").read_text()) / 1e9, 1)
+    finally:
+        for _ in range(50):  # the kernel releases the group a moment after its last process exits
+            try:
+                if meter.group is not None:
+                    meter.group.rmdir()
+                break
+            except OSError:
+                time.sleep(0.1)
 
 
 def _gradings(cache: Path) -> int:

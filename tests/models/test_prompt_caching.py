@@ -94,3 +94,26 @@ def test_no_cached_rate_below_the_providers_minimum_or_without_automatic_caching
     assert price_of(ModelSpec(model="anthropic/claude-3-5-haiku-20241022")).cached_input_per_token is None
     assert price_of(ModelSpec(model=f"openai/{MODEL}")).cached_input_per_token == _map(MODEL)["cache_read_input_token_cost"]
     assert price_of(ModelSpec(model="sim/careful")).cached_input_per_token is None
+
+
+def _budget_phase(monkeypatch, model: str, prompt_tokens: int, prompts: int | None, models: int = 2):
+    monkeypatch.setattr(plan_module, "_eval_shape", lambda h, eval_id: (100, 300))
+    builder = PlanBuilder(None, [ModelSpec(model=model)] * models, "test")
+    phase = builder.add_calls("check", 120, prompt_tokens, ["a", "b", "c", "d"], prompts=prompts)
+    return phase, builder.build()
+
+
+def test_a_phase_known_by_its_calls_prices_its_repeated_prompts_at_the_cached_rate(monkeypatch):
+    price = _map(MODEL)
+    phase, plan = _budget_phase(monkeypatch, f"openai/{MODEL}", 2000, prompts=2)
+    # 2 prompts on each of 2 models pay their system prompt once: the other 116 calls read it cached.
+    assert phase.tokens_in == 120 * 2100 and phase.tokens_in_cached == (120 - 2 * 2) * 2000
+    expected = (price["input_cost_per_token"] * (plan.tokens_in - plan.tokens_in_cached)
+                + price["cache_read_input_token_cost"] * plan.tokens_in_cached + price["output_cost_per_token"] * plan.tokens_out)
+    assert plan.cost_usd == pytest.approx(expected, rel=1e-9)
+    uncached, full = _budget_phase(monkeypatch, f"openai/{MODEL}", 2000, prompts=None)
+    assert uncached.tokens_in_cached == 0 and plan.cost_usd < full.cost_usd  # unknown prompts: the full price
+    assert _budget_phase(monkeypatch, f"openai/{MODEL}", 500, prompts=2)[0].tokens_in_cached == 0  # under 1,024
+    # More prompts than calls: nothing repeats.
+    assert _budget_phase(monkeypatch, f"openai/{MODEL}", 2000, prompts=100)[0].tokens_in_cached == 0
+

@@ -121,6 +121,22 @@ def test_tune_plan_lists_every_phase_within_the_default_cap_and_calls_nothing(cl
     assert f"of these, {plan['calls_always']:,} always" in r.stdout
 
 
+def test_tune_plans_cached_tokens_for_its_phases_of_few_prompts(cli, py_project, server, monkeypatch):
+    """The baseline (one prompt), the regression check (two, then one) and the confirmation (two)
+    repeat their prompts, so a caching provider reads them cached after each one's first call; the
+    screening's engine gives every call a prompt of its own: none counted."""
+    from tuner.runs import plan as plan_module
+
+    monkeypatch.setattr(plan_module, "CACHE_MIN_TOKENS", 0)  # the small suite's prompt counts as long enough
+    r = cli("tune", "--suite", py_project, "--panel", "local", "--category", "data", "--plan", "--json")
+    assert r.exit_code == 0, r.output
+    phases = json.loads(r.stdout)["phases"]
+    baseline, screen, check, alone, confirmation = phases
+    per_call = baseline["tokens_in_cached"] // (baseline["calls"] - 1)  # the system prompt's tokens
+    assert per_call > 0 and screen["tokens_in_cached"] == 0
+    for phase, prompts in ((baseline, 1), (check, 2), (alone, 1), (confirmation, 2)):
+        assert phase["tokens_in_cached"] == per_call * (phase["calls"] - prompts), phase["name"]
+
 def _faulty_panel(server, retries: int = 3) -> None:
     server.fault_rate, server.timeout_sleep_s = 0.5, 1.5
     (Path.cwd() / "experiments" / "faulty.toml").write_text(

@@ -108,6 +108,12 @@ def _placebo_cap(h, config, specs, cap: int, given: bool) -> tuple[int, int]:
     return cap - arm, cap
 
 
+# Distinct system prompts per model of screen_phases' phases, for the plan's cached input tokens:
+# the baseline; the engine's (each call drops its own random rules: not counted); the baseline and
+# the winner; the winner's best single change alone.
+_SCREEN_PROMPTS = (1, None, 2, 1)
+
+
 def _plan(h, config, specs, budget_calls, confirm_budget, placebo_seed=None, cap=None):
     """The phases tune will run and what each spends at most (the confirmation gets what the cap leaves)."""
     from tuner.planning.commands import tune_detectables
@@ -122,13 +128,14 @@ def _plan(h, config, specs, budget_calls, confirm_budget, placebo_seed=None, cap
     n = len(specs)
     everywhere = list(config.eval_ids) + held
     used = 0
-    for name, calls, evals, only_if in screen_phases(h, config, n, budget_calls):
-        builder.add_calls(name, calls, tokens, evals, only_if=only_if)
+    phases = screen_phases(h, config, n, budget_calls)
+    for (name, calls, evals, only_if), prompts in zip(phases, _SCREEN_PROMPTS, strict=True):
+        builder.add_calls(name, calls, tokens, evals, only_if=only_if, prompts=prompts)
         used += calls
     conf = confirm_calls(config, len(held), n, max(0, budget_calls - used), confirm_budget)
     builder.add_calls(f"confirmation: fresh samples of all {len(everywhere)} evals (every tuning eval, every held-out "
                       "eval), sequential", conf, tokens, everywhere, note="what the cap leaves",
-                      only_if="a change passes the check")
+                      only_if="a change passes the check", prompts=2)
     if placebo_seed is not None:
         _plan_placebo(builder, h, config, placebo_seed, arm_calls(h, config, n), tokens)
     out = builder.build(cap_calls=budget_calls if placebo_seed is None else cap, cap_usd=h.budget.usd)
@@ -169,7 +176,7 @@ def _plan_placebo(builder, h, config, seed: int, calls: int, tokens: int) -> Non
     evals = arm_evals(h, config)
     builder.add_calls(f"placebo arm: the winner and its length-matched placebo (seed {seed}) on fresh samples of the "
                       f"{len(evals)} {config.category} tuning evals", calls, tokens, evals,
-                      only_if="the winner is accepted")
+                      only_if="the winner is accepted", prompts=2)
 
 
 def _baseline_set(config):

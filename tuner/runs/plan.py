@@ -245,12 +245,16 @@ class PlanBuilder:
     def add_calls(self, name: str, calls: int, prompt_tokens: int, eval_ids, *, note: str = "",
                   only_if: str = "", prompts: int | None = None) -> Phase:
         """A phase known by its call budget: tokens at the average call over ``eval_ids``.
-        ``prompts``: how many distinct system prompts the calls use (unknown: none counted as cached)."""
+        ``prompts``: how many distinct system prompts the calls use on each model; each (prompt,
+        model) pays its system prompt in full once and reads it from a caching provider's cache on
+        its other calls. None (unknown: every call may have a prompt of its own, as the rule-effect
+        engine's random drops give): none counted as cached, so the plan errs high."""
         eval_ids = list(eval_ids)
         user, answer = self._shape(eval_ids)
         per_in = prompt_tokens + (user / len(eval_ids) if eval_ids else 0)
         per_out = answer / len(eval_ids) if eval_ids else 0
-        cached = _cacheable(prompt_tokens) * max(0, calls - prompts) if prompts is not None else 0
+        first = prompts * max(1, len(self.specs)) if prompts is not None else calls
+        cached = _cacheable(prompt_tokens) * max(0, calls - first)
         phase = Phase(name=name, calls=calls, tokens_in=round(calls * per_in), tokens_out=round(calls * per_out), note=note,
                       only_if=only_if, tokens_in_cached=cached)
         self.phases.append(phase)

@@ -106,8 +106,8 @@ def test_infrastructure_errors_are_not_cached(batch, project, monkeypatch):
     import tuner.suites.convex.pipeline as pipeline
 
     calls = []
-    real = pipeline._grade_batch
-    monkeypatch.setattr(pipeline, "_grade_batch", lambda tc, rules, reqs, t: calls.append(len(reqs)) or real(tc, rules, reqs, t))
+    real = pipeline._checked_batch
+    monkeypatch.setattr(pipeline, "_checked_batch", lambda tc, rules, reqs, t, *a: calls.append(len(reqs)) or real(tc, rules, reqs, t, *a))
     monkeypatch.setattr(pipeline.checks, "run_tests", lambda ws, subs, t, **kw: ({}, set()))
     files = variants.wrong_behaviour()
     files["convex/counters.ts"] += "\n// not graded before\n"
@@ -183,3 +183,28 @@ def test_validate_reports_all_pass_from_cache(batch, project, monkeypatch):
     alternatives = sum(len(e.alternatives()) for e in evals)
     n = len(evals) + alternatives
     assert f"{n}/{n} answers pass every step ({len(evals)} reference, {alternatives} alternative)" in out.output
+
+
+@pytest.mark.parametrize("spare", [False, True])
+def test_tests_wait_for_tsc_unless_a_core_is_spare_with_the_same_verdicts(project, monkeypatch, spare):
+    """The tests of an answer that fails tsc are not run (its verdict is decided), except on a
+    machine with a core to spare, where the lint's passes are tested beside tsc: the same results."""
+    import tuner.suites.convex.pipeline as pipeline
+
+    names = ["answer", "type_error", "wrong_behaviour", "filter_in_query"]
+    requests = [GradeRequest(eval=variants.counter_eval(), files=getattr(variants, n)()) for n in names]
+    tested: list[str] = []
+    real = pipeline.checks.run_tests
+
+    def run_tests(ws, subs, timeout_s, **kw):
+        tested.extend(names[s.index] for s in subs)
+        return real(ws, subs, timeout_s, **kw)
+
+    monkeypatch.setattr(pipeline, "_spare_core", lambda: spare)
+    monkeypatch.setattr(pipeline.checks, "run_tests", run_tests)
+    results = dict(zip(names, grade(project, requests, suite=load_suite(project), use_cache=False)))
+    assert results["answer"].passed
+    _fails_exactly_at(results["type_error"], "tsc")
+    _fails_exactly_at(results["wrong_behaviour"], "tests")
+    _fails_exactly_at(results["filter_in_query"], "eslint")
+    assert sorted(tested) == sorted(["answer", "wrong_behaviour"] + (["type_error"] if spare else []))

@@ -1,9 +1,9 @@
 """``grade()``: the whole pipeline, batched, cached and isolated when something goes wrong.
 
 Requests missing from the cache are graded in batches: each batch is one workspace where every
-tool runs once over all its sub-projects (tsc concurrently with eslint, then with vitest over the
-sub-projects that passed the lint). A sub-project a
-batched tool leaves without a result (crash, hang, unattributable output) is re-run alone. Alone,
+tool runs once over all its sub-projects (the bundle check, then tsc concurrently with eslint, then
+vitest over the sub-projects that passed them all, while the next batch's checks before the tests
+run). A sub-project a batched tool leaves without a result (crash, hang, unattributable output) is re-run alone. Alone,
 a hang (the timeout, or no progress for ``STALL_S``) or an output flood is the model's failure
 (the same tools finish on every reference answer). No result for another reason (its process
 killed, out of memory) is the model's failure too when the eval's reference answer, run alone
@@ -13,9 +13,10 @@ error, never a model failure.
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
@@ -78,32 +79,77 @@ def _grade_uncached(suite, todo: dict[str, GradeRequest], timeout_s):
                 yield key, GradeResult.infrastructure(request.eval.id, STEP_NAMES, str(e))
             return
         items = list(todo.items())
-        for start in range(0, len(items), BATCH_SIZE):
-            chunk = items[start:start + BATCH_SIZE]
-            results = _grade_batch(toolchain, eslint_rules(suite.manifest), [r for _, r in chunk], timeout_s)
+        chunks = [items[start:start + BATCH_SIZE] for start in range(0, len(items), BATCH_SIZE)]
+        graded = _grade_batches(toolchain, eslint_rules(suite.manifest), [[r for _, r in c] for c in chunks], timeout_s)
+        for chunk, results in zip(chunks, graded):
             yield from ((key, result) for (key, _), result in zip(chunk, results))
 
 
-def _grade_batch(toolchain: Toolchain, rules: dict[str, str], requests: list[GradeRequest], timeout_s: float) -> list[GradeResult]:
-    with sandbox.temp_dir() as root:
-        ws = Workspace(root, toolchain, rules)
+def _grade_batches(toolchain: Toolchain, rules: dict[str, str], batches: list[list[GradeRequest]],
+                   timeout_s: float) -> Iterator[list[GradeResult]]:
+    """Each batch's results, in order. The tests (the costliest step: a fresh process per answer)
+    run only for answers that passed every earlier step, since a failed step decides the verdict and
+    hides the later ones: they wait for tsc. So that a core does not idle meanwhile, the next batch's
+    steps before the tests run beside this one's tests; a lone batch on a machine with a core to
+    spare starts the tests of the answers that passed the lint beside tsc instead (the tests of
+    those tsc then fails are wasted CPU, but nothing waits). Either way the same verdicts."""
+    speculate = len(batches) == 1 and _spare_core()
+    with ThreadPoolExecutor(max_workers=1) as ahead:
+        following = ahead.submit(_checked_batch, toolchain, rules, batches[0], timeout_s, speculate) if batches else None
+        try:
+            for index in range(len(batches)):
+                stack, ws, subs, early = following.result()
+                following = (ahead.submit(_checked_batch, toolchain, rules, batches[index + 1], timeout_s)
+                             if index + 1 < len(batches) else None)
+                with stack:
+                    yield _tested_batch(ws, subs, timeout_s, early)
+        finally:
+            if following is not None and following.exception() is None:  # stopped early: its workspace goes too
+                following.result()[0].close()
+
+
+def _spare_core() -> bool:
+    """Whether this machine has a core idle beside the two tools a batch runs at once."""
+    try:
+        return os.getloadavg()[0] + 2 <= len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return False
+
+
+def _checked_batch(toolchain: Toolchain, rules: dict[str, str], requests: list[GradeRequest], timeout_s: float,
+                   speculate: bool = False) -> tuple[ExitStack, Workspace, list[SubProject], dict | None]:
+    """A batch's workspace after the steps before the tests (the caller closes the stack: the
+    workspace goes), and with ``speculate`` the tests of the answers that passed the lint, run
+    beside tsc."""
+    stack = ExitStack()
+    try:
+        ws = Workspace(stack.enter_context(sandbox.temp_dir()), toolchain, rules)
         subs = [ws.new_subproject(i, r) for i, r in enumerate(requests)]
         for sub in subs:
             _prepare(sub)
         _record(subs, "bundle", _with_retry("bundle", ws, _alive(subs), timeout_s, _run_bundle))
         alive = _alive(subs)
+        early = None
         with ThreadPoolExecutor(max_workers=2) as pool:
             tsc = pool.submit(_run_tsc, ws, alive, timeout_s)
             lint = _with_retry("eslint", ws, alive, timeout_s, checks.run_eslint)
-            # The tests (the costliest step: a fresh process per answer) only for answers that
-            # passed the lint, while tsc still runs: a failed step decides the verdict and hides
-            # the later ones, so those tests could change nothing. Waiting for tsc as well would
-            # leave a core idle while it runs alone.
-            tests = pool.submit(_run_tests, ws, [s for s in alive if lint[s.name].status == "pass"], timeout_s)
-            outcomes = {"tsc": tsc.result(), "eslint": lint, "tests": tests.result()}
-        for name in ("tsc", "eslint", "tests"):  # in the steps' order: after a failure nothing more is recorded
+            if speculate:
+                early = pool.submit(_run_tests, ws, [s for s in alive if lint[s.name].status == "pass"], timeout_s)
+            outcomes = {"tsc": tsc.result(), "eslint": lint}
+            early = early.result() if early is not None else None
+        for name in ("tsc", "eslint"):  # in the steps' order: after a failure nothing more is recorded
             _record(alive, name, outcomes[name])
-        return [_assemble(s, _host_paths(ws)) for s in subs]
+    except BaseException:
+        stack.close()
+        raise
+    return stack, ws, subs, early
+
+
+def _tested_batch(ws: Workspace, subs: list[SubProject], timeout_s: float, early: dict | None = None) -> list[GradeResult]:
+    # The tests only for the answers still alive (``early``: already run, for more of them).
+    alive = _alive(subs)
+    _record(alive, "tests", early if early is not None else _run_tests(ws, alive, timeout_s))
+    return [_assemble(s, _host_paths(ws)) for s in subs]
 
 
 def _alive(subs: list[SubProject]) -> list[SubProject]:
