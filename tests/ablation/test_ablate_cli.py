@@ -200,7 +200,8 @@ def test_an_ablation_is_an_experiment_linked_to_its_runs(cli, py_project):
     assert {role for _, role in links} == {"design"} and len(links) == len(ACTIVE) + 1
 
 
-def test_a_small_cap_leaves_a_planted_rule_open_and_the_printed_command_continues_to_decide_it(cli, py_project):
+def test_a_small_cap_leaves_a_planted_rule_open_and_the_printed_command_continues_to_decide_it(cli, py_project, tmp_path,
+                                                                                                monkeypatch):
     """Issue 29's done-criterion: at a small cap the planted rule is undecided and the output names
     the calls that decide it and the command that continues; that command, run exactly as printed,
     is the same experiment: it replays the looks made (spending what they spent), decides the rule,
@@ -209,6 +210,8 @@ def test_a_small_cap_leaves_a_planted_rule_open_and_the_printed_command_continue
 
     from tuner.store import Store
 
+    # A response cache of its own: what the first invocation pays is counted, not found in other tests' calls.
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "own-cache"))
     # The active set's rules each cure gaps the simulator plants (module doc); at 150 calls none is decided.
     first = cli("ablate", "--category", "text", "--model", "sim/careful", "--budget-calls", "150", "--json")
     a, effects = _effects(first)
