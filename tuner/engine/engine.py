@@ -60,9 +60,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tuner.engine.modes import Graded, cross_fit, outcome_parts
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, UNDECIDED, Zone, zone_tests
 
-__all__ = ["Observe", "Point", "Cell", "Plan", "EngineOutcome", "planned_looks", "planned_shape", "run_engine", "split_key", "swap_key"]
+__all__ = ["Graded", "Observe", "Point", "Cell", "Plan", "EngineOutcome", "planned_looks", "planned_shape", "run_engine", "split_key", "swap_key"]
 
 _MIN_DROPS = 8  # a rule is not judged before it was left out this many times in the category
 _MIN_DF = 20  # nor before the category's fit has this many residual degrees of freedom
@@ -125,6 +126,9 @@ class Plan:
     max_dropped: float = 12.0
     max_share: float = 0.25  # never drop more than this share of the open rules from one prompt
     max_rounds: int = 12  # a guard: with doubling rounds, 12 looks is 4,000x the first round
+    # Read each rule through the failure modes it acts on (``tuner.engine.modes``): picked from the
+    # first look, whose points then stay out of every later estimate. False: the pass bit alone.
+    modes: bool = False
 
 
 @dataclass
@@ -139,9 +143,9 @@ class EngineOutcome:
     lost: int = 0  # answers lost to provider or grader failures (left out of every fit: not measured)
 
 
-Observe = Callable[[list[Point]], tuple[list[dict[str, bool | None]], int]]
-"""Runs the points on every model: ({model key: passed, or None for an infrastructure failure}
-per point, provider calls paid)."""
+Observe = Callable[[list[Point]], tuple[list[dict[str, "bool | Graded | None"]], int]]
+"""Runs the points on every model: ({model key: passed, or how it was graded (``Graded``: passed
+and its failure modes), or None for an infrastructure failure} per point, provider calls paid)."""
 
 
 def swap_key(rule: str, variant: str) -> str:
@@ -289,7 +293,8 @@ def run_engine(plan: Plan, observe: Observe, progress: Callable[[dict], None] | 
     design there (``stopped = "enough"``). Stopping sooner never adds false alarms: each look's
     error share is spent whether or not a later look comes."""
     cells = {(r, m, c): Cell(r, m, c) for c in plan.evals for m in plan.models for r in _factors(plan)}
-    rows: dict[tuple[str, str], list[tuple[tuple[str, ...], str, bool]]] = {(m, c): [] for m in plan.models for c in plan.evals}
+    rows: dict[tuple[str, str], list[tuple[tuple[str, ...], str, bool, tuple[str, ...], int]]] = {
+        (m, c): [] for m in plan.models for c in plan.evals}
     looks = planned_looks(plan)
     calls = new_calls = rounds = lost = 0
     history: list[dict] = []
@@ -307,11 +312,12 @@ def run_engine(plan: Plan, observe: Observe, progress: Callable[[dict], None] | 
         new_calls += paid
         rounds = look
         for pt, by_model in zip(points, results):
-            for m, passed in by_model.items():
-                if passed is None:
+            for m, result in by_model.items():
+                graded = outcome_parts(result)
+                if graded is None:
                     lost += 1
                 else:
-                    rows[(m, pt.category)].append((pt.applied, pt.eval_id, passed))
+                    rows[(m, pt.category)].append((pt.applied, pt.eval_id, graded[0], graded[1], look))
         for c, rs in open_by_cat.items():
             for cell in (cells[(r, m, c)] for m in plan.models for r in rs):
                 cell.calls += len(plan.evals[c]) * (until - first)
@@ -339,7 +345,7 @@ def _describe_cells(cells: dict, rows: dict) -> None:
     binomial noise of that many draws (about 2 standard errors): a reading aid, not a test."""
     for (m, c), data in rows.items():
         by_eval: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
-        for dropped, eval_id, passed in data:
+        for dropped, eval_id, passed, *_ in data:
             by_eval.setdefault(eval_id, []).append((dropped, passed))
         for (r, mm, cc), cell in cells.items():
             if mm != m or cc != c:
@@ -369,7 +375,7 @@ def _decide(plan: Plan, cells: dict, rows: dict, open_by_cat: dict[str, list[str
     for (m, c), data in rows.items():
         if c not in open_by_cat:
             continue
-        fitted = _fit(data, _factors(plan))
+        fitted = _fit_look(plan, data, round_no)
         for r in open_by_cat[c]:
             cell = cells[(r, m, c)]
             if cell.verdict != OPEN or r not in fitted:
@@ -384,6 +390,18 @@ def _decide(plan: Plan, cells: dict, rows: dict, open_by_cat: dict[str, list[str
         cell.lo, cell.hi, cell.p_value, cell.q_value, cell.level = test.lo, test.hi, test.p_flag, test.q_flag, test.level
         if test.verdict != OPEN:
             cell.verdict, cell.decided_round = test.verdict, round_no
+
+
+def _fit_look(plan: Plan, data: list, round_no: int) -> dict:
+    """One model x category's estimates at look ``round_no``: the pass bit's, or from the second
+    look on with ``plan.modes`` each rule's through its failure modes, picked on the first look's
+    points and estimated on the later ones (``tuner.engine.modes``)."""
+    def fit_pass(rows: list) -> dict:
+        return _fit([(a, e, ok) for a, e, ok, *_ in rows], _factors(plan))
+
+    if not plan.modes:
+        return fit_pass(data)
+    return cross_fit(data, _factors(plan), fit_pass)
 
 
 def _snapshot(cells: dict, rounds: int, calls: int, new_calls: int) -> dict:
