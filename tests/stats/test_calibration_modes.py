@@ -65,7 +65,7 @@ def test_picking_modes_on_the_estimating_data_is_caught(monkeypatch):
                     min(fits[0][r][2], fits[1][r][2]), fits[0][r][3] + fits[1][r][3]) for r in set(fits[0]) & set(fits[1])}
 
     monkeypatch.setattr("tuner.engine.engine.cross_fit", same_data)
-    rate = _aa_flags(_plan(2 * MIN_BUDGET))
+    rate = _aa_flags(_plan(MIN_BUDGET))
     print(f"modes A/A, modes picked on the estimating data (mutant): any flag {rate:.3f}")
     assert rate > ALPHA
 
@@ -95,7 +95,7 @@ def _planted_power(plan: Plan, effect: float) -> float:
 def test_modes_decide_a_rule_that_prevents_one_mode_more_often_than_the_pass_bit():
     """Where failures come in several modes, a rule read through its own decides more often at the
     same calls. Measured (200): see the printed line."""
-    plan = _plan(2 * MIN_BUDGET)
+    plan = _plan(MIN_BUDGET)
     with_modes, pass_bit = _planted_power(plan, 0.3), _planted_power(replace(plan, modes=False), 0.3)
     print(f"a rule preventing `lint` at 30%: decided {with_modes:.3f} with modes, {pass_bit:.3f} on the pass bit")
     assert with_modes > pass_bit + 0.1

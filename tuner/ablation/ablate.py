@@ -86,7 +86,7 @@ def engine_effects(
     observations are stored as points of ``experiment_id`` (a recorded experiment). ``variants``:
     other phrasings to weigh against each rule's phrasing in ``selection`` (cells ``rule@variant``).
     ``enough``: ends the design after a look (``run_engine``)."""
-    from tuner.engine import run_engine, split_key, swap_key
+    from tuner.engine import Graded, run_engine, split_key, swap_key
     from tuner.compare.rates import model_label
     from tuner.runs import DesignPoint, execute_points
 
@@ -103,7 +103,10 @@ def engine_effects(
         design = [DesignPoint(selection=prompt_of(pt), dropped=pt.dropped,
                               eval_id=pt.eval_id, sample_index=sample_offset + pt.replicate) for pt in points]
         found, paid = execute_points(h, experiment_id, design, specs, name=prefix, progress=progress)
-        seen = [{s.key: (None if (r := by_model.get(s.key)) is None or r.outcome == "infra" else r.outcome == "pass")
+        # How each answer failed rides along (its first failing step): the engine reads it when the
+        # plan asks (``Plan.modes``, off by default), else only whether it passed.
+        seen = [{s.key: (None if (r := by_model.get(s.key)) is None or r.outcome == "infra"
+                         else Graded(r.outcome == "pass", (r.failed_step,) if r.failed_step else ()))
                  for s in specs} for by_model in found]
         return seen, paid
 
