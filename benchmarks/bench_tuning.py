@@ -124,14 +124,14 @@ def ablate_verdicts(h, spec, categories, design, samples=1, budget=None, only=No
             for cat in ([only] if only else categories)}
 
 
-def tune_verdicts(h, spec, category, search: str | None = None) -> dict[str, str]:
+def tune_verdicts(h, spec, category) -> dict[str, str]:
     """As `tuner tune --category C` runs by default (the screening flow, its default cap): the
     evidence step's verdicts, and "helps" for a rule the accepted winner adds (its reason to exist);
     rules the winner leaves out get no other verdict."""
     from tuner.engine import split_key
     from tuner.tuning import build_config, tune
 
-    config = build_config(h, category, [spec], search=search)  # None: tune's defaults
+    config = build_config(h, category, [spec])  # tune's defaults
     report = tune(h, config)
     found = {e.rule: e.verdict for e in report.rule_effects if e.category == category and split_key(e.rule)[1] is None}
     if report.accepted:
@@ -139,7 +139,7 @@ def tune_verdicts(h, spec, category, search: str | None = None) -> dict[str, str
     print(json.dumps({"tune": category, "decision": report.acceptance.decision if report.acceptance else None,
                       "added": sorted(set(report.best_selection) - set(report.baseline_selection)),
                       "removed": sorted(set(report.baseline_selection) - set(report.best_selection)),
-                      "screening": {k: v for k, v in (report.screening or {}).items() if k != "engine"}}), flush=True)
+                      "screening": report.screening.model_dump(mode="json", exclude={"engine"}) if report.screening else None}), flush=True)
     return found
 
 

@@ -263,8 +263,7 @@ def tune_picks(model: FastModel, category: str, budget: int, seeds: int, first_s
         effects = [Effect(rule=c.rule, model="m", category=category, delta=c.delta, lo=c.lo, hi=c.hi, p_value=c.p_value,
                           verdict=c.verdict) for c in cells]
         moves, how = assemble(config, effects)
-        label = lambda m: f"{m['rule']}@{m['variant']}" if m["kind"] == "variant" else f"{m['kind']} {m['rule']}"  # noqa: E731
-        new[(how, best in [label(m) for m in moves])] += 1
+        new[(how, best in [m.describe() for m in moves])] += 1
         # The former flow: every change at one sample per eval, the best eight raced to four samples.
         draw = lambda rules, swapped, n: np.mean([rng.random() < model.p(present(rules), index[e], swapped)  # noqa: E731
                                                   for e in evals for _ in range(n)])

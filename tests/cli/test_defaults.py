@@ -30,7 +30,7 @@ def _targets(command: str):
     from tuner.tuning import TuneConfig, build_config, tune
 
     return {
-        "tune": ([TuneConfig, build_config, tune], {"trials": "n_trials"}),
+        "tune": ([TuneConfig, build_config, tune], {}),
         "ablate": ([ablate, Zone], {"rule_set": "set_name"}),
         "compare": ([compare], {}),
         "run": ([RunConfig], {}),
@@ -80,8 +80,13 @@ def test_a_second_copy_that_drifts_is_caught():
     assert bad == ["--samples: CLI 5, library 4"]
 
 
-def test_search_is_left_to_the_library():
-    from tuner.tuning import TuneConfig
+def test_tune_has_one_flow_and_leaves_its_cap_to_the_library():
+    """Issue 32: the search was "tpe" in the library and "screen" in the CLI; the TPE search is gone,
+    and the default cap is written once (``tuner.tuning.budgets``), for the CLI and the library alike."""
+    import inspect
 
-    search = next(p for p in _command("tune").params if p.name == "search")
-    assert search.default is None and TuneConfig.model_fields["search"].default == "screen"
+    from tuner.tuning import tune
+
+    params = {p.name: p for p in _command("tune").params}
+    assert not {"search", "trials", "batch", "evidence_budget"} & set(params)
+    assert params["budget_calls"].default is None and inspect.signature(tune).parameters["budget_calls"].default is None

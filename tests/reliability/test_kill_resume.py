@@ -172,7 +172,6 @@ def test_sigkill_at_random_moments_then_resume(job, tmp_path, provider, cli, mon
     rng = random.Random(f"{SEED}:{job}")
     project = make_project(tmp_path / "proj")
     env = env_for(project)
-    env["TUNER_HEARTBEAT_S"] = "1"
     if job == "run":  # 12 kills (the tune below: 8 more)
         provider.latency_s = 0.25
         commands = [[_tuner_exe(), "run", "--panel", "p", "--samples", str(k), "--guidelines", name]
@@ -181,10 +180,10 @@ def test_sigkill_at_random_moments_then_resume(job, tmp_path, provider, cli, mon
     else:
         provider.latency_s = 0.02
         env["TUNER_SUITE"] = str(_small_suite(tmp_path / "small-suite"))
-        commands = [[_tuner_exe(), "tune", "--panel", "p", "--category", "text", "--trials", str(n), "--batch", "2",
-                     "--samples", "1"] for n in (3, 5, 7)]
+        commands = [[_tuner_exe(), "tune", "--panel", "p", "--category", "text", "--budget-calls", str(n),
+                     "--samples", "1"] for n in (100, 150, 200)]
         kills, window = 8, 5.0
-    for name in ("TUNER_HOME", "TUNER_SUITE", "TUNER_CACHE_DIR", "TUNER_HEARTBEAT_S", "OPENAI_API_KEY"):
+    for name in ("TUNER_HOME", "TUNER_SUITE", "TUNER_CACHE_DIR", "OPENAI_API_KEY"):
         monkeypatch.setenv(name, env[name])  # for the commands run in this process
     monkeypatch.delenv("TUNER_DB", raising=False)
     monkeypatch.chdir(project)

@@ -46,7 +46,7 @@ def _producers(cli, provider) -> list[Producer]:
         Producer("run", command("run", "--panel", "p", "--samples", "2")),
         Producer("runs list", command("runs", "list", "--json")),
         Producer("compare", command("compare", "--before", "none", "--after", "all-active", "--panel", "p", "--samples", "1", ok=(0, 1))),
-        Producer("tune", command("tune", "--panel", "p", "--category", "text", "--trials", "2", "--batch", "2", "--samples", "1")),
+        Producer("tune", command("tune", "--panel", "p", "--category", "text", "--samples", "1", "--budget-calls", "100")),
         Producer("publish", command("publish", "--panel", "p", "--samples", "1", "--force")),
         Producer("label", command("label", "--all", "--ready", "--status", "correct")),
         *[Producer(f"export {fmt}", command("export", "--format", fmt, "-o", f"experiments/export.{fmt}"))

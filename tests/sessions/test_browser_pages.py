@@ -24,7 +24,7 @@ def stocked(env, store):
     r = invoke("ablate", "--suite", suite, "--design", "loo", "--category", "text", "-k", "1", "-m", "sim/careful", "--json")
     assert r.exit_code == 0, r.output
     ablation = json.loads(r.stdout)
-    r = invoke("tune", "--suite", suite, "--category", "text", "--trials", "2", "--samples", "1", "--evidence-budget", "10",
+    r = invoke("tune", "--suite", suite, "--category", "text", "--budget-calls", "100", "--samples", "1",
                "--confirm-budget", "10", "-m", "sim/careful", "--json")
     assert r.exit_code == 0, r.output
     tune = json.loads(r.stdout)

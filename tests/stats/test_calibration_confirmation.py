@@ -38,7 +38,7 @@ def _improved(evals: int, samples: int, gain: float, seeds: int = SEEDS) -> floa
         config = w.config(seed)
         fresh, _, spent = confirm(w.suite(), config, w.specs(), {"r": "default"}, {"r": "default", "c": "default"},
                                   budget_calls=2 * evals * samples, measure=w.measure(seed))
-        assert sum(spent["planned_rounds"]) == samples
+        assert sum(spent.planned_rounds) == samples
         hits += any(r.paired.verdict == "improved" for r in fresh)
     return hits / seeds
 

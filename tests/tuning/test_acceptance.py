@@ -48,8 +48,8 @@ def test_a_clean_improvement_is_accepted_and_its_claim_names_where_it_was_measur
     a = accept("data", fresh, held, changed=True)
     assert a.accepted
     [claim] = a.claim
-    assert claim["tuning_evals"]["evals"] == 3 and claim["tuning_evals"]["verdict"] == "improved"
-    assert claim["held_out_evals"]["evals"] == 1
+    assert claim.tuning_evals.evals == 3 and claim.tuning_evals.verdict == "improved"
+    assert claim.held_out_evals.evals == 1
     # The drop family: text (its tuning and held-out evals together) and the held-out target.
     assert [(d.category, d.evals) for d in a.drops] == [("data", "held-out"), ("text", "tuning + held-out")]
 
@@ -92,7 +92,7 @@ def test_the_report_says_a_phase_did_not_run_rather_than_that_the_suite_lacks_ev
     report = TuneReport(study="s", category="actions", baseline="all-active", trials=1, best_trial=0,
                         baseline_selection={"a": "default"}, best_selection={"a": "default"}, baseline_tokens=10,
                         best_tokens=10, fresh=[], held_out=[], rule_effects=[], importance={}, found_helpful=[],
-                        found_harmful=[], calls=0,
+                        found_harmful=[], calls=0, tolerance=0.15,
                         confirmation={"design": "none", "looks": 0, "calls": 0, "stopped": "no change"})
     text = render_markdown(report)
     assert "has no held-out evals" not in text

@@ -64,10 +64,10 @@ CONFIG = TuneConfig(category="alpha", models=[{"model": "sim/careful"}], samples
 def test_same_prompt_both_sides_is_decided_no_change_and_stops_early(setup):
     log = setup(lambda arm, cat: 0.7)
     fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {"r": "default"}, {"r": "default"}, measure=setup.measure)
-    assert spent["stopped"] == "decided" and spent["fixed_calls"] == 2 * (12 + 4) * 12
+    assert spent.stopped == "decided" and spent.fixed_calls == 2 * (12 + 4) * 12
     # The looks are planned from the budget (twice the fixed design): 3, 3, 6, 12 samples per eval.
-    assert spent["budget_calls"] == 2 * spent["fixed_calls"] and spent["planned_rounds"] == [3, 3, 6, 12]
-    assert 0 < spent["calls"] < spent["budget_calls"]  # categories decided early got no more samples
+    assert spent.budget_calls == 2 * spent.fixed_calls and spent.planned_rounds == [3, 3, 6, 12]
+    assert 0 < spent.calls < spent.budget_calls  # categories decided early got no more samples
     assert {r.paired.verdict for r in fresh + held} == {"no meaningful change"}
     # Every tuning eval and every held-out eval, from this study's own fresh window.
     assert set(log[0][0]) == set(TUNING + HELD) and log[0][2] == fresh_offset(CONFIG) >= 1_000_000
@@ -86,11 +86,11 @@ def test_a_large_gain_is_improved_and_an_unchanged_category_is_not_flagged(setup
 def test_budget_caps_the_calls_and_a_larger_budget_retraces_the_same_rounds(setup):
     log = setup(lambda arm, cat: 0.6 if arm else 0.5)
     small = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=300, measure=setup.measure)[2]
-    assert small["stopped"] == "budget" and small["calls"] <= 300
+    assert small.stopped == "budget" and small.calls <= 300
     first = list(log)
     log.clear()
     large = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=3_000, measure=setup.measure)[2]
-    assert large["calls"] > small["calls"]
+    assert large.calls > small.calls
     # The rounds the small budget ran whole come back identical (same evals, samples and offsets),
     # so the caches replay them; a cut last round is a prefix of the larger one's round.
     whole = [r for r in first if r[1] == confirmation._round_samples(12, first.index(r) + 1)]
@@ -100,5 +100,5 @@ def test_budget_caps_the_calls_and_a_larger_budget_retraces_the_same_rounds(setu
 def test_undecided_cells_say_so(setup):
     setup(lambda arm, cat: 0.55 if arm else 0.5)
     fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=200, measure=setup.measure)
-    assert spent["stopped"] == "budget"
+    assert spent.stopped == "budget"
     assert "undecided" in {r.paired.verdict for r in fresh + held}

@@ -117,7 +117,7 @@ def test_the_winner_is_assembled_from_the_screening_verdicts():
     from tuner.ablation import Effect
     from tuner.tuning.config import TuneConfig
     from tuner.tuning.screen import assemble
-    from tuner.tuning.study import apply_moves
+    from tuner.tuning.records import Change, apply_changes
 
     config = TuneConfig(category="c", models=[{"model": "m"}], samples=4, tolerance=0.15, baseline="b",
                         baseline_selection={"keep": "default", "bad": "default"}, pool=["keep", "bad", "new"],
@@ -129,15 +129,15 @@ def test_the_winner_is_assembled_from_the_screening_verdicts():
     moves, how = assemble(config, [cell("keep", 0.2, "helps"), cell("bad", -0.1, "hurts"), cell("new", 0.1, "helps"),
                                    cell("new@terse", 0.05, "helps")])
     assert how == "decided"
-    assert sorted((m["kind"], m["rule"]) for m in moves) == [("add", "new"), ("drop", "bad"), ("variant", "new")]
-    ordered = sorted(moves, key=lambda m: m["kind"] == "variant")
-    assert apply_moves(config.baseline_selection, ordered) == {"keep": "default", "new": "terse"}
+    assert sorted((m.kind, m.rule) for m in moves) == [("add", "new"), ("drop", "bad"), ("variant", "new")]
+    ordered = sorted(moves, key=lambda m: m.kind == "variant")
+    assert apply_changes(config.baseline_selection, ordered) == {"keep": "default", "new": "terse"}
     # A second model that finds the same change harmful vetoes it.
     moves, _ = assemble(config, [cell("new", 0.1, "helps"), cell("new", -0.1, "hurts", model="m2")])
     assert moves == []
     # Nothing decided: the strongest evidence beyond +delta0 in the right direction, nothing below it.
     moves, how = assemble(config, [cell("new", 0.06, "undecided", p=0.2), cell("bad", -0.08, "undecided", p=0.1),
                                    cell("keep", -0.015, "undecided", p=0.01)])
-    assert how == "promising" and moves == [{"kind": "drop", "rule": "bad"}]
+    assert how == "promising" and moves == [Change(kind="drop", rule="bad")]
     moves, how = assemble(config, [cell("keep", 0.3, "helps"), cell("new", 0.01, "undecided", p=0.5)])
     assert (moves, how) == ([], "none")

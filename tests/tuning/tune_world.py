@@ -3,8 +3,8 @@ world (``tuner.tuning.simulate``) instead of the simulated provider and the pyte
 product's whole path (store, study, screening engine, check, confirmation, decision, gate, files),
 in seconds. Only the functions that fetch answers are replaced:
 
-- ``tuning.measure.harness_measure`` (the check and the confirmation), the screening's baseline and
-  the tpe flow's trials (``run_selections`` in ``tuning.screen`` and ``tuning.study``);
+- ``tuning.measure.harness_measure`` (the check and the confirmation) and the screening's baseline
+  (``run_selections`` in ``tuning.screen``);
 - ``runs.execute_points`` (the screening's engine) and ``runs.execute_runs`` (the publish gate);
 - ``tuning.tune._link_runs``: the world's runs are not in the store, so there is nothing to link.
 """

@@ -122,8 +122,8 @@ def _tuning(quick: bool, tmp: Path) -> BenchRow:
             pool.update({rid: "default" for rid in h.guidelines.library.rules if rid not in pool})
             true = bt.truth(h, "careful", pool, ["text"])["text"]
             start = time.perf_counter()
-            # Quick or not, what `tuner tune` does by default (the library's search and cap): a
-            # quick run of another flow would measure something users do not run.
+            # Quick or not, what `tuner tune` does by default (at the library's cap): a quick run
+            # of something else would measure what users do not run.
             found = _quiet(bt.tune_verdicts, h, spec, "text")
             seconds = time.perf_counter() - start
             calls = h.response_cache.misses  # answers the study had to buy

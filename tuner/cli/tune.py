@@ -1,4 +1,4 @@
-"""`tuner tune` and `tuner worker`: the Optuna study over rules, resumable and shareable."""
+"""`tuner tune`: screen the pool, check and confirm the winner, decide (tuner.tuning)."""
 
 from __future__ import annotations
 
@@ -25,9 +25,7 @@ def tune(
     category: Annotated[str, typer.Option("--category", "-c", help="Target category to improve.")],
     model: ModelOption = None,
     panel: PanelOption = None,
-    trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Complete trials the study should reach (implies --search tpe).")] = None,
-    search: Annotated[Optional[str], typer.Option("--search", help="screen (default: the rule-effect engine screens the pool on the target's evals, the winner is assembled from its verdicts and checked for regressions) | tpe (every single change on all tuning evals, then Optuna's TPE).")] = None,
-    budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Cap on provider calls over the whole command, shared by every phase (screen default: half of single-sample leave-one-out of the pool over the tuning evals).")] = None,
+    budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Cap on provider calls over the whole command, shared by every phase (default: half of single-sample leave-one-out of the pool over the tuning evals).")] = None,
     budget_usd: BudgetUsdOption = None,
     plan: PlanOption = False,
     decide: DecideOption = None,
@@ -36,10 +34,8 @@ def tune(
     baseline: Annotated[Optional[str], typer.Option(help="Baseline: published name, NAME@VERSION or set (default: published, else all-active).")] = None,
     study: StudyOption = None,
     storage: StorageOption = None,
-    batch: Annotated[int, typer.Option(help="Trials evaluated together (one grading batch).", min=1, max=64)] = 4,
-    evidence_budget: Annotated[Optional[int], typer.Option("--evidence-budget", min=1, help="--search tpe: calls for the winner's rule effects (default: what a fixed leave-one-out would make; it stops sooner once all is decided). The screen flow's evidence is its screening.")] = None,
     confirm_budget: Annotated[Optional[int], typer.Option("--confirm-budget", min=1, help="Calls for confirming the winner (default: twice what a fixed design at the evidence samples would make; it stops sooner once every category is decided).")] = None,
-    seed: Annotated[int, typer.Option(help="Sampler seed.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the screening's design.")] = 0,
     report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
     no_cache: NoCacheOption = False,
     turns: TurnsOption = 1,
@@ -56,48 +52,31 @@ def tune(
     from tuner.tuning import build_config
     from tuner.tuning import tune as run_tune
 
-    from tuner.errors import InputError
+    from tuner.tuning.budgets import cap_of
 
-    from tuner.tuning.config import SEARCHES, TuneConfig
-    from tuner.tuning.tune import budget_of
-
-    if search is None and trials:
-        search = "tpe"  # --trials implies the tpe flow; otherwise the library's default
-    if search is not None and search not in SEARCHES:
-        raise InputError(f"--search {search!r}: use {' or '.join(SEARCHES)}")
-    flow = search or TuneConfig.model_fields["search"].default
-    if trials and flow != "tpe":
-        raise InputError("--trials applies to --search tpe")
-    if evidence_budget and flow != "tpe":
-        raise InputError("--evidence-budget applies to --search tpe (the screen flow's evidence is its screening)")
     with Harness(db=db, use_cache=not no_cache, cluster=cluster, turns=turns) as h:
         specs = resolve_models(h.project, model, panel)
-        config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed,
-                              search=search)
+        config = build_config(h, category, specs, samples=samples, tolerance=tolerance, baseline=baseline, seed=seed)
         given_calls = budget_calls
         if decide is not None:
-            if config.search != "screen":
-                raise InputError("--decide applies to --search screen (the cap it sizes is the screening's)")
             from tuner.planning.commands import tune_calls_for
 
             effect, budget_calls = decide_cap(decide, budget_calls, lambda x: tune_calls_for(h, config, specs, x))
             h.plan_decide = {"effect": effect, "calls": budget_calls}
-        budget_calls = budget_of(config, budget_calls)
-        run_calls = budget_calls  # what the search, confirmation and evidence share; the arm's calls are apart
-        if placebo and budget_calls is not None:
+        budget_calls = cap_of(config, budget_calls)
+        run_calls = budget_calls  # what the screening, check and confirmation share; the arm's calls are apart
+        if placebo:
             run_calls, budget_calls = _placebo_cap(h, config, specs, budget_calls, given_calls is not None)
         budget = install(h, "tune", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         h.plan_hook = None
         seed_of_placebo = placebo_seed if placebo else None
-        show(h, _plan(h, config, specs, trials, run_calls, evidence_budget, confirm_budget, seed_of_placebo, budget_calls),
+        show(h, _plan(h, config, specs, run_calls, confirm_budget, seed_of_placebo, budget_calls),
              plan_only=plan, as_json=as_json)
-        n_trials = trials  # None: every single-rule change, their combination, then 8 TPE trials
         with phase_progress(not as_json) as progress:
-            trial_bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
-            result = run_tune(h, config, study_name=study, storage=storage, n_trials=n_trials, budget_calls=run_calls,
-                              batch=batch, evidence_budget=evidence_budget, confirm_budget=confirm_budget, progress=trial_bar, run_progress=progress,
-                              placebo=placebo, placebo_seed=placebo_seed)
-        if result.screening and run_calls and not result.accepted:
+            result = run_tune(h, config, study_name=study, storage=storage, budget_calls=run_calls,
+                              confirm_budget=confirm_budget, run_progress=progress, placebo=placebo,
+                              placebo_seed=placebo_seed)
+        if not result.accepted:
             _what_would_decide(h, config, specs, result, run_calls, model, panel)
         path = _write_report(h.project, result, report)
     decision = result.acceptance.decision if result.acceptance else None
@@ -108,7 +87,7 @@ def tune(
     else:
         _print(result, path, wide)
         console().print(f"[dim]{spent_line(budget)}[/dim]")
-    if decision == "not measured" or (result.placebo or {}).get("claim") == "not measured":
+    if decision == "not measured" or (result.placebo is not None and result.placebo.claim == "not measured"):
         from tuner.errors import EXIT_CODES, IncompleteError
 
         raise typer.Exit(EXIT_CODES[IncompleteError])
@@ -129,46 +108,31 @@ def _placebo_cap(h, config, specs, cap: int, given: bool) -> tuple[int, int]:
     return cap - arm, cap
 
 
-def _plan(h, config, specs, trials, budget_calls, evidence_budget, confirm_budget, placebo_seed=None, cap=None):
-    """The phases tune will run and what each spends at most (the screening flow's confirmation and
-    evidence share what the cap leaves; the tpe flow's default to their fixed designs)."""
+def _plan(h, config, specs, budget_calls, confirm_budget, placebo_seed=None, cap=None):
+    """The phases tune will run and what each spends at most (the confirmation gets what the cap leaves)."""
+    from tuner.planning.commands import tune_detectables
     from tuner.runs.plan import PlanBuilder
+    from tuner.tuning.budgets import confirm_budget as confirm_calls
     from tuner.tuning.placebo import arm_calls
-    from tuner.tuning.confirmation import confirm_budget as confirm_calls
-    from tuner.tuning.report import fixed_loo_calls
     from tuner.tuning.screen import screen_phases
-    from tuner.tuning.tune import default_trials
 
     tokens = h.guidelines.compose(_baseline_set(config)).tokens
     held = [e.id for e in h.suite.select(held_out=True)]
     builder = PlanBuilder(h, specs, "tune")
     n = len(specs)
     everywhere = list(config.eval_ids) + held
-    arm = 0 if placebo_seed is None else arm_calls(h, config, n)
-    if config.search == "screen":
-        used = 0
-        for name, calls, evals, only_if in screen_phases(h, config, n, budget_calls):
-            builder.add_calls(name, calls, tokens, evals, only_if=only_if)
-            used += calls
-        conf = confirm_calls(config, len(held), n, max(0, budget_calls - used), confirm_budget)
-        builder.add_calls(f"confirmation: fresh samples of all {len(everywhere)} evals (every tuning eval, every held-out "
-                          "eval), sequential", conf, tokens, everywhere, note="what the cap leaves",
-                          only_if="a change passes the check")
-        if arm:
-            _plan_placebo(builder, h, config, placebo_seed, arm, tokens)
-    else:
-        k = trials or default_trials(config)
-        builder.add("trials", tokens, config.eval_ids, config.samples, arms=k)
-        builder.add_calls("confirmation", confirm_calls(config, len(held), n, None, confirm_budget), tokens, everywhere)
-        builder.add_calls("evidence", evidence_budget or fixed_loo_calls(config, len(config.baseline_selection), n), tokens,
-                          config.eval_ids)
-        if arm:
-            _plan_placebo(builder, h, config, placebo_seed, arm, tokens)
+    used = 0
+    for name, calls, evals, only_if in screen_phases(h, config, n, budget_calls):
+        builder.add_calls(name, calls, tokens, evals, only_if=only_if)
+        used += calls
+    conf = confirm_calls(config, len(held), n, max(0, budget_calls - used), confirm_budget)
+    builder.add_calls(f"confirmation: fresh samples of all {len(everywhere)} evals (every tuning eval, every held-out "
+                      "eval), sequential", conf, tokens, everywhere, note="what the cap leaves",
+                      only_if="a change passes the check")
+    if placebo_seed is not None:
+        _plan_placebo(builder, h, config, placebo_seed, arm_calls(h, config, n), tokens)
     out = builder.build(cap_calls=budget_calls if placebo_seed is None else cap, cap_usd=h.budget.usd)
-    if config.search == "screen":
-        from tuner.planning.commands import tune_detectables
-
-        out.decides = [{**d.model_dump(), "line": d.line()} for d in tune_detectables(h, config, specs, budget_calls, conf)]
+    out.decides = [{**d.model_dump(), "line": d.line()} for d in tune_detectables(h, config, specs, budget_calls, conf)]
     return out
 
 
@@ -176,13 +140,15 @@ def _what_would_decide(h, config, specs, result, cap: int, model, panel) -> None
     """The screening's leading undecided questions with the cap each needs at its current estimate,
     and the exact command that goes on (``result.screening``: ``leads``, ``continue``), recorded with the tune."""
     from tuner.planning.commands import open_leads, screen_plan
-    from tuner.tuning.screen import SCREEN_SHARE
+    from tuner.tuning.budgets import SCREEN_SHARE
 
+    if result.screening is None:
+        return
     leads = open_leads(screen_plan(h, config, specs, cap), result.rule_effects, scale=getattr(h, "turns", 1) / SCREEN_SHARE)
-    result.screening["leads"] = leads
+    result.screening.leads = leads
     need = min((x["calls"] for x in leads if x["calls"] is not None), default=None)
     if need is not None and need > cap:
-        result.screening["continue"] = _continue_command(h, config, need, model, panel)
+        result.screening.continue_ = _continue_command(h, config, need, model, panel)
     h.store.finish_experiment(config.hash, "finished", result.model_dump(mode="json"))  # the viewer shows them too
 
 
@@ -244,36 +210,30 @@ def _print(result, path: Path, wide: bool = False) -> None:
     if result.fresh or result.held_out:
         out.print("[dim]intervals treat evals as the unit (they speak for tasks like these); verdict and q are the "
                   "sequential test with an indifference zone on paired samples of these evals (BH across each look)[/dim]")
-    if result.confirmation and result.confirmation.get("design") != "none":
+    if result.confirmation and result.confirmation.design != "none":
         c = result.confirmation
-        out.print(f"[dim]confirmation: {plural(c['looks'], 'look')}, {plural(c['calls'], 'call')} ({c['stopped']}); the fixed design "
-                  f"({c['fixed_samples']} samples everywhere) would make {c['fixed_calls']}: {c['saved_calls']} saved[/dim]")
+        out.print(f"[dim]confirmation: {plural(c.looks, 'look')}, {plural(c.calls, 'call')} ({c.stopped}); the fixed design "
+                  f"({c.fixed_samples} samples everywhere) would make {c.fixed_calls}: {c.saved_calls} saved[/dim]")
     added = sorted(set(result.best_selection) - set(result.baseline_selection))
     removed = sorted(set(result.baseline_selection) - set(result.best_selection))
     out.print(f"winner: trial {result.best_trial}, {plural(len(result.best_selection), 'rule')}, {result.best_tokens} tokens "
               f"(baseline {result.baseline_tokens}); added: {', '.join(added) or 'none'}; removed: {', '.join(removed) or 'none'}")
     out.print(f"rules that help {result.category}: [green]{', '.join(result.found_helpful) or 'none detected'}[/green]")
     out.print(f"rules that hurt another category: [red]{', '.join(result.found_harmful) or 'none detected'}[/red]")
-    if result.evidence and result.evidence.get("fixed_loo_calls"):
-        ev = result.evidence
-        decided = sum(1 for e in result.rule_effects if e.verdict not in ("open", "undecided"))
-        out.print(f"[dim]rule effects: adaptive design, {decided}/{len(result.rule_effects)} rule × category cells decided in "
-                  f"{plural(ev['rounds'], 'round')}, {plural(ev['calls'], 'call')} ({ev['stopped']}); a fixed leave-one-out at the same samples "
-                  f"would make {ev['fixed_loo_calls']}: {ev['saved_calls']} saved[/dim]")
     if result.screening:
-        sc, en = result.screening, result.screening["engine"]
+        sc, en = result.screening, result.screening.engine
         decided = sum(1 for e in result.rule_effects if e.verdict not in ("open", "undecided"))
-        out.print(f"screened {sc['factors']} rules and phrasings on {sc['target_evals']} {result.category} evals: {decided}/"
-                  f"{len(result.rule_effects)} cells decided in {plural(en['rounds'], 'look')}, {plural(en['calls'], 'call')}; changes taken "
-                  f"({sc['chosen_by']}): {', '.join(sc['changes']) or 'none'}; regression-checked {plural(sc['checked'], 'trial')}")
+        out.print(f"screened {sc.factors} rules and phrasings on {sc.target_evals} {result.category} evals: {decided}/"
+                  f"{len(result.rule_effects)} cells decided in {plural(en.rounds, 'look')}, {plural(en.calls, 'call')}; changes taken "
+                  f"({sc.chosen_by}): {', '.join(sc.changes) or 'none'}; regression-checked {plural(sc.checked, 'trial')}")
     out.print(f"[dim]{plural(result.trials, 'trial')}, {plural(result.calls, 'provider call')}; study {result.study}; "
               f"report {path}[/dim]")
-    for lead in (result.screening or {}).get("leads", []):
+    for lead in result.screening.leads if result.screening else []:
         calls = "no cap up to 10,000,000 calls" if lead["calls"] is None else f"a cap of {lead['calls']:,} calls"
         out.print(f"open: {lead['rule']} · {lead['model']} reads {lead['delta'] * 100:+.0f} points on {lead['category']}; "
                   f"{calls} decides an effect that size with 80% power", markup=False)
-    if (result.screening or {}).get("continue"):
-        out.print(f"to decide the leading one: {result.screening['continue']}", markup=False)
+    if result.screening and result.screening.continue_:
+        out.print(f"to decide the leading one: {result.screening.continue_}", markup=False)
     a = result.acceptance
     for line in claim_lines(result):
         out.print(line)
@@ -296,12 +256,12 @@ def claim_lines(result) -> list[str]:
     a = result.acceptance
     lines = []
     for c in (a.claim if a else []):
-        tuning, held = c.get("tuning_evals"), c.get("held_out_evals")
+        tuning, held = c.tuning_evals, c.held_out_evals
         if not tuning:
             continue
-        line = (f"{c['model']} · {c['category']}: {_span(tuning)} on its {tuning['evals']} tuning evals (fresh samples; the "
+        line = (f"{c.model} · {c.category}: {_span(tuning)} on its {tuning.evals} tuning evals (fresh samples; the "
                 "change was chosen on these evals)")
-        line += f"; on its {held['evals']} held-out evals {_span(held)}" if held else "; no held-out evals"
+        line += f"; on its {held.evals} held-out evals {_span(held)}" if held else "; no held-out evals"
         lines.append(line)
     return lines
 
@@ -311,22 +271,22 @@ def placebo_lines(result) -> list[str]:
     arm = result.placebo
     if arm is None:
         return []
-    if not arm.get("cells"):
-        return [arm.get("note") or "no placebo arm"]
-    lines = [f"placebo arm: the winner against {arm['tokens']} tokens of rules about {arm['domain']} (seed {arm['seed']}), "
-             f"{arm['samples']} fresh samples of {arm['evals']} {result.category} tuning evals"]
-    for c in arm["cells"]:
-        delta = "n/a" if c["delta"] is None else f"{c['delta'] * 100:+.0f} points [{c['lo'] * 100:+.0f}, {c['hi'] * 100:+.0f}]"
-        q = "n/a" if c["q_value"] is None else f"{c['q_value']:.3g}"
-        lines.append(f"  {c['model_label']} · {c['category']}: placebo → winner {delta}, q {q}: {c['verdict']}")
-    lines.append(f"placebo claim: the winner {arm['claim']}" if arm["claim"] != "not measured" else
+    if not arm.cells:
+        return [arm.note or "no placebo arm"]
+    lines = [f"placebo arm: the winner against {arm.tokens} tokens of rules about {arm.domain} (seed {arm.seed}), "
+             f"{arm.samples} fresh samples of {arm.evals} {result.category} tuning evals"]
+    for c in arm.cells:
+        delta = "n/a" if c.delta is None else f"{c.delta * 100:+.0f} points [{c.lo * 100:+.0f}, {c.hi * 100:+.0f}]"
+        q = "n/a" if c.q_value is None else f"{c.q_value:.3g}"
+        lines.append(f"  {c.model_label} · {c.category}: placebo → winner {delta}, q {q}: {c.verdict}")
+    lines.append(f"placebo claim: the winner {arm.claim}" if arm.claim != "not measured" else
                  "placebo claim: not measured (answers lost to provider or grader failures, or to the cap); the "
                  "decision stands")
     return lines
 
 
-def _span(part: dict) -> str:
-    return f"{part['delta'] * 100:+.0f} points [{part['lo'] * 100:+.0f}, {part['hi'] * 100:+.0f}]"
+def _span(part) -> str:
+    return f"{part.delta * 100:+.0f} points [{part.lo * 100:+.0f}, {part.hi * 100:+.0f}]"
 
 
 def publish_command(study: str) -> str:
@@ -346,39 +306,5 @@ def _points(p) -> str:
     return "n/a" if p.delta is None else f"{p.delta * 100:+.0f} [{p.lo * 100:+.0f}, {p.hi * 100:+.0f}]"
 
 
-def worker(
-    study: Annotated[str, typer.Option("--study", help="Name of a study created by `tuner tune`.")],
-    storage: StorageOption = None,
-    trials: Annotated[Optional[int], typer.Option("--trials", min=1, help="Stop when the study has this many complete trials (default: as tune).")] = None,
-    batch: Annotated[int, typer.Option(min=1, max=64)] = 2,
-    turns: Annotated[int, typer.Option("--turns", min=1, max=10, help="The study's --turns (a worker must run its trials the same way).")] = 1,
-    db: DbOption = None,
-    cluster: ClusterOption = None,
-    suite: SuiteOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Run trials of an existing study (any number of workers may share it through --storage)."""
-    from tuner.runs import Harness
-    from tuner.tuning.study import trial_counts, best_trial, load_config, open_study, run_trials
-    from tuner.tuning.tune import default_trials
-
-    with Harness(db=db, cluster=cluster, turns=turns) as h:
-        s = open_study(storage or h.db_url, study)
-        if load_config(s).search != "tpe":
-            from tuner.errors import InputError
-
-            raise InputError(f"study '{study}' uses the screening flow, which one `tuner tune` runs; workers share "
-                             "--search tpe studies")
-        target = trials or default_trials(load_config(s))
-        with phase_progress(not as_json, description=f"[{study}] ") as progress:
-            bar = (lambda done, total, note: progress("trial", done, total, note)) if progress else None
-            run_trials(h, s, n_trials=target, batch=batch, progress=bar)
-        best, (complete, calls) = best_trial(s), trial_counts(s)
-    summary = {"study": study, "complete_trials": complete, "calls": calls, "best_trial": best.number if best else None,
-               "best_value": best.value if best else None}
-    print_json(summary) if as_json else console().print(summary)
-
-
 def register(app: typer.Typer) -> None:
     app.command("tune")(tune)
-    app.command("worker")(worker)

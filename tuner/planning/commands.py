@@ -44,10 +44,10 @@ def screen_plan(h, config, specs: list, cap: int):
     """The engine ``Plan`` tune's screening runs under ``cap``."""
     from tuner.ablation import engine_plan
     from tuner.stats.zones import Zone
-    from tuner.tuning.screen import screen_budget, target_evals
+    from tuner.tuning.budgets import screen_budget, screen_pool
+    from tuner.tuning.screen import target_evals
 
-    pool = {rid: config.baseline_selection.get(rid, "default") for rid in config.pool}
-    variants = {rid: tuple(names) for rid, names in config.variants.items() if rid in pool and len(names) > 1}
+    pool, variants = screen_pool(config)
     return engine_plan(h, pool, specs, target_evals(h, config), budget_calls=screen_budget(cap), zone=Zone(),
                        seed=config.seed, variants=variants)
 
@@ -56,14 +56,15 @@ def tune_detectables(h, config, specs: list, cap: int | None, confirm_calls: int
     """Tune's screening (the engine on the target's evals, its share of ``cap``) and its
     confirmation of the winner on the target (``confirm_calls``: the calls the plan gives it)."""
     from tuner.stats.zones import Zone
-    from tuner.tuning.confirmation import evidence_samples, planned_rounds
+    from tuner.tuning.budgets import confirm_per_sample, evidence_samples
+    from tuner.tuning.confirmation import planned_rounds
     from tuner.tuning.screen import target_evals
 
     out = []
-    if config.search == "screen" and cap is not None:
+    if cap is not None:
         out.append(engine_family(screen_plan(h, config, specs, cap), f"screening of {config.category}"))
     held = len(h.suite.select(held_out=True))
-    per_sample = 2 * (len(config.eval_ids) + held) * len(specs)
+    per_sample = confirm_per_sample(config, held, len(specs))
     rounds = planned_rounds(evidence_samples(config), per_sample, confirm_calls)
     out.append(confirmation_family(rounds, len(target_evals(h, config)), len(specs), Zone(),
                                    family=f"confirmation of the winner on {config.category}"))
@@ -73,7 +74,7 @@ def tune_detectables(h, config, specs: list, cap: int | None, confirm_calls: int
 def tune_calls_for(h, config, specs: list, effect: float) -> int | None:
     """The cap whose screening share decides ``effect`` with 80% power (the rest goes, as always, to
     the regression check and the confirmation)."""
-    from tuner.tuning.screen import SCREEN_SHARE
+    from tuner.tuning.budgets import SCREEN_SHARE
 
     calls = engine_calls_for(screen_plan(h, config, specs, 2000), effect)
     return None if calls is None else math.ceil(calls * getattr(h, "turns", 1) / SCREEN_SHARE)

@@ -1,6 +1,6 @@
 """The tune -> acceptance -> publish path on a simulated world, through the product's own functions.
 
-``run_path`` is what ``tuner tune`` (default flow) and then ``tuner publish`` decide, step by step,
+``run_path`` is what ``tuner tune`` and then ``tuner publish`` decide, step by step,
 with the same functions and the same budget arithmetic, on a ``tuner.tuning.simulate.World``:
 
 1. the baseline on the target's tuning evals, then the screening: the rule-effect engine
@@ -42,10 +42,11 @@ def _screen(world: World, measure, config, specs, cap: int):
     """The engine on the target's tuning evals, as ``tuning.screen.screen`` plans and stops it."""
     from tuner.engine import Plan, run_engine
     from tuner.stats.zones import Zone
-    from tuner.tuning.screen import assemble, screen_budget
+    from tuner.tuning.budgets import screen_budget
+    from tuner.tuning.screen import assemble
 
     target = [e.id for e in world.shape.evals() if e.category == config.category and not e.held_out]
-    pool = {r: config.baseline_selection.get(r, "default") for r in config.pool}
+    pool = {r: config.baseline_selection.get(r, "default") for r in config.pool}  # the world has no phrasings
     plan = Plan(rules=tuple(sorted(pool)), evals={config.category: tuple(target)}, models=tuple(s.key for s in specs),
                 budget_calls=screen_budget(cap), zone=Zone(), seed=config.seed, variants={})
     outcome = run_engine(plan, measure.observe(pool), None, lambda cells: assemble(config, cells)[1] == "decided")
@@ -62,17 +63,17 @@ def run_path(world: World, seed: int, *, cap: int | None = None, changes: list[d
     from tuner.stats import ALPHA
     from tuner.stats.gates import drop_p
     from tuner.tuning.acceptance import ACCEPTED, accept
-    from tuner.tuning.confirmation import confirm, confirm_budget
-    from tuner.tuning.screen import (
-        assemble, candidates_of, check, default_budget, regression_samples, screen_budget,
-    )
+    from tuner.tuning.budgets import cap_of, confirm_budget, regression_samples, screen_budget
+    from tuner.tuning.confirmation import confirm
+    from tuner.tuning.records import Change
+    from tuner.tuning.screen import assemble, candidates_of, check
 
     alpha = ALPHA if alpha is None else alpha
     config = world.config(seed)
     specs = world.specs()
     measure = world.measure(seed)
     view = world.suite()
-    cap = cap or default_budget(config, len(specs))
+    cap = cap_of(config, cap)
     target = [e.id for e in view.suite.evals if e.category == config.category and not e.held_out]
     measure([("baseline", dict(config.baseline_selection))], target, config.samples)
     calls = {"baseline": config.samples * len(target) * len(specs)}
@@ -91,10 +92,10 @@ def run_path(world: World, seed: int, *, cap: int | None = None, changes: list[d
                     budget_calls=screen_budget(cap))
         calls["screening"] = (planned_looks(plan)[0] * len(target) * len(specs) if screening_calls is None
                               else screening_calls)
-    candidates = candidates_of(config, changes)
+    candidates = candidates_of(config, [Change.model_validate(c) for c in changes])
     if not candidates:
         return PathResult("no change", "screening", calls=calls)
-    checked = check(config, candidates, measure, samples=regression_samples(None, config))
+    checked = check(config, candidates, measure, samples=regression_samples(config))
     calls["check"] = checked.calls
     if checked.not_measured:
         return PathResult("not measured", "lost", calls=calls)
@@ -104,7 +105,7 @@ def run_path(world: World, seed: int, *, cap: int | None = None, changes: list[d
     n_held = sum(1 for e in view.suite.evals if e.held_out)
     fresh, held, spent = confirm(view, config, specs, config.baseline_selection, checked.winner,
                                  budget_calls=confirm_budget(config, n_held, len(specs), left), measure=measure)
-    calls["confirmation"] = spent["calls"]
+    calls["confirmation"] = spent.calls
     decision = accept(config.category, fresh, held, changed=True, alpha=alpha)
     held_target = any(r.category == config.category and r.paired.verdict == "improved" for r in held)
     gain_p = min((float(drop_p(sum(r.paired.fail_to_pass.values()), sum(r.paired.pass_to_fail.values())))

@@ -1,10 +1,10 @@
-"""Tuning: an Optuna study over which rules (and phrasings) to include, for one target category,
-without regressing the others; then confirmation and per-rule evidence."""
+"""Tuning: which rules (and phrasings) to include for one target category, without regressing the
+others: the screening, the regression check, the confirmation, the decision (``tuning/tune.py``)."""
 
 from tuner.tuning.config import TuneConfig, fresh_offset
 from tuner.tuning.evidence import CategoryRow, paired_table
 from tuner.tuning.report import RuleEffect, TuneReport
-from tuner.tuning.study import best_trial, open_study, run_trials
+from tuner.tuning.study import best_trial, open_study
 from tuner.tuning.tune import baseline_selection, build_config, finish, tune
 
 __all__ = [
@@ -19,6 +19,5 @@ __all__ = [
     "fresh_offset",
     "open_study",
     "paired_table",
-    "run_trials",
     "tune",
 ]

@@ -25,12 +25,12 @@ cell and over the whole decision, are measured through the product's own functio
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from tuner.stats import ALPHA, drop_tests
 from tuner.tuning.evidence import CategoryRow
 
-__all__ = ["Acceptance", "CellCheck", "DropCell", "accept", "drop_family"]
+__all__ = ["Acceptance", "CellCheck", "Claim", "ClaimPart", "DropCell", "accept", "drop_family"]
 
 ACCEPTED, NO_CHANGE, WITHHELD, NOT_MEASURED = "accepted", "no change", "withheld", "not measured"
 IMPROVED, NO_GAIN, REGRESSED, NO_DROP = "improved", "no gain", "regressed", "no drop shown"
@@ -64,6 +64,26 @@ class DropCell(BaseModel):
     regressed: bool
 
 
+class ClaimPart(BaseModel):
+    """What the winner did to the target on one set of its evals (fresh samples), for one model."""
+
+    delta: float = Field(description="Pass rate after minus before, pooled over the pairs.")
+    lo: float | None = Field(description="The interval's low end (evals as the unit).")
+    hi: float | None = Field(description="The interval's high end.")
+    evals: int = Field(description="Evals it speaks for.")
+    pairs: int = Field(description="Paired answers behind it.")
+    verdict: str | None = Field(description="The sequential test's verdict.")
+
+
+class Claim(BaseModel):
+    """The winner's claim on the target for one model: where the change was chosen, and beside it the held-out evals."""
+
+    model: str = Field(description="The model's label.")
+    category: str = Field(description="The target category.")
+    tuning_evals: ClaimPart | None = Field(description="On its tuning evals (the claim; the change was chosen on them).")
+    held_out_evals: ClaimPart | None = Field(description="On its held-out evals (shown, not required to improve).")
+
+
 class Acceptance(BaseModel):
     decision: str  # accepted | no change | withheld | not measured
     reasons: list[str]
@@ -71,7 +91,7 @@ class Acceptance(BaseModel):
     drops: list[DropCell] = []
     # What an accepted (or withheld) winner was measured to do to the target, per model: on its tuning
     # evals (the claim) and, beside it, on its held-out evals.
-    claim: list[dict] = []
+    claim: list[Claim] = []
     # What the decision is about (set by tune): the study and the selection, by content, so that
     # `publish` can refuse any other selection the study may hold later.
     study: str | None = None
@@ -122,15 +142,15 @@ def _check(row: CategoryRow, split: str, target: str, dropped: set[tuple[str, st
                      verdict=p.verdict, check=check)
 
 
-def _claim(target: str, fresh: list[CategoryRow], held_out: list[CategoryRow]) -> list[dict]:
-    def part(row: CategoryRow | None) -> dict | None:
+def _claim(target: str, fresh: list[CategoryRow], held_out: list[CategoryRow]) -> list[Claim]:
+    def part(row: CategoryRow | None) -> ClaimPart | None:
         if row is None or row.paired.delta is None:
             return None
         p = row.paired
-        return {"delta": p.delta, "lo": p.lo, "hi": p.hi, "evals": p.tasks, "pairs": p.pairs, "verdict": p.verdict}
+        return ClaimPart(delta=p.delta, lo=p.lo, hi=p.hi, evals=p.tasks, pairs=p.pairs, verdict=p.verdict)
 
     held = {r.model: r for r in held_out if r.category == target}
-    return [{"model": r.model, "category": target, "tuning_evals": part(r), "held_out_evals": part(held.get(r.model))}
+    return [Claim(model=r.model, category=target, tuning_evals=part(r), held_out_evals=part(held.get(r.model)))
             for r in fresh if r.category == target]
 
 

@@ -8,11 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tuner.hashing import sha256_json, short
 
-__all__ = ["TuneConfig", "FRESH_BASE", "SEARCHES", "fresh_offset"]
+__all__ = ["TuneConfig", "FRESH_BASE", "fresh_offset"]
 
-SEARCHES = ("screen", "tpe")
-
-# Fresh samples (the confirmation's, the tpe flow's evidence) live in a window of their own per
+# Fresh samples (the confirmation's; the removed TPE search's evidence) live in a window of their own per
 # experiment, far above every index the trials and the screening use (the screening's replicates
 # grow with its budget: a fixed offset of 1,000 was reached by large budgets, and then the
 # "fresh" samples were the screening's own answers again).
@@ -41,16 +39,16 @@ class TuneConfig(BaseModel):
     pool: list[str] = Field(description="Rule ids the study may switch on or off.")
     variants: dict[str, list[str]] = Field(default_factory=dict, description="Phrasings available per pool rule.")
     eval_ids: list[str] = Field(description="Tuning evals (held-out ones excluded), all categories.")
-    seed: int = 0
-    # "screen" (the default, here only: the CLI leaves it to this field): the rule-effect engine
-    # screens the pool on the target's evals, the winner is checked for regressions
-    # (tuning/screen.py); "tpe": every single change on all tuning evals, then Optuna's TPE.
-    search: Literal["screen", "tpe"] = "screen"
+    seed: int = Field(0, description="Seed of the screening's design.")
+    # Part of a study's identity, so kept: "screen" is the one flow (tuning/screen.py); "tpe" marks a
+    # study of the TPE search, removed in issue 32 (docs/tune-and-publish.md: it needed 35x the
+    # calls for the same decisions), which `publish` still reads and `tune` refuses to continue.
+    search: Literal["screen", "tpe"] = Field("screen", description="The flow: 'screen'; 'tpe' only in older studies.")
 
     @classmethod
     def stored(cls, raw: str) -> "TuneConfig":
         """A configuration recorded on a study. One recorded before there was a choice of search
-        has no ``search``: it was the tpe flow (the default is only for new studies)."""
+        has no ``search``: it was the TPE search (the default is only for new studies)."""
         import json
 
         data = json.loads(raw)

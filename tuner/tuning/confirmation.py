@@ -16,7 +16,7 @@ all decided gets no more samples; the whole stops when every cell is decided or 
 are done, and what is open then is "undecided".
 
 The looks are planned before the first call, from K, the suite and the budget only (default twice
-the fixed design's calls; in the default flow what the cap leaves): the rounds as if every cell
+the fixed design's calls; in tune what the cap leaves): the rounds as if every cell
 stayed open, the last cut to the budget, and look k spends the O'Brien-Fleming-type share of the
 error budget for its planned share of the calls (``Zone.spend_planned``, as the rule-effect engine
 does). Most of the error is left for the last, largest look, where the fixed 6α/(π²k²) shares gave
@@ -39,34 +39,16 @@ from tuner.compare.rates import model_label
 from tuner.runs import pair_outcomes
 from tuner.stats import paired_estimate
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, Zone, zone_tests
+from tuner.tuning.budgets import confirm_budget, confirm_per_sample, evidence_samples, fixed_confirm_calls
 from tuner.tuning.config import TuneConfig, fresh_offset
 from tuner.tuning.evidence import CategoryRow, by_category, paired_table
 from tuner.tuning.measure import Measure, harness_measure
+from tuner.tuning.records import Confirmation
 
 __all__ = ["confirm", "confirm_budget", "evidence_samples", "fixed_confirm_calls", "planned_rounds"]
 
 _VERDICT = {HELPS: "improved", HURTS: "regressed", NO_EFFECT: "no meaningful change", OPEN: "undecided"}
 _MAX_LOOKS = 10  # a guard: with doubling rounds, 10 looks is 128x the fixed design's samples
-
-
-def evidence_samples(config: TuneConfig) -> int:
-    """Samples of the fixed design (and the scale of the sequential rounds): more than a trial used,
-    since these are the claims the report makes (3x the trial samples, at least 12)."""
-    return max(3 * config.samples, 12)
-
-
-def fixed_confirm_calls(config: TuneConfig, n_held: int, n_models: int) -> int:
-    """What the fixed design costs: two prompts x (every tuning + held-out eval) x K x models."""
-    return 2 * (len(config.eval_ids) + n_held) * evidence_samples(config) * n_models
-
-
-def confirm_budget(config: TuneConfig, n_held: int, n_models: int, left: int | None, given: int | None = None) -> int:
-    """The confirmation's calls: ``given`` (``--confirm-budget``), else twice the fixed design, within
-    what the command's cap leaves (``left``; None: no cap)."""
-    if given is not None:
-        return given
-    most = 2 * fixed_confirm_calls(config, n_held, n_models)
-    return most if left is None else max(1, min(most, left))
 
 
 def _round_samples(k: int, look: int) -> int:
@@ -91,7 +73,7 @@ def planned_rounds(k: int, per_sample: int, budget: int) -> list[int]:
 
 def confirm(h, config: TuneConfig, specs: list, baseline: dict, best: dict, progress=None, *,
             budget_calls: int | None = None, zone: Zone = Zone(),
-            measure: Measure | None = None) -> tuple[list[CategoryRow], list[CategoryRow], dict]:
+            measure: Measure | None = None) -> tuple[list[CategoryRow], list[CategoryRow], Confirmation]:
     """(rows on fresh samples of the tuning evals, rows on the held-out evals, what it spent).
     ``h``: what knows the suite (``h.suite.evals``: id, category, held_out); ``measure``: where the
     answers come from (default: the harness)."""
@@ -100,8 +82,8 @@ def confirm(h, config: TuneConfig, specs: list, baseline: dict, best: dict, prog
     category = {e.id: e.category for e in h.suite.evals}
     k = evidence_samples(config)
     fixed = fixed_confirm_calls(config, len(splits["held-out"]), len(specs))
-    budget = budget_calls or 2 * fixed
-    per_sample = 2 * sum(len(ids) for ids in splits.values()) * len(specs)
+    budget = budget_calls or confirm_budget(config, len(splits["held-out"]), len(specs), None)
+    per_sample = confirm_per_sample(config, len(splits["held-out"]), len(specs))
     plan = planned_rounds(k, per_sample, budget)
     shares = [sum(plan[:i + 1]) / sum(plan) for i in range(len(plan))] if plan else []
     offset = fresh_offset(config)
@@ -135,11 +117,10 @@ def confirm(h, config: TuneConfig, specs: list, baseline: dict, best: dict, prog
     if plan and not open_evals():
         stopped = "decided"
     fresh, held = (_rows(arms, set(ids), verdicts, split) if ids else [] for split, ids in splits.items())
-    spent = {"design": "sequential", "samples_per_round": rounds, "planned_rounds": plan, "offset": offset,
-             "looks": looks, "calls": calls, "new_calls": new_calls, "budget_calls": budget, "stopped": stopped,
-             "fixed_calls": fixed, "saved_calls": max(0, fixed - calls), "fixed_samples": k,
-             "run_ids": list(dict.fromkeys(run_ids)), "delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha,
-             "beta": zone.beta, "spending": "obrien-fleming"}
+    spent = Confirmation(design="sequential", samples_per_round=rounds, planned_rounds=plan, offset=offset, looks=looks,
+                         calls=calls, new_calls=new_calls, budget_calls=budget, stopped=stopped, fixed_calls=fixed,
+                         saved_calls=max(0, fixed - calls), fixed_samples=k, run_ids=list(dict.fromkeys(run_ids)),
+                         delta0=zone.delta0, delta=zone.delta, alpha=zone.alpha, beta=zone.beta, spending="obrien-fleming")
     return fresh, held, spent
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tuner.tuning.evidence import CategoryRow
+from tuner.tuning.records import Screening
 from tuner.tuning.report import TuneReport
 
 __all__ = ["render_markdown", "fmt_rate", "fmt_delta"]
@@ -41,40 +42,25 @@ def _q(e) -> str:
 
 
 def _evidence_intro(report: TuneReport) -> list[str]:
-    ev = report.evidence
-    if ev and ev.get("design") == "screening":
-        return [f"The screening's cells on the {report.category} evals (see Screening): the effect of including each rule of "
-                "the pool (or of using a phrasing instead of the rule's default), per model, with the zone's verdict."]
-    if ev and ev.get("stopped") == "no budget left":
-        return ["(the cap left no calls for this step: a larger --budget-calls, or --evidence-budget, measures it)"]
-    if not ev or not ev.get("fixed_loo_calls"):
-        return ["(no rules in the winner)"] if not report.rule_effects else []
-    return [
-        f"Each rule's effect of inclusion, per model × category, on fresh samples of the tuning evals: prompts drop a "
-        f"random few of the rules still undecided, a regression per model × category estimates every rule at once, "
-        f"and a cell stops costing calls once decided. \"helps\"/\"hurts\": confidently beyond ±{ev['delta0']:.0%}; "
-        f"\"no meaningful effect\": confidently within ±{ev['delta']:.0%}; \"undecided\": the budget ran out first. "
-        f"Error rates hold over all {ev['rounds']} looks (alpha {ev['alpha']}, spent in O'Brien-Fleming-type shares of the "
-        "planned calls).",
-        "",
-        f"{ev['calls']} calls in {ev['rounds']} rounds (stopped: {ev['stopped']}, budget {ev['budget_calls']}); a fixed "
-        f"leave-one-out at the same samples would make {ev['fixed_loo_calls']}: {ev['saved_calls']} calls saved.",
-    ]
+    if report.evidence is None:
+        return []
+    return [f"The screening's cells on the {report.category} evals (see Screening): the effect of including each rule of "
+            "the pool (or of using a phrasing instead of the rule's default), per model, with the zone's verdict."]
 
 
 def _confirmation_intro(report: TuneReport) -> list[str]:
     c = report.confirmation
-    if not c or c.get("design") == "none":
+    if c is None or c.design == "none":
         return []
     return [
         f"Confirmation ran in rounds of fresh samples of every tuning and held-out eval "
-        f"({', '.join(map(str, c['samples_per_round'])) or 'none'} per eval; error spent in O'Brien-Fleming-type shares of "
+        f"({', '.join(map(str, c.samples_per_round)) or 'none'} per eval; error spent in O'Brien-Fleming-type shares of "
         "the planned rounds); "
-        f"after each, a category whose paired difference is confidently beyond ±{c['delta0']:.0%} is \"improved\" or "
-        f"\"regressed\", one confidently within ±{c['delta']:.0%} \"no meaningful change\", and only categories still "
-        f"open get more samples. {c['calls']} calls in {c['looks']} looks (stopped: {c['stopped']}, budget "
-        f"{c['budget_calls']}); the fixed design ({c['fixed_samples']} samples of both prompts on every eval) would make "
-        f"{c['fixed_calls']}: {c['saved_calls']} calls saved.",
+        f"after each, a category whose paired difference is confidently beyond ±{c.delta0:.0%} is \"improved\" or "
+        f"\"regressed\", one confidently within ±{c.delta:.0%} \"no meaningful change\", and only categories still "
+        f"open get more samples. {c.calls} calls in {c.looks} looks (stopped: {c.stopped}, budget "
+        f"{c.budget_calls}); the fixed design ({c.fixed_samples} samples of both prompts on every eval) would make "
+        f"{c.fixed_calls}: {c.saved_calls} calls saved.",
         "",
     ]
 
@@ -83,41 +69,41 @@ def _screening_lines(report: TuneReport) -> list[str]:
     sc = report.screening
     if not sc:
         return []
-    en = sc["engine"]
+    en = sc.engine
     chosen = {"decided": "the changes whose verdict on the target is in (helps for a rule to add or a phrasing, "
                           "hurts for a rule to drop)",
               "promising": "no change was decided, so the best bet (beyond the zone's edge, strongest evidence), for "
                            "confirmation to judge",
-              "none": "no change was decided or promising"}[sc["chosen_by"]]
+              "none": "no change was decided or promising"}[sc.chosen_by]
     return ["## Screening", "",
-            f"The rule-effect engine on the {sc['target_evals']} tuning evals of `{report.category}` (the baseline "
-            f"{sc['baseline_rate']:.0%} there): {sc['factors']} questions (each pool rule in or out, each other "
-            f"phrasing), {en['calls']} calls in {en['rounds']} looks of a budget of {en['budget_calls']} (stopped: "
-            f"{en['stopped']}; error spent in O'Brien-Fleming-type shares of the planned calls). Changes taken: "
-            f"{chosen}: {', '.join(sc['changes']) or 'none'}. {sc['checked']} trial(s) of the regression check on "
-            f"every tuning eval (the baseline included); {sc['calls']} calls in these steps ({sc['new_calls']} paid now).",
+            f"The rule-effect engine on the {sc.target_evals} tuning evals of `{report.category}` (the baseline "
+            f"{sc.baseline_rate:.0%} there): {sc.factors} questions (each pool rule in or out, each other "
+            f"phrasing), {en.calls} calls in {en.rounds} looks of a budget of {en.budget_calls} (stopped: "
+            f"{en.stopped}; error spent in O'Brien-Fleming-type shares of the planned calls). Changes taken: "
+            f"{chosen}: {', '.join(sc.changes) or 'none'}. {sc.checked} trial(s) of the regression check on "
+            f"every tuning eval (the baseline included); {sc.calls} calls in these steps ({sc.new_calls} paid now).",
             "", *_leads(sc)]
 
 
-def _leads(sc: dict) -> list[str]:
+def _leads(sc: Screening) -> list[str]:
     """What would decide the leading open questions (the CLI records them: ``leads``, ``continue``)."""
-    if not sc.get("leads"):
+    if not sc.leads:
         return []
     lines = ["What would decide the leading open questions (the cap whose screening decides an effect of the size "
              "each reads now with 80% power):", ""]
-    for x in sc["leads"]:
+    for x in sc.leads:
         calls = "none up to 10,000,000 calls" if x["calls"] is None else f"{x['calls']:,} calls"
         lines.append(f"- `{x['rule']}` · {x['model']}: {x['delta'] * 100:+.0f} points; {calls}")
-    if sc.get("continue"):
-        lines += ["", f"To decide the leading one: `{sc['continue']}`"]
+    if sc.continue_:
+        lines += ["", f"To decide the leading one: `{sc.continue_}`"]
     return lines + [""]
 
 
 def _not_confirmed(report: TuneReport, held_out: bool = False) -> str:
     """Why a confirmation table is empty: the step did not run (say why), or ran with no such evals."""
-    c = report.confirmation or {}
-    if not c or c.get("design") == "none" or not c.get("looks"):
-        why = c.get("stopped") or ("no change to confirm" if report.best_selection == report.baseline_selection
+    c = report.confirmation
+    if c is None or c.design == "none" or not c.looks:
+        why = (c.stopped if c else None) or ("no change to confirm" if report.best_selection == report.baseline_selection
                                    else "no calls left")
         return f"(not run: {why})"
     return "(the suite has no held-out evals)" if held_out else "(no rows)"
@@ -138,11 +124,11 @@ def decision_lines(report: TuneReport) -> list[str]:
     lines += [f"- {r}" for r in a.reasons]
     lines += [""] if a.reasons else []
     for c in a.claim:
-        tuning, held = c.get("tuning_evals"), c.get("held_out_evals")
+        tuning, held = c.tuning_evals, c.held_out_evals
         if tuning:
-            lines.append(f"- {c['model']} · `{c['category']}`: {_part(tuning)} on its {tuning['evals']} tuning evals (fresh "
+            lines.append(f"- {c.model} · `{c.category}`: {_part(tuning)} on its {tuning.evals} tuning evals (fresh "
                          "samples; the change was chosen on these evals); "
-                         + (f"on its {held['evals']} held-out evals {_part(held)}." if held else "no held-out evals."))
+                         + (f"on its {held.evals} held-out evals {_part(held)}." if held else "no held-out evals."))
     if a.drops:
         lines += ["", "Drops tested elsewhere (one family: BH-adjusted p of the exact one-sided McNemar test):", "",
                   "| model | category | evals | pairs | Δ | pass→fail | fail→pass | BH p | drop |", "|---|---|---|---|---|---|---|---|---|"]
@@ -153,12 +139,12 @@ def decision_lines(report: TuneReport) -> list[str]:
     return lines + [""]
 
 
-def _part(part: dict) -> str:
-    return f"{part['delta']:+.0%} [{part['lo']:+.0%}, {part['hi']:+.0%}]"
+def _part(part) -> str:
+    return f"{part.delta:+.0%} [{part.lo:+.0%}, {part.hi:+.0%}]"
 
 
-def _rate(estimate: dict) -> str:
-    return "n/a" if estimate.get("rate") is None else f"{estimate['rate'] * 100:.0f}"
+def _rate(estimate) -> str:
+    return "n/a" if estimate.rate is None else f"{estimate.rate * 100:.0f}"
 
 
 def _placebo(report: TuneReport) -> list[str]:
@@ -167,20 +153,20 @@ def _placebo(report: TuneReport) -> list[str]:
     if arm is None:
         return []
     lines = ["## Against a length-matched placebo", ""]
-    if not arm.get("cells"):
-        return [*lines, f"{arm.get('note') or 'no placebo arm'}.", ""]
-    lines += [f"The winner's prompt against {arm['tokens']} tokens of rules about {arm['domain']} (seed {arm['seed']}, "
-              f"same template), {arm['samples']} fresh samples of each of the {arm['evals']} `{report.category}` tuning "
+    if not arm.cells:
+        return [*lines, f"{arm.note or 'no placebo arm'}.", ""]
+    lines += [f"The winner's prompt against {arm.tokens} tokens of rules about {arm.domain} (seed {arm.seed}, "
+              f"same template), {arm.samples} fresh samples of each of the {arm.evals} `{report.category}` tuning "
               "evals, paired by eval and sample (sample indices no other phase drew). The cells are the compare's "
               "placebo cells: cluster-robust interval, exact McNemar p, Benjamini–Hochberg q over these cells alone.",
               "", "| model | category | placebo % | winner % | Δ pts [95% CI] | q | verdict |", "|---|---|---|---|---|---|---|"]
-    for c in arm["cells"]:
-        delta = "n/a" if c["delta"] is None else f"{c['delta'] * 100:+.0f} [{c['lo'] * 100:+.0f}, {c['hi'] * 100:+.0f}]"
-        q = "n/a" if c["q_value"] is None else f"{c['q_value']:.3g}"
-        lines.append(f"| {c['model_label']} | {c['category']} | {_rate(c['before'])} | {_rate(c['after'])} | {delta} | {q} | "
-                     f"{c['verdict']} |")
+    for c in arm.cells:
+        delta = "n/a" if c.delta is None else f"{c.delta * 100:+.0f} [{c.lo * 100:+.0f}, {c.hi * 100:+.0f}]"
+        q = "n/a" if c.q_value is None else f"{c.q_value:.3g}"
+        lines.append(f"| {c.model_label} | {c.category} | {_rate(c.before)} | {_rate(c.after)} | {delta} | {q} | "
+                     f"{c.verdict} |")
     claim = ("Claim: **not measured** (answers lost to provider or grader failures, or to the cap; the decision above "
-             "stands)." if arm["claim"] == "not measured" else f"Claim: the winner **{arm['claim']}**.")
+             "stands)." if arm.claim == "not measured" else f"Claim: the winner **{arm.claim}**.")
     lines += ["", claim, ""]
     return lines
 
@@ -214,8 +200,7 @@ def render_markdown(report: TuneReport) -> str:
         *(_rows(report.held_out) if report.held_out else [_not_confirmed(report, held_out=True)]),
         "",
         *_placebo(report),
-        "## Which rules do what" + (" (the screening)" if (report.evidence or {}).get("design") == "screening"
-                                     else " (adaptive design, the winner's rules)"),
+        "## Which rules do what (the screening)",
         "",
         *_evidence_intro(report),
         "",

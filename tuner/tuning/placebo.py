@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from tuner.compare.table import NOT_MEASURED
 from tuner.errors import InputError
+from tuner.tuning.budgets import evidence_samples, placebo_calls
 from tuner.tuning.config import TuneConfig, fresh_offset
-from tuner.tuning.confirmation import evidence_samples
 from tuner.tuning.measure import Measure
+from tuner.tuning.records import PlaceboArm
 
 __all__ = ["BEATS", "NO_MORE", "NOT_MEASURED", "NOTHING_ACCEPTED", "arm_calls", "arm_evals", "placebo_arm", "claim_of",
            "not_run"]
@@ -38,8 +39,8 @@ def arm_evals(h, config: TuneConfig) -> list[str]:
 
 
 def arm_calls(h, config: TuneConfig, n_models: int) -> int:
-    """What the arm costs: two prompts x the target's tuning evals x the evidence samples x models."""
-    return 2 * len(arm_evals(h, config)) * evidence_samples(config) * n_models
+    """What the arm costs (``budgets.placebo_calls``)."""
+    return placebo_calls(config, len(arm_evals(h, config)), n_models)
 
 
 def claim_of(verdicts: list[str | None]) -> str:
@@ -49,14 +50,13 @@ def claim_of(verdicts: list[str | None]) -> str:
     return BEATS if all(v == "improved" for v in verdicts) else NO_MORE
 
 
-def not_run(seed: int, reason: str = NOTHING_ACCEPTED) -> dict:
+def not_run(seed: int, reason: str = NOTHING_ACCEPTED) -> PlaceboArm:
     """The arm's record when it did not run (nothing accepted): no cells, no claim."""
-    return {"seed": seed, "ran": False, "claim": None, "note": reason, "cells": [], "calls": 0, "new_calls": 0,
-            "run_ids": []}
+    return PlaceboArm(seed=seed, ran=False, claim=None, note=reason)
 
 
 def placebo_arm(h, config: TuneConfig, specs: list, winner: dict[str, str], seed: int, measure: Measure,
-                turn: int = 1) -> dict:
+                turn: int = 1) -> PlaceboArm:
     """Measure ``winner`` against its placebo; the arm's record (cells, claim, calls, runs)."""
     from tuner.compare import placebo_cells
     from tuner.guidelines import PLACEBO_DOMAIN, RuleSet
@@ -69,16 +69,14 @@ def placebo_arm(h, config: TuneConfig, specs: list, winner: dict[str, str], seed
     try:
         prompt = h.guidelines.placebo(RuleSet.from_selection("winner", winner), seed)
     except InputError as exc:  # a winner of no rules: nothing to match
-        return {**base, "ran": False, "claim": NOT_MEASURED, "note": str(exc), "cells": [], "calls": 0, "new_calls": 0,
-                "run_ids": []}
+        return PlaceboArm(**{**base, "ran": False}, claim=NOT_MEASURED, note=str(exc))
     winner_out, placebo_out = measure([("winner", winner), (prompt.set_name, {})], evals, k, offset,
                                       prompts={prompt.set_name: prompt})
     recorded = [(spec, placebo_out[spec.key].results, winner_out[spec.key].results) for spec in specs]
     cells = placebo_cells(h, recorded, evals, k, offset, turn)
     outcomes = [*winner_out.values(), *placebo_out.values()]
-    return {**base, "name": prompt.set_name, "tokens": prompt.tokens, "prompt_hash": prompt.hash,
-            "claim": claim_of([c.verdict for c in cells]),
-            "cells": [c.model_dump(mode="json") for c in cells],
-            "calls": 2 * len(evals) * k * len(specs),
-            "new_calls": sum({o.run.id: o.new_calls for o in outcomes}.values()),
-            "run_ids": list(dict.fromkeys(o.run.id for o in outcomes))}
+    return PlaceboArm(**base, name=prompt.set_name, tokens=prompt.tokens, prompt_hash=prompt.hash,
+                      claim=claim_of([c.verdict for c in cells]), cells=cells,
+                      calls=placebo_calls(config, len(evals), len(specs)),
+                      new_calls=sum({o.run.id: o.new_calls for o in outcomes}.values()),
+                      run_ids=list(dict.fromkeys(o.run.id for o in outcomes)))

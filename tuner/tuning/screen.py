@@ -1,4 +1,4 @@
-"""`tune`'s default flow: screen the pool with the rule-effect engine, assemble the winner from
+"""`tune`'s flow: screen the pool with the rule-effect engine, assemble the winner from
 its verdicts, check the winner for regressions, then confirm it.
 
 1. **Screen**: the rule-effect engine (``tuner.engine``) runs on the *target's* tuning
@@ -23,7 +23,7 @@ its verdicts, check the winner for regressions, then confirm it.
    nothing passes it at least 95% of the time. The winner is the first candidate of *this*
    invocation that passes, by content (a rerun with a larger cap judges its own candidates, never
    an earlier invocation's); every candidate checked is recorded as a trial of the study, and the
-   winner's selection as the study's (``WINNER_ATTR``). A check that lost answers ends "not
+   winner's selection as the study's (``study.set_winner``). A check that lost answers ends "not
    measured", never "no change".
 
 Confirmation (fresh samples of every tuning eval and every held-out eval) gets what is left; the
@@ -39,58 +39,32 @@ weighed against the rule's own.
 
 from __future__ import annotations
 
-import json
-
-from pydantic import BaseModel
-
 from tuner.engine import split_key
 from tuner.errors import IncompleteError
 from tuner.runs import Harness, outcomes_by_task, run_selections
 from tuner.stats.zones import Zone
+from tuner.tuning.budgets import SCREEN_SHARE, default_budget, regression_samples, screen_budget, screen_pool
 from tuner.tuning.config import TuneConfig
 from tuner.tuning.measure import Measure, harness_measure
-from tuner.tuning.space import params_of
-from tuner.tuning.study import WINNER_ATTR, TrialScore, apply_moves, score_trial, specs_of, unmeasured_cells
+from tuner.tuning.records import Change, Checked, EngineSpent, Screening, apply_changes
+from tuner.tuning.scoring import TrialScore, score_trial, specs_of, unmeasured_cells
+from tuner.tuning.study import recorder, set_winner
 
 __all__ = ["SCREEN_SHARE", "Checked", "assemble", "candidates_of", "check", "default_budget", "regression_samples",
            "screen", "screen_budget", "screen_phases", "target_evals"]
 
-SCREEN_SHARE = 0.5  # of the command's cap: the engine's screening on the target's evals
 _CANDIDATES = 2  # the assembled winner, then its best single change alone
-
-
-def default_budget(config: TuneConfig, n_models: int) -> int:
-    """Half of single-sample leave-one-out of the pool over the tuning evals (the field's method),
-    with a floor so a small suite can still confirm its winner: ablate's default over the pool."""
-    from tuner.ablation import default_budget as ablate_default
-
-    return ablate_default(len(config.pool), len(config.eval_ids)) * n_models
-
-
-def screen_budget(cap: int) -> int:
-    return int(cap * SCREEN_SHARE)
 
 
 def target_evals(h: Harness, config: TuneConfig) -> list[str]:
     return [e for e in config.eval_ids if h.suite.get(e).category == config.category]
 
 
-def regression_samples(h: Harness | None, config: TuneConfig) -> int:
-    """The check's samples per eval: half the trials' (2 at the default 4). The check is a filter
-    (the acceptance judges every category again on fresh samples), so its calls are better spent
-    there: on a simulated Convex-shaped suite at the default cap, a +30-point winner was published
-    87% of the time with the check at 2 samples against 78% at 4 (the confirmation got about 400 more
-    calls), and a 15-point harm elsewhere slipped through equally often (43% and 42%; 60 repetitions,
-    ``tuner.publish.simulate``). Its false refusals no longer grow as it shrinks: a drop must be
-    established, whatever the sample size (``score_trial``)."""
-    return max(2, config.samples // 2)
-
-
 def screen_phases(h: Harness, config: TuneConfig, n_models: int, cap: int) -> list[tuple[str, int, list[str], str]]:
     """(phase, calls at most, evals, the finding it runs only if: empty for always) of the baseline,
     the screening and the regression check."""
     target = target_evals(h, config)
-    k, kr = config.samples, regression_samples(h, config)
+    k, kr = config.samples, regression_samples(config)
     everywhere = kr * len(config.eval_ids) * n_models
     return [
         (f"baseline: {k} samples on {len(target)} {config.category} evals", k * len(target) * n_models, target, ""),
@@ -113,14 +87,14 @@ def _rate(group: dict, category: str) -> float:
     return passes / total if total else 0.0
 
 
-def _move(config: TuneConfig, key: str) -> dict:
+def _move(config: TuneConfig, key: str) -> Change:
     """The change a cell speaks for: a phrasing switch, adding a candidate, or dropping a rule."""
     rule, variant = split_key(key)
     if variant is not None:
-        return {"kind": "variant", "rule": rule, "variant": variant}
+        return Change(kind="variant", rule=rule, variant=variant)
     if key in config.baseline_selection:
-        return {"kind": "drop", "rule": key}
-    return {"kind": "add", "rule": key, "variant": "default"}
+        return Change(kind="drop", rule=key)
+    return Change(kind="add", rule=key, variant="default")
 
 
 def _gain(config: TuneConfig, effect) -> float:
@@ -132,7 +106,7 @@ def _gain(config: TuneConfig, effect) -> float:
     return -effect.delta if drop else effect.delta
 
 
-def assemble(config: TuneConfig, effects: list) -> tuple[list[dict], str]:
+def assemble(config: TuneConfig, effects: list) -> tuple[list[Change], str]:
     """(the winner's changes, best first, and how they were chosen: decided | promising | none) from
     the screening's verdicts on the target. A change needs its verdict in the right direction for some
     model and against it for none; a phrasing only for a rule the winner keeps."""
@@ -156,23 +130,23 @@ def assemble(config: TuneConfig, effects: list) -> tuple[list[dict], str]:
         decided = {min(hopeful)[2]: by_key[min(hopeful)[2]]} if hopeful else {}
         how = "promising" if decided else "none"
     moves = {k: _move(config, k) for k in decided}
-    dropped = {m["rule"] for m in moves.values() if m["kind"] == "drop"}
-    kept_or_added = set(config.baseline_selection) - dropped | {m["rule"] for m in moves.values() if m["kind"] == "add"}
+    dropped = {m.rule for m in moves.values() if m.kind == "drop"}
+    kept_or_added = set(config.baseline_selection) - dropped | {m.rule for m in moves.values() if m.kind == "add"}
     # A phrasing applies to a rule the winner has; two phrasings of one rule: the stronger one.
     chosen: dict[str, tuple[float, str]] = {}
     for k, m in moves.items():
-        if m["kind"] == "variant":
-            if m["rule"] not in kept_or_added:
+        if m.kind == "variant":
+            if m.rule not in kept_or_added:
                 continue
             score = max(_gain(config, e) for e in decided[k])
-            if m["rule"] not in chosen or score > chosen[m["rule"]][0]:
-                chosen[m["rule"]] = (score, k)
-    keys = [k for k, m in moves.items() if m["kind"] != "variant"] + [k for _, k in chosen.values()]
+            if m.rule not in chosen or score > chosen[m.rule][0]:
+                chosen[m.rule] = (score, k)
+    keys = [k for k, m in moves.items() if m.kind != "variant"] + [k for _, k in chosen.values()]
     ranked = sorted(keys, key=lambda k: (-max(_gain(config, e) for e in decided[k]), k))
     return [moves[k] for k in ranked], how
 
 
-def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) -> tuple[dict, list]:
+def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) -> tuple[Screening, list]:
     """Screen, assemble and check; the winner is the study's best trial. What it spent and found,
     and the screening's rule effects (the tune's evidence)."""
     from tuner.ablation import engine_effects
@@ -187,8 +161,7 @@ def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) ->
         raise IncompleteError(f"the baseline was not measured ({', '.join(missing)}: answers lost to provider or grader "
                               "failures); no change can be judged against it: run the same command again to retry them")
     base_rate = _rate(base, config.category)
-    pool = {rid: config.baseline_selection.get(rid, "default") for rid in config.pool}
-    variants = {rid: tuple(names) for rid, names in config.variants.items() if rid in pool and len(names) > 1}
+    pool, variants = screen_pool(config)
     # The engine's points are points of the tune's experiment (recorded when tune starts).
     effects, engine = engine_effects(h, pool, specs, target, budget_calls=screen_budget(cap), zone=Zone(),
                                        experiment_id=config.hash, seed=config.seed, prefix=f"{study.study_name}-screen",
@@ -205,51 +178,38 @@ def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) ->
                               "is bought again)")
     changes, how = assemble(config, effects)
     candidates = candidates_of(config, changes)
-    kr = regression_samples(h, config)
+    kr = regression_samples(config)
     if candidates:
         checked = check(config, candidates, harness_measure(h, specs, progress), samples=kr,
-                        record=_recorder(h, study, config), names=f"{study.study_name}-check")
+                        record=recorder(study, config, h.guidelines.library), names=f"{study.study_name}-check")
     else:
         _record_baseline(h, study, config, base_rate)
         checked = Checked(winner=None)
-    study.set_user_attr(WINNER_ATTR, json.dumps(checked.winner or dict(config.baseline_selection), sort_keys=True))
+    set_winner(study, checked.winner or dict(config.baseline_selection))
     base_calls = config.samples * len(target) * len(specs)
-    return {
-        "design": "effects", "factors": sum(1 for e in effects if e.category == config.category) // max(1, len(specs)),
-        "target_evals": len(target), "baseline_rate": base_rate, "chosen_by": how,
-        "changes": [_describe(m) for m in changes],
-        "helped": [e.rule for e in effects if e.category == config.category and e.verdict in ("helps", "hurts")
-                   and _gain(config, e) > 0],
-        "engine": {k: v for k, v in engine.items() if k != "history"},
-        "candidates": len(candidates), "checked": checked.trials,
-        "winner": checked.winner, "not_measured": checked.not_measured, "refused": checked.refused,
-        "calls": base_calls + engine["calls"] + checked.calls,
-        "new_calls": sum(o.new_calls for o in base.values()) + engine["new_calls"] + checked.new_calls,
-    }, effects
+    return Screening(
+        factors=sum(1 for e in effects if e.category == config.category) // max(1, len(specs)),
+        target_evals=len(target), baseline_rate=base_rate, chosen_by=how,
+        changes=[m.describe() for m in changes],
+        helped=[e.rule for e in effects if e.category == config.category and e.verdict in ("helps", "hurts")
+                and _gain(config, e) > 0],
+        engine=EngineSpent.model_validate({k: v for k, v in engine.items() if k != "history"}),
+        candidates=len(candidates), checked=checked.trials,
+        winner=checked.winner, not_measured=checked.not_measured, refused=checked.refused,
+        calls=base_calls + engine["calls"] + checked.calls,
+        new_calls=sum(o.new_calls for o in base.values()) + engine["new_calls"] + checked.new_calls,
+    ), effects
 
 
-def candidates_of(config: TuneConfig, changes: list[dict]) -> list[dict[str, str]]:
+def candidates_of(config: TuneConfig, changes: list[Change]) -> list[dict[str, str]]:
     """What the check tries, in order: all the changes (phrasings applied last, so a candidate added
     with another phrasing keeps it), then the best one alone."""
     candidates: list[dict[str, str]] = []
-    for moves_in in (sorted(changes, key=lambda m: m["kind"] == "variant"), changes[:1]):
-        sel = apply_moves(config.baseline_selection, moves_in)
+    for moves_in in (sorted(changes, key=lambda m: m.kind == "variant"), changes[:1]):
+        sel = apply_changes(config.baseline_selection, moves_in)
         if moves_in and sel not in candidates and sel != dict(config.baseline_selection):
             candidates.append(sel)
     return candidates
-
-
-class Checked(BaseModel):
-    """What the regression check found: the winner (None: every candidate refused, or nothing to
-    check), the cells that refused each refused candidate, the cells not measured."""
-
-    winner: dict[str, str] | None = None
-    trials: int = 0  # selections measured on every tuning eval, the baseline included
-    refused: list[list[str]] = []
-    not_measured: list[str] = []
-    scores: list[TrialScore] = []
-    calls: int = 0
-    new_calls: int = 0
 
 
 def check(config: TuneConfig, candidates: list[dict[str, str]], measure: Measure, *, samples: int, record=None,
@@ -287,52 +247,15 @@ def check(config: TuneConfig, candidates: list[dict[str, str]], measure: Measure
     return out
 
 
-def _recorder(h: Harness, study, config: TuneConfig):
-    """Keeps each measured selection as a complete trial of ``study`` (once per selection: a rerun
-    replays the same answers from the caches, so the same score). No trial is ever left RUNNING:
-    the measuring happens first, then one write."""
-    import optuna
-    from optuna.distributions import CategoricalDistribution
-    from optuna.trial import TrialState
-
-    from tuner.tuning.space import choices
-
-    # Every pool rule by id (a baseline may hold a rule the pool's statuses would leave out).
-    dists = {rid: CategoricalDistribution(choices(h.guidelines.library.get(rid))) for rid in config.pool}
-    have = {t.user_attrs.get("selection") for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-            if not t.user_attrs.get("not_measured")}
-
-    def record(selection: dict[str, str], score: TrialScore, baseline: bool) -> None:
-        key = json.dumps(selection, sort_keys=True)
-        if key in have and not score.not_measured:
-            return
-        attrs = {**score.model_dump(exclude={"target"}), "selection": key, "baseline": baseline}
-        trial = optuna.trial.create_trial(
-            params=params_of(selection, config.pool), distributions=dists,
-            value=score.target, user_attrs=attrs,
-            state=TrialState.COMPLETE if score.target is not None else TrialState.FAIL)
-        trial.set_constraint("no_regression", score.constraint)
-        study.add_trial(trial)
-        have.add(key)
-
-    return record
-
-
 def _record_baseline(h: Harness, study, config: TuneConfig, value: float) -> None:
     """Nothing to check: the baseline is the study's one trial (so the study has a winner, and
     ``publish`` says tune found no change), recorded without measuring it on every eval again."""
     score = TrialScore(target=value, constraint=-1.0, tokens=h.guidelines.compose(_set(config.baseline_selection)).tokens,
                        deltas={}, run_ids=[], calls=0)
-    _recorder(h, study, config)(dict(config.baseline_selection), score, True)
+    recorder(study, config, h.guidelines.library)(dict(config.baseline_selection), score, True)
 
 
 def _set(selection: dict[str, str]):
     from tuner.guidelines import RuleSet
 
     return RuleSet.from_selection("baseline", selection)
-
-
-def _describe(move: dict) -> str:
-    if move["kind"] == "variant":
-        return f"{move['rule']}@{move['variant']}"
-    return f"{move['kind']} {move['rule']}"

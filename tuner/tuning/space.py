@@ -5,7 +5,7 @@ from __future__ import annotations
 from tuner.guidelines import Rule, RuleLibrary
 from tuner.hashing import sha256_json
 
-__all__ = ["OFF", "choices", "rule_pool", "suggest", "params_of", "selection_hash", "selection_of"]
+__all__ = ["OFF", "choices", "rule_pool", "params_of", "selection_hash", "selection_of"]
 
 OFF = "off"
 
@@ -16,12 +16,6 @@ def rule_pool(library: RuleLibrary, statuses: tuple[str, ...] = ("active", "cand
 
 def choices(rule: Rule) -> list[str]:
     return [OFF, *rule.variant_names]
-
-
-def suggest(trial, pool: list[Rule]) -> dict[str, str]:
-    """Ask Optuna for one selection: one categorical parameter per rule."""
-    params = {r.id: trial.suggest_categorical(r.id, choices(r)) for r in pool}
-    return selection_of(params)
 
 
 def selection_of(params: dict[str, str]) -> dict[str, str]:

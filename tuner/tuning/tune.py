@@ -1,20 +1,29 @@
-"""`tune`: the whole loop, from configuration to a confirmed winner and its evidence."""
+"""`tune`: the whole loop, from configuration to a confirmed winner and its evidence.
+
+One flow (``tuning/screen.py`` says why each step is what it is), each step handing the next a
+typed record (``tuning/records.py``):
+
+    screen (Screening, the rule effects) → confirm (Confirmation, rows) → accept (Acceptance)
+    → placebo arm (PlaceboArm, with --placebo) → TuneReport (store, --json, Markdown, viewer)
+"""
 
 from __future__ import annotations
 
 from tuner.errors import BudgetSpentError, InputError
 from tuner.runs import Harness
-from tuner.tuning.acceptance import NOT_MEASURED, accept
+from tuner.tuning.acceptance import NOT_MEASURED, Acceptance, accept
+from tuner.tuning.budgets import cap_of, confirm_budget as confirm_budget_of
 from tuner.tuning.config import TuneConfig
-from tuner.tuning.confirmation import confirm_budget as confirm_budget_of
+from tuner.tuning.confirmation import confirm
 from tuner.tuning.measure import harness_measure
 from tuner.tuning.placebo import not_run, placebo_arm
-from tuner.tuning.screen import default_budget, screen
-from tuner.tuning.report import TuneReport, confirm, importance, rule_evidence
-from tuner.tuning.space import rule_pool, selection_hash, selection_of
-from tuner.tuning.study import best_trial, load_config, local_moves, open_study, run_trials, specs_of
+from tuner.tuning.records import Confirmation, Evidence, PlaceboArm, Screening
+from tuner.tuning.report import TuneReport
+from tuner.tuning.screen import screen
+from tuner.tuning.space import rule_pool, selection_hash
+from tuner.tuning.study import best_trial, importance, load_config, open_study, specs_of, trials
 
-__all__ = ["build_config", "baseline_selection", "budget_of", "default_trials", "tune", "finish"]
+__all__ = ["build_config", "baseline_selection", "tune", "finish"]
 
 
 def baseline_selection(h: Harness, ref: str | None) -> tuple[str, dict[str, str]]:
@@ -33,7 +42,7 @@ def baseline_selection(h: Harness, ref: str | None) -> tuple[str, dict[str, str]
 
 def build_config(
     h: Harness, category: str, specs: list, *, samples: int | None = None, tolerance: float | None = None,
-    baseline: str | None = None, seed: int = 0, search: str | None = None,
+    baseline: str | None = None, seed: int = 0,
 ) -> TuneConfig:
     """The study's configuration; a setting left ``None`` takes ``TuneConfig``'s default (the CLI
     passes only what the user gave)."""
@@ -51,81 +60,44 @@ def build_config(
         variants={rid: h.guidelines.library.get(rid).variant_names for rid in pool},
         eval_ids=[e.id for e in h.suite.select(held_out=False)],
         seed=seed,
-        **{k: v for k, v in (("samples", samples), ("tolerance", tolerance), ("search", search)) if v is not None},
+        **{k: v for k, v in (("samples", samples), ("tolerance", tolerance)) if v is not None},
     )
 
 
-def budget_of(config: TuneConfig, budget_calls: int | None) -> int | None:
-    """The command's cap: the user's, else the screen flow's default (``screen.default_budget``);
-    the tpe flow has none by default (its trials are counted instead)."""
-    if budget_calls is None and config.search == "screen":
-        return default_budget(config, len(config.models))
-    return budget_calls
+_NOT_CONFIRMED = Confirmation(design="none", stopped="no change")
 
 
-def default_trials(config: TuneConfig) -> int:
-    """Every single-change trial, their two combinations, then eight trials of TPE."""
-    return len(local_moves(config)) + 2 + 8
-
-
-def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = None,
-           confirm_budget: int | None = None, left: int | None = None, screening: dict | None = None,
-           effects: list | None = None, measure=None) -> TuneReport:
-    """Confirm the winner and say which rules do what. ``left``: the calls the whole command may
-    still make. ``screening``: the default flow's record, whose check chose the winner (``None``: the
-    tpe flow, whose winner is the study's best trial). ``effects``: the screening's rule effects,
-    which are then the evidence; otherwise the adaptive design measures the winner's rules."""
+def finish(h: Harness, study, screening: Screening, effects: list, progress=None, *, left: int,
+           confirm_budget: int | None = None, measure=None) -> TuneReport:
+    """Confirm the screening's winner and decide. ``left``: the calls the command may still make;
+    ``effects``: the screening's rule effects, which are the evidence."""
     config = load_config(study)
     specs = specs_of(config)
     measure = measure or harness_measure(h, specs, progress)
     best = best_trial(study)
-    if screening is not None:  # this invocation's check decided, by content
-        best_sel = dict(screening.get("winner") or config.baseline_selection)
-    else:
-        best_sel = selection_of({k: v for k, v in best.params.items()}) if best else dict(config.baseline_selection)
+    best_sel = dict(screening.winner or config.baseline_selection)  # this invocation's check decided, by content
     changed = best_sel != dict(config.baseline_selection)
-    lost = (screening or {}).get("not_measured") or []
-    n_held = sum(1 for e in h.suite.evals if e.held_out)
-    if changed and not lost:
+    if changed and not screening.not_measured:
+        n_held = sum(1 for e in h.suite.evals if e.held_out)
         budget = confirm_budget_of(config, n_held, len(specs), left, confirm_budget)
         fresh, held, confirmation = confirm(h, config, specs, config.baseline_selection, best_sel, progress,
                                             budget_calls=budget, measure=measure)
     else:  # nothing to confirm, and nothing to publish (or the check could not be judged)
-        fresh, held, confirmation = [], [], {"design": "none", "looks": 0, "calls": 0, "new_calls": 0,
-                                             "stopped": "no change", "fixed_calls": 0, "saved_calls": 0, "fixed_samples": 0}
-    if effects is not None:  # the screening's verdicts on the whole pool are the evidence
-        engine = (screening or {}).get("engine", {})
-        evidence = {"design": "screening", "calls": 0, "new_calls": 0, "rounds": engine.get("rounds", 0),
-                    "stopped": engine.get("stopped"), "budget_calls": engine.get("budget_calls")}
-    else:
-        if left is not None and evidence_budget is None:
-            evidence_budget = max(0, left - confirmation["calls"])
-        effects, evidence = rule_evidence(h, config, specs, best_sel, progress, budget_calls=evidence_budget)
-    evidence_runs = evidence.pop("run_ids", [])
+        fresh, held, confirmation = [], [], _NOT_CONFIRMED
+    evidence = Evidence(rounds=screening.engine.rounds, stopped=screening.engine.stopped,
+                        budget_calls=screening.engine.budget_calls)
     target = [e for e in effects if e.category == config.category]
-    trials = study.get_trials(deepcopy=False)
-    tokens = {t.number: int(t.user_attrs.get("tokens", 0)) for t in trials}
-    base_trial = next((t for t in trials if t.user_attrs.get("baseline")), None)
-    acceptance = _refused(accept(config.category, fresh, held, changed=changed), screening, changed, effects)
-    if lost:
-        acceptance = acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": [
-            f"the regression check was not measured ({', '.join(lost)}: answers lost to provider or grader failures); "
-            "run the same command again to retry them (nothing measured is bought again)"]})
-    elif confirmation.get("stopped") == "no budget":
-        acceptance = acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": [
-            f"the confirmation was not measured: its {confirmation['budget_calls']} calls (what the cap left) are less than "
-            "one fresh sample of every eval for both prompts; a larger --budget-calls (or --confirm-budget) goes on from here"]})
-    elif evidence.get("lost"):
-        acceptance = acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": acceptance.reasons + [
-            f"the rule evidence was not measured: {evidence['lost']} answers lost to provider or grader failures; "
-            "run the same command again to retry them"]})
+    recorded = trials(study)
+    tokens = {t.number: t.tokens for t in recorded}
+    base_trial = next((t for t in recorded if t.baseline), None)
+    acceptance = _decide(config, screening, confirmation, fresh, held, changed, effects)
     acceptance = acceptance.model_copy(update={"study": study.study_name, "selection": best_sel,
                                                "selection_hash": selection_hash(best_sel)})
     return TuneReport(
         study=study.study_name,
         category=config.category,
         baseline=config.baseline,
-        trials=sum(1 for t in trials if t.state.name == "COMPLETE"),
+        trials=sum(1 for t in recorded if t.complete),
         best_trial=best.number if best else None,
         baseline_selection=config.baseline_selection,
         best_selection=best_sel,
@@ -137,33 +109,45 @@ def finish(h: Harness, study, progress=None, *, evidence_budget: int | None = No
         importance=importance(study),
         found_helpful=sorted({e.rule for e in target if e.verdict == "helps"}),
         found_harmful=sorted({e.rule for e in effects if e.verdict == "hurts"}),
-        calls=(screening or {}).get("new_calls", sum(int(t.user_attrs.get("calls", 0)) for t in trials))
-        + confirmation["new_calls"] + evidence["new_calls"],
+        calls=screening.new_calls + confirmation.new_calls,
         screening=screening,
         evidence=evidence,
         confirmation=confirmation,
         tolerance=config.tolerance,
         acceptance=acceptance,
-        evidence_runs=evidence_runs,
     )
 
 
-def _refused(acceptance, screening: dict | None, changed: bool, effects: list | None = None):
+def _decide(config: TuneConfig, screening: Screening, confirmation: Confirmation, fresh, held, changed: bool,
+            effects: list) -> Acceptance:
+    """The acceptance, and, when it could not be judged, why: the check or the confirmation not measured."""
+    acceptance = _refused(accept(config.category, fresh, held, changed=changed), screening, changed, effects)
+    if screening.not_measured:
+        return acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": [
+            f"the regression check was not measured ({', '.join(screening.not_measured)}: answers lost to provider or "
+            "grader failures); run the same command again to retry them (nothing measured is bought again)"]})
+    if confirmation.stopped == "no budget":
+        return acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": [
+            f"the confirmation was not measured: its {confirmation.budget_calls} calls (what the cap left) are less than "
+            "one fresh sample of every eval for both prompts; a larger --budget-calls (or --confirm-budget) goes on from here"]})
+    return acceptance
+
+
+def _refused(acceptance: Acceptance, screening: Screening, changed: bool, effects: list) -> Acceptance:
     """Say why nothing changed: the regression check refused what the screening found, or the
     screening left its questions undecided at this budget (no change is then not evidence of none)."""
-    if changed or not screening:
+    if changed:
         return acceptance
-    cells = effects or []  # the screening's cells: all on the target's evals
-    open_ = sum(1 for e in cells if e.verdict == "undecided")
-    if screening["changes"]:
-        what = ("the changes the screening decided" if screening["chosen_by"] == "decided"
+    open_ = sum(1 for e in effects if e.verdict == "undecided")  # the screening's cells: all on the target's evals
+    if screening.changes:
+        what = ("the changes the screening decided" if screening.chosen_by == "decided"
                 else "the screening's best bet (no change was decided)")
-        where = "; ".join(", ".join(cells) for cells in screening.get("refused") or [] if cells)
-        reason = (f"{what} ({', '.join(screening['changes'])}) refused by the regression check: a drop is "
+        where = "; ".join(", ".join(cells) for cells in screening.refused if cells)
+        reason = (f"{what} ({', '.join(screening.changes)}) refused by the regression check: a drop is "
                   f"established in another category{f' ({where})' if where else ''}")
     elif open_:
-        reason = (f"the screening decided no change within its {screening['engine']['budget_calls']} calls: {open_} of "
-                  f"{len(cells)} questions are still undecided (a larger --budget-calls goes on from here)")
+        reason = (f"the screening decided no change within its {screening.engine.budget_calls} calls: {open_} of "
+                  f"{len(effects)} questions are still undecided (a larger --budget-calls goes on from here)")
     else:
         reason = "the screening found every rule and phrasing of the pool to make no meaningful difference"
     return acceptance.model_copy(update={"reasons": [reason]})
@@ -175,22 +159,20 @@ def tune(
     *,
     study_name: str | None = None,
     storage: str | None = None,
-    n_trials: int | None = None,
     budget_calls: int | None = None,
-    batch: int = 4,
-    evidence_budget: int | None = None,
     confirm_budget: int | None = None,
-    progress=None,
     run_progress=None,
     placebo: bool = False,
     placebo_seed: int = 0,
 ) -> TuneReport:
-    """``placebo``: once the winner is accepted, measure it against a length-matched placebo of seed ``placebo_seed``
-    (``tuner.tuning.placebo``); ``budget_calls`` is what the rest shares (the CLI's cap holds the arm's
-    calls on top of it, so a lost call makes only the arm "not measured")."""
+    """Screen, check, confirm and decide within ``budget_calls`` (default ``budgets.default_budget``).
+    ``placebo``: once the winner is accepted, measure it against a length-matched placebo of seed
+    ``placebo_seed`` (``tuner.tuning.placebo``); ``budget_calls`` is what the rest shares (the CLI's
+    cap holds the arm's calls on top of it, so a lost call makes only the arm "not measured")."""
+    if config.search != "screen":
+        raise InputError("this configuration is of the TPE search, which was removed (docs/tune-and-publish.md); "
+                         "its study can still be published, not continued")
     study = open_study(storage or h.db_url, study_name or config.default_study_name, config)
-    if n_trials is None and budget_calls is None and config.search == "tpe":
-        n_trials = default_trials(config)
     # Recorded as running from the start: `publish` takes the latest *finished* study, and an
     # interrupted one shows as such in the viewer.
     h.store.start_experiment(config.hash, study.study_name, "tune", config.model_dump())
@@ -200,15 +182,10 @@ def tune(
         h.budget = Budget()
     spent_before = h.budget.spent_calls
     try:
-        if config.search == "screen":
-            cap = budget_of(config, budget_calls)
-            screening, effects = screen(h, study, config, run_progress, cap=cap)
-            report = finish(h, study, run_progress, confirm_budget=confirm_budget,
-                            left=max(0, cap - screening["calls"]), screening=screening, effects=effects)
-        else:
-            run_trials(h, study, n_trials=n_trials, budget_calls=budget_calls, batch=batch, progress=progress,
-                       run_progress=run_progress)
-            report = finish(h, study, run_progress, evidence_budget=evidence_budget, confirm_budget=confirm_budget)
+        cap = cap_of(config, budget_calls)
+        screening, effects = screen(h, study, config, run_progress, cap=cap)
+        report = finish(h, study, screening, effects, run_progress, confirm_budget=confirm_budget,
+                        left=max(0, cap - screening.calls))
         if placebo:
             report = report.model_copy(update={"placebo": _placebo(h, config, report, placebo_seed, run_progress)})
     except BaseException as exc:
@@ -222,7 +199,7 @@ def tune(
     return report
 
 
-def _placebo(h: Harness, config: TuneConfig, report: TuneReport, seed: int, progress) -> dict:
+def _placebo(h: Harness, config: TuneConfig, report: TuneReport, seed: int, progress) -> PlaceboArm:
     """The placebo arm, only once the winner is accepted (the decision is never changed by it)."""
     if not report.accepted:
         return not_run(seed)
@@ -231,10 +208,8 @@ def _placebo(h: Harness, config: TuneConfig, report: TuneReport, seed: int, prog
                        turn=getattr(h, "turns", 1))
 
 
-def _link_runs(h: Harness, exp_id: str, study, report) -> None:
-    """Link the study's trial runs and the confirmation's runs to the experiment."""
-    trial_runs = [rid for t in study.get_trials(deepcopy=False) for rid in (t.user_attrs.get("run_ids") or [])]
-    h.store.link_runs(exp_id, trial_runs, "trial")
-    h.store.link_runs(exp_id, (report.confirmation or {}).get("run_ids") or [], "confirm")
-    h.store.link_runs(exp_id, report.evidence_runs, "evidence")
-    h.store.link_runs(exp_id, (report.placebo or {}).get("run_ids") or [], "placebo")
+def _link_runs(h: Harness, exp_id: str, study, report: TuneReport) -> None:
+    """Link the study's trial runs, the confirmation's and the placebo arm's to the experiment."""
+    h.store.link_runs(exp_id, [rid for t in trials(study) for rid in t.run_ids], "trial")
+    h.store.link_runs(exp_id, report.confirmation.run_ids if report.confirmation else [], "confirm")
+    h.store.link_runs(exp_id, report.placebo.run_ids if report.placebo else [], "placebo")

@@ -1,0 +1,86 @@
+"""Every default size and budget formula of tune, in one place.
+
+The command's cap (``--budget-calls``) is shared by every phase: the baseline on the target's
+evals, the screening (``SCREEN_SHARE`` of the cap), the regression check, then the confirmation
+(what the cap leaves, at most twice its fixed design). ``tune --plan``, ``tune --decide``, the
+calibration (``tuner.publish.simulate``) and tune itself all read these functions, so a plan says
+what the run will spend.
+"""
+
+from __future__ import annotations
+
+from tuner.tuning.config import TuneConfig
+
+__all__ = ["SCREEN_SHARE", "cap_of", "confirm_budget", "confirm_per_sample", "default_budget", "evidence_samples", "fixed_confirm_calls",
+           "placebo_calls", "regression_samples", "screen_budget", "screen_pool"]
+
+SCREEN_SHARE = 0.5  # of the command's cap: the engine's screening on the target's evals
+
+
+def default_budget(config: TuneConfig, n_models: int) -> int:
+    """The default cap: half of single-sample leave-one-out of the pool over the tuning evals (the
+    field's method), with a floor so a small suite can still confirm its winner: ablate's default
+    over the pool (``tuner.ablation.default_budget``), per model."""
+    from tuner.ablation import default_budget as ablate_default
+
+    return ablate_default(len(config.pool), len(config.eval_ids)) * n_models
+
+
+def cap_of(config: TuneConfig, given: int | None) -> int:
+    """The command's cap: ``given`` (``--budget-calls``), else ``default_budget``."""
+    return default_budget(config, len(config.models)) if given is None else given
+
+
+def screen_budget(cap: int) -> int:
+    """The screening's share of the cap."""
+    return int(cap * SCREEN_SHARE)
+
+
+def screen_pool(config: TuneConfig) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """What the screening's engine weighs: every pool rule in its baseline phrasing (a candidate in
+    its default), and the other phrasings of each rule that has some."""
+    pool = {rid: config.baseline_selection.get(rid, "default") for rid in config.pool}
+    variants = {rid: tuple(names) for rid, names in config.variants.items() if rid in pool and len(names) > 1}
+    return pool, variants
+
+
+def regression_samples(config: TuneConfig) -> int:
+    """The check's samples per eval: half the trials' (2 at the default 4). The check is a filter
+    (the acceptance judges every category again on fresh samples), so its calls are better spent
+    there: on a simulated Convex-shaped suite at the default cap, a +30-point winner was published
+    87% of the time with the check at 2 samples against 78% at 4 (the confirmation got about 400 more
+    calls), and a 15-point harm elsewhere slipped through equally often (43% and 42%; 60 repetitions,
+    ``tuner.publish.simulate``). Its false refusals no longer grow as it shrinks: a drop must be
+    established, whatever the sample size (``scoring.score_trial``)."""
+    return max(2, config.samples // 2)
+
+
+def evidence_samples(config: TuneConfig) -> int:
+    """Samples of the confirmation's fixed design (and the scale of its sequential rounds), and of
+    the placebo arm: more than a trial used, since these are the claims the report makes (3x the
+    trial samples, at least 12)."""
+    return max(3 * config.samples, 12)
+
+
+def fixed_confirm_calls(config: TuneConfig, n_held: int, n_models: int) -> int:
+    """What the confirmation's fixed design costs: two prompts x (every tuning + held-out eval) x K x models."""
+    return confirm_per_sample(config, n_held, n_models) * evidence_samples(config)
+
+
+def confirm_per_sample(config: TuneConfig, n_held: int, n_models: int) -> int:
+    """What one more sample of every eval costs the confirmation: two prompts x (tuning + held-out evals) x models."""
+    return 2 * (len(config.eval_ids) + n_held) * n_models
+
+
+def confirm_budget(config: TuneConfig, n_held: int, n_models: int, left: int | None, given: int | None = None) -> int:
+    """The confirmation's calls: ``given`` (``--confirm-budget``), else twice the fixed design, within
+    what the command's cap leaves (``left``; None: no cap)."""
+    if given is not None:
+        return given
+    most = 2 * fixed_confirm_calls(config, n_held, n_models)
+    return most if left is None else max(1, min(most, left))
+
+
+def placebo_calls(config: TuneConfig, n_target_evals: int, n_models: int) -> int:
+    """What tune --placebo's arm costs: two prompts x the target's tuning evals x the evidence samples x models."""
+    return 2 * n_target_evals * evidence_samples(config) * n_models
