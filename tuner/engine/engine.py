@@ -41,13 +41,13 @@ pooled fit 45%; even an oracle that knows every zero cell reaches only 75%). So 
 category, and the cells are reported, as estimated, for reading (``Cell.by_eval``: where a rule
 seems to matter).
 
-Why the pass bit and not each answer's failure modes (issue 29, "more than one bit per call")? A
-rule acts on the mistake it prevents, so its effect on that failure mode is far less noisy than
-on the pass rate (in the design lab, an oracle that knows which modes each rule acts on decides
-nearly every true rule of `careful` / `actions` at 2,475 calls, the pass bit about 0.4 of them).
-The engine can read answers that way (``Graded``, ``Plan.modes``, ``tuner.engine.modes``: modes
-picked on one half of the points and weighed on the other, calibrated by A/A), but picked from the
-data the modes did not beat the pass bit (recall 0.28-0.44 against 0.36-0.45), so it is off by
+Why the pass bit and not (yet) each answer's failure modes (issue 29, "more than one bit per
+call")? A rule acts on the mistake it prevents, so its effect on that failure mode is far less
+noisy than on the pass rate. The engine can read answers that way (``Graded``, ``Plan.modes``,
+``tuner.engine.modes``: modes picked on one half of the points and weighed on the other, A/A
+calibrated); in the design lab, with every mistake named, it decides 0.97 of the true rules of
+`careful` / `actions` at 2,475 calls where the pass bit decides about 0.4. The product's answers
+name only their first failing step, and that case was not measured to the end, so it is off by
 default and the printed minimum detectable effect is the pass bit's.
 
 Why not racing each rule against the full set (leave-one-out pairs)? A pair informs one rule; a
@@ -136,7 +136,7 @@ class Plan:
     max_share: float = 0.25  # never drop more than this share of the open rules from one prompt
     max_rounds: int = 12  # a guard: with doubling rounds, 12 looks is 4,000x the first round
     # Read each rule through the failure modes it acts on (``tuner.engine.modes``, cross-fitted);
-    # False, the default: the pass bit alone (the modes' picks did not beat it, see that module).
+    # False, the default: the pass bit alone (see that module for why not yet).
     modes: bool = False
 
 

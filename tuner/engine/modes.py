@@ -24,15 +24,17 @@ effect is the mean of the two. Picking on the estimating data biases the effect 
 picked reads the pass bit; in a world with one failure mode W is the pass bit, so the printed MDE
 (``tuner.planning``, the worst case) is the same for both.
 
-Why it is not the engine's default (measured in the design lab, ``benchmarks/design_lab.py --modes``,
-`careful` / `actions`, 2,475 calls): with an oracle that knows each rule's modes, recall of the true
-rules went from 0.36 to about 1.0 (4 seeds) and the smallest true effect decided from 14 to 4.5
-points, so the information is there. Picked from the data it is not recovered: cross-fitted picks
-read 0.40 (every mistake named) and 0.44 (first failing step) with a lenient pick, 0.28 with z > 2,
-against 0.36-0.45 for the pass bit (4-8 seeds each, no false alarm anywhere). With about a dozen
-rules left out of each prompt most modes are more frequent without most rules, and a rule whose
-own mode is missed is read as having no effect. ``Plan.modes`` stays off until the picks are better
-(e.g. signatures finer than the step, named by the rule's text).
+Why it is not (yet) the engine's default. Measured in the design lab (``benchmarks/design_lab.py
+--modes``, `careful` / `actions`, 2,475 calls, 4 seeds): with every mistake named (the finest
+signature grading could give) recall of the true rules is 0.97 against 0.36-0.45 for the pass bit,
+the smallest true effect decided 7.1 points against 13.7, no false alarm; in the synthetic world of
+``tests/stats/test_calibration_modes.py`` a rule preventing one of three modes is decided 0.97 of
+the time against 0.275. (A first version floored each error at the pass bit's binomial spread,
+which gave back all the noise the modes remove: it read 0.25-0.44, no better than the pass bit.)
+The product records only each answer's first failing step (``failed_step`` of a design point),
+a much coarser signature; the gain with it, and the calibration of the whole tune path with modes
+on, were not measured by the end of the session, so ``Plan.modes`` stays off and the printed MDE is
+the pass bit's (the same as the modes' worst case, one failure mode).
 
 What it assumes, when on: modes independent and a rule moving only its own. A rule that cures one
 mode and causes another that was not tied to it is read as better than it is; tune re-measures a
