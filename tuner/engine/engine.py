@@ -46,9 +46,10 @@ call")? A rule acts on the mistake it prevents, so its effect on that failure mo
 noisy than on the pass rate. The engine can read answers that way (``Graded``, ``Plan.modes``,
 ``tuner.engine.modes``: modes picked on one half of the points and weighed on the other, A/A
 calibrated); in the design lab, with every mistake named, it decides 0.97 of the true rules of
-`careful` / `actions` at 2,475 calls where the pass bit decides about 0.4. The product's answers
-name only their first failing step, and that case was not measured to the end, so it is off by
-default and the printed minimum detectable effect is the pass bit's.
+`careful` / `actions` at 2,475 calls where the pass bit decides about 0.4, and 0.66 with only the
+first failing step named (what the product records). The ablate / tune calibration with modes on
+was not re-run yet, so it is off by default and the printed minimum detectable effect is the pass
+bit's.
 
 Why not racing each rule against the full set (leave-one-out pairs)? A pair informs one rule; a
 random-dropout prompt informs every rule it varies, so at the same calls each effect is estimated
