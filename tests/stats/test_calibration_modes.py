@@ -2,8 +2,9 @@
 control: an A/A world (no rule changes anything, answers fail in several modes) flags no more than
 α over 200 seeds at the smallest sizes the product allows (7 rules, 2 categories x 3 evals, the
 600-call floor) and at twice it; a world where one rule prevents one of several modes decides that
-rule more often than the pass bit does. The mutant picks each rule's modes on the very data that
-estimates it (no cross-fitting): the A/A check catches it.
+rule more often than the pass bit does. (A mutant that picks each rule's modes on the very data
+that estimates it, no cross-fitting, flagged only 0.010-0.030 in these A/A worlds: not caught, so
+this file has no mutant yet, one reason ``Plan.modes`` is off by default.)
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import pytest
 
 from tuner.ablation import MIN_BUDGET
 from tuner.engine import Graded, Plan, run_engine
-from tuner.engine import modes as modes_module
 from tuner.stats.zones import HELPS, HURTS, Zone
 
 pytestmark = [pytest.mark.slow]
@@ -54,20 +54,6 @@ def test_modes_aa_flags_at_most_alpha(budget):
     rate = _aa_flags(_plan(budget))
     print(f"modes A/A at {budget} calls: any flag {rate:.3f}")
     assert rate <= ALPHA
-
-
-def test_picking_modes_on_the_estimating_data_is_caught(monkeypatch):
-    """The mutant: modes picked on the same half they weigh (no cross-fitting)."""
-    def same_data(rows, factors, fit_pass):
-        halves = [rows[0::2], rows[1::2]]
-        fits = [modes_module.fit_modes(h, factors, modes_module.pick_modes(h, factors), fit_pass(h)) for h in halves]
-        return {r: ((fits[0][r][0] + fits[1][r][0]) / 2, (fits[0][r][1] ** 2 + fits[1][r][1] ** 2) ** 0.5 / 2,
-                    min(fits[0][r][2], fits[1][r][2]), fits[0][r][3] + fits[1][r][3]) for r in set(fits[0]) & set(fits[1])}
-
-    monkeypatch.setattr("tuner.engine.engine.cross_fit", same_data)
-    rate = _aa_flags(_plan(MIN_BUDGET))
-    print(f"modes A/A, modes picked on the estimating data (mutant): any flag {rate:.3f}")
-    assert rate > ALPHA
 
 
 def _planted_power(plan: Plan, effect: float) -> float:

@@ -19,8 +19,9 @@ pass bit itself: nothing is lost where a category fails one way only.
 Which modes are a rule's is read from data, never from the data that estimates it (``cross_fit``):
 the points are split in two halves by position; each half's estimate uses the modes picked on the
 other half (``pick_modes``: modes clearly more frequent where the rule is left out, z > 2), and the
-effect is the mean of the two. Picking on the estimating data biases the effect away from zero
-(``tests/stats/test_calibration_modes.py``'s mutant, caught by its A/A check). A rule with no mode
+effect is the mean of the two. Picking on the estimating data would bias the effect away from zero
+(measured in the A/A worlds of ``tests/stats/test_calibration_modes.py`` it flagged only
+0.010-0.030, so that file has no caught mutant yet). A rule with no mode
 picked reads the pass bit; in a world with one failure mode W is the pass bit, so the printed MDE
 (``tuner.planning``, the worst case) is the same for both.
 
