@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 from citools import fails_in_ci  # tests/ is on sys.path: this file's folder
+# Session-wide stores recorded by real runs, used by tests/sessions and tests/web: registered here, once,
+# so both folders share one recording (a fixture registered by each folder's conftest would run twice).
+from recorded import flows, recorded  # noqa: F401  (fixtures)
 
 REPO = Path(__file__).resolve().parents[1]
 PG_URL = os.environ.get("TUNER_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -114,10 +117,47 @@ def server():
     s.stop()
 
 
+def _run_folder(tmp_path_factory) -> Path:
+    """A folder of the whole test run: with pytest-xdist each worker's base temp folder sits in the
+    controller's, so their parent is shared by every worker; without it, the base temp folder."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 @pytest.fixture(scope="session")
-def shared_cache(tmp_path_factory) -> Path:
+def shared_grading(tmp_path_factory):
+    """``shared_grading(cache_dir) -> cache_dir``: a cache folder whose grading cache is the test
+    run's, shared by every test that uses it and every xdist worker. A grade is a pure function of
+    its key (the files, the eval's grader and the grader's identity: tuner/grading/cache.py), so
+    sharing changes time, not results; diskcache is safe across processes. Response caches stay
+    per use: some tests count the calls they make. Tests of grading itself keep a private cache.
+
+    ``TUNER_TEST_GRADING_CACHE`` names a folder that outlives the run (like ``TUNER_TEST_VENVS``): a
+    later run on the machine then grades only what changed (the key holds the grader's identity)."""
+    kept = os.environ.get("TUNER_TEST_GRADING_CACHE")
+    grading = Path(kept) if kept else _run_folder(tmp_path_factory) / "grading-cache"
+    grading.mkdir(parents=True, exist_ok=True)
+
+    def link(cache_dir: Path) -> Path:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        if not (cache_dir / "grading").exists():
+            (cache_dir / "grading").symlink_to(grading, target_is_directory=True)
+        return cache_dir
+
+    return link
+
+
+@pytest.fixture(scope="session")
+def shared_cache(tmp_path_factory, shared_grading) -> Path:
     """Response and grading caches shared by the tests that run the simulator end to end."""
-    return tmp_path_factory.mktemp("tuner-cache")
+    return shared_grading(tmp_path_factory.mktemp("tuner-cache"))
+
+
+@pytest.fixture(scope="session")
+def compare_cache(tmp_path_factory, shared_grading) -> Path:
+    """The compare tests' cache (tests/compare, tests/cli): their responses shared among them (the
+    same compares recur: a replay must cost nothing), grading shared with the whole run."""
+    return shared_grading(tmp_path_factory.mktemp("compare-cache"))
 
 
 @pytest.fixture

@@ -15,7 +15,6 @@ import pytest
 
 pytestmark = [pytest.mark.slow]
 
-REPO = Path(__file__).resolve().parents[2]
 ACTIVE = {"py.raise-valueerror", "py.inclusive-limits", "py.no-mutable-defaults", "py.casefold", "py.unicode-normalize"}
 # A rule this test plants: its text carries the strongest cures of two text gaps,
 # text.none-for-bad-input (p = 0.3 in every selection eval) and text.wrap-width-off-by-one (p = 0.4
@@ -30,23 +29,6 @@ status: candidate
 Never signal an error by returning `None` or a sentinel: raise `ValueError` with a message that
 names the bad value. A wrapped line may be exactly `width` long.
 """
-
-
-@pytest.fixture
-def py_project(tmp_path, monkeypatch, shared_cache) -> Path:
-    import shutil
-
-    root = tmp_path / "proj"
-    shutil.copytree(REPO / "guidelines", root / "guidelines")
-    (root / "evals").symlink_to(REPO / "evals", target_is_directory=True)
-    (root / "experiments").mkdir()
-    shutil.copytree(REPO / "suites" / "python", root / "py", ignore=shutil.ignore_patterns("__pycache__", "broken"))
-    monkeypatch.setenv("TUNER_HOME", str(root))
-    monkeypatch.setenv("TUNER_SUITE", str(root / "py"))
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_cache))
-    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
-    monkeypatch.chdir(root)
-    return root
 
 
 def _effects(r) -> tuple[dict, dict]:
@@ -216,3 +198,46 @@ def test_an_ablation_is_an_experiment_linked_to_its_runs(cli, py_project):
         store.close()
     # One run per variant (the reference and one without each active rule) for the one model.
     assert {role for _, role in links} == {"design"} and len(links) == len(ACTIVE) + 1
+
+
+def test_a_small_cap_leaves_a_planted_rule_open_and_the_printed_command_continues_to_decide_it(cli, py_project):
+    """Issue 29's done-criterion: at a small cap the planted rule is undecided and the output names
+    the calls that decide it and the command that continues; that command, run exactly as printed,
+    is the same experiment: it replays the looks made (spending what they spent), decides the rule,
+    pays only the difference, and the error spent over both invocations stays within alpha."""
+    import shlex
+
+    from tuner.store import Store
+
+    # The active set's rules each cure gaps the simulator plants (module doc); at 150 calls none is decided.
+    first = cli("ablate", "--category", "text", "--model", "sim/careful", "--budget-calls", "150", "--json")
+    a, effects = _effects(first)
+    lead = a["adaptive"]["leads"][0]
+    assert effects[lead["rule"]]["verdict"] == "undecided" and lead["delta"] > 0.02 and lead["calls"] > 150, lead
+    command = a["adaptive"]["continue"]
+    args = shlex.split(command)
+    assert args[:2] == ["tuner", "ablate"] and int(args[args.index("--budget-calls") + 1]) == a["adaptive"]["leads"][0]["calls"]
+    assert a["adaptive"]["continued"] == 0 and a["spent"]["calls"] == a["adaptive"]["new_calls"] == a["adaptive"]["calls"]
+
+    second = cli(*args[1:], "--json")  # exactly the printed command (the test's --json aside)
+    b, effects = _effects(second)
+    assert b["id"] == a["id"] and b["adaptive"]["continued"] == len(a["adaptive"]["history"])
+    assert effects[lead["rule"]]["verdict"] == "helps", effects[lead["rule"]]
+    # Only the difference is paid: the first invocation's calls come back from the store and caches.
+    assert b["adaptive"]["new_calls"] == b["spent"]["calls"] == b["adaptive"]["calls"] - a["adaptive"]["calls"] > 0
+    # The looks made first are replayed with the error they spent; every look together spends at most alpha.
+    made = [(h["reps"], h["alpha"], h["beta"]) for h in a["adaptive"]["history"]]
+    assert [(h["reps"], h["alpha"], h["beta"]) for h in b["adaptive"]["history"]][: len(made)] == made
+    store = Store.open(f"sqlite:///{py_project / 'experiments' / 'tuner.db'}")
+    try:
+        anchor, recorded = store.engine_looks(b["id"], "adaptive")
+    finally:
+        store.close()
+    assert recorded == [(h["reps"], h["alpha"], h["beta"]) for h in b["adaptive"]["history"]]
+    assert anchor == a["adaptive"]["looks"][-1]
+    assert b["adaptive"]["alpha_spent"] == pytest.approx(sum(x[1] for x in recorded)) and b["adaptive"]["alpha_spent"] <= 0.05
+    # A different question (another zone) is another experiment: it starts afresh.
+    other = cli("ablate", "--category", "text", "--model", "sim/careful", "--budget-calls", "150",
+                "--delta", "0.1", "--json")
+    c, _ = _effects(other)
+    assert c["id"] != a["id"] and c["adaptive"]["continued"] == 0

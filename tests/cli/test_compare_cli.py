@@ -6,30 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from sessionkit import invoke
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def env(tmp_path_factory):
-    """Real project, a fresh store, and the compare tests' session cache (see tests/compare/conftest.py)."""
-    cache = tmp_path_factory.getbasetemp() / "compare-cache"
-    cache.mkdir(exist_ok=True)
-    work = tmp_path_factory.mktemp("compare-cli")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("TUNER_HOME", str(REPO))
-    mp.setenv("TUNER_CACHE_DIR", str(cache))
-    mp.setenv("TUNER_DB", f"sqlite:///{work / 'store.db'}")
-    yield work
-    mp.undo()
-
-
-def invoke(*args: str):
-    from typer.testing import CliRunner
-
-    from tuner.cli.main import app
-
-    return CliRunner().invoke(app, list(args))
 
 
 @pytest.fixture(scope="module")

@@ -10,21 +10,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+SUITE = REPO / "suites" / "python"  # the env fixture (conftest.py) runs it
 ARGS = ("--before", "none", "--after", "all-active", "--category", "text", "--samples", "4", "--placebo")
-
-
-@pytest.fixture(scope="module")
-def env(tmp_path_factory):
-    cache = tmp_path_factory.getbasetemp() / "compare-cache"
-    cache.mkdir(exist_ok=True)
-    work = tmp_path_factory.mktemp("compare-placebo")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("TUNER_HOME", str(REPO))
-    mp.setenv("TUNER_SUITE", str(REPO / "suites" / "python"))
-    mp.setenv("TUNER_CACHE_DIR", str(cache))
-    mp.setenv("TUNER_DB", f"sqlite:///{work / 'store.db'}")
-    yield work
-    mp.undo()
 
 
 def invoke(*args: str):

@@ -2,26 +2,10 @@
 sizes the cap (on the Python suite, offline: --plan calls nothing)."""
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def py_project(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "proj"
-    shutil.copytree(REPO / "guidelines", root / "guidelines")
-    (root / "evals").symlink_to(REPO / "evals", target_is_directory=True)
-    (root / "experiments").mkdir()
-    shutil.copytree(REPO / "suites" / "python", root / "py", ignore=shutil.ignore_patterns("__pycache__", "broken"))
-    monkeypatch.setenv("TUNER_HOME", str(root))
-    monkeypatch.setenv("TUNER_SUITE", str(root / "py"))
-    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
-    monkeypatch.chdir(root)
-    return root
 
 
 def test_ablate_plan_prints_the_mde_and_decide_sizes_the_cap(cli, py_project):

@@ -93,3 +93,21 @@ def test_the_gate_has_a_row_for_every_held_out_category_and_an_empty_one_is_not_
     rows, status = gate([side(rows_of), side(list(rows_of))], 0.15, ["a", "b"])
     assert {r["category"]: r["gate"] for r in rows} == {"a": "non-inferior", "b": "not measured"}
     assert status == "not measured"
+
+
+def test_a_gate_retried_with_more_samples_continues_one_sequential_test(cli, py_suite):
+    """The same candidate against the same other side (here: no guidelines, under two names) is one
+    sequence of looks: the first tests non-inferiority at 2/3 of alpha, the retry with more samples
+    only at what is left (tuner.publish.gate_looks), and the two levels together stay within alpha."""
+    first = cli("publish", "--from", "all-active", "--name", "retry_a", "--model", "sim/careful", "--samples", "2", "--json")
+    assert first.exit_code == 0, first.output
+    one = json.loads(first.stdout)["manifest"]["gate"]
+    assert one["noninferiority_alpha"] == pytest.approx(0.05 * 2 / 3) and len(one["looks"]) == 1
+    again = cli("publish", "--from", "all-active", "--name", "retry_b", "--model", "sim/careful", "--samples", "4", "--json")
+    assert again.exit_code == 0, again.output
+    two = json.loads(again.stdout)["manifest"]["gate"]
+    assert two["looks"][0] == one["looks"][0] and len(two["looks"]) == 2
+    assert two["noninferiority_alpha"] == pytest.approx(0.05 * (1 - 2 / (3 * 4)) - 0.05 * 2 / 3)
+    assert sum(level for _, level in two["looks"]) <= 0.05
+    for row in two["rows"]:  # each row's test ran at the look's level, not at alpha
+        assert row["noninferiority"]["alpha"] == pytest.approx(two["noninferiority_alpha"])

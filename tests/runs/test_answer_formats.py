@@ -8,32 +8,18 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 TRUNCATED = "truncated at the token limit (finish_reason length)"
 
 
 @pytest.fixture
-def tool_project(tmp_path, monkeypatch, server) -> Path:
-    root = tmp_path / "proj"
-    suite = root / "suites" / "python"
-    shutil.copytree(ROOT / "suites" / "python", suite, ignore=shutil.ignore_patterns("broken", "__pycache__"))
+def tool_project(scripted_suite, server) -> Path:
+    suite = scripted_suite
     manifest = suite / "suite.toml"
     manifest.write_text(manifest.read_text().replace('kind = "pytest"\n', 'kind = "pytest"\nanswer_format = "tool"\n'))
-    for d in ("guidelines", "evals", "experiments"):
-        (root / d).mkdir()
-    (root / "experiments" / "local.toml").write_text(
-        f'[[models]]\nmodel = "openai/scripted"\napi_base = "{server.api_base}"\nmax_retries = 0\ntimeout_s = 20\n')
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-local-000000")
-    monkeypatch.setenv("TUNER_HOME", str(root))
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
-    monkeypatch.setenv("TUNER_SUITE", str(suite))
-    monkeypatch.chdir(root)
 
     from tuner.evals import load_suite
 

@@ -6,32 +6,19 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 SECRET = "sk-test-local-0123456789abcdef"
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def repair_project(tmp_path, monkeypatch, server) -> Path:
-    root = tmp_path / "proj"
-    suite = root / "suites" / "python"
-    shutil.copytree(ROOT / "suites" / "python", suite, ignore=shutil.ignore_patterns("broken", "__pycache__"))
-    for d in ("guidelines", "evals", "experiments"):
-        (root / d).mkdir()
-    (root / "experiments" / "local.toml").write_text(
-        f'[[models]]\nmodel = "openai/scripted"\napi_base = "{server.api_base}"\nmax_retries = 0\ntimeout_s = 20\n')
+def repair_project(scripted_suite, monkeypatch, server) -> Path:
+    suite, root = scripted_suite, scripted_suite.parents[1]
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
-    monkeypatch.setenv("TUNER_HOME", str(root))
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("TUNER_DB", f"sqlite:///{root / 'experiments' / 'tuner.db'}")
-    monkeypatch.setenv("TUNER_SUITE", str(suite))
-    monkeypatch.chdir(root)
 
     from tuner.evals import load_suite
     from tuner.models import render_files

@@ -4,7 +4,7 @@ default budget floor (``tuner.ablation.MIN_BUDGET`` = 600 calls).
 
 Worlds are additive on the pass probability (each eval its own base rate, drawn as in
 ``tuner.stats.simulate``), so the model the engine fits is right and what is measured is the
-decision rule: its error spending over the planned looks (``Zone.spend_planned``), HC3 errors, BH
+decision rule: its error spending over the planned looks (``Zone.continued``), HC3 errors, BH
 within a look. What the zone promises, and what is checked over 200 seeds each:
 
 - a rule that does nothing is flagged in at most 5% of whole designs (A/A, any cell, all looks);
@@ -22,10 +22,10 @@ import numpy as np
 import pytest
 
 from tuner.ablation import MIN_BUDGET
-from tuner.engine import Plan, planned_looks, run_engine
+from tuner.engine import Plan, planned_looks, planned_spending, run_engine
 from tuner.stats import ALPHA
 from tuner.stats.simulate import task_rates
-from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, Zone
+from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, RESERVE, Zone
 
 pytestmark = [pytest.mark.slow]
 
@@ -64,9 +64,10 @@ def test_planned_shares_sum_to_alpha_and_do_not_depend_on_the_data():
     plan = Plan(rules=RULES, evals=CATEGORIES, models=("m",), budget_calls=MIN_BUDGET, zone=zone)
     looks = planned_looks(plan)
     assert len(looks) >= 3 and looks == sorted(looks) and looks[-1] * 6 <= MIN_BUDGET
-    shares = [zone.spend_planned(a / looks[-1], b / looks[-1]) for a, b in zip([0, *looks], looks)]
-    assert sum(a for a, _ in shares) == pytest.approx(zone.alpha)
-    assert sum(b for _, b in shares) == pytest.approx(zone.beta)
+    shares = planned_spending(plan)
+    # A first invocation keeps a third of each budget for continuations (Zone.continued).
+    assert sum(a for a, _ in shares) == pytest.approx(zone.alpha * (1 - RESERVE))
+    assert sum(b for _, b in shares) == pytest.approx(zone.beta * (1 - RESERVE))
     # Little at the first look, most at the last (O'Brien-Fleming type).
     assert shares[0][0] < 0.01 * zone.alpha and shares[-1][0] > 0.4 * zone.alpha
 
@@ -95,7 +96,7 @@ def _beyond_planned_spending(first: list[int | None], looks: list[int], share: f
     at the floor budget its total stays under alpha (0.045), its first looks do not."""
     zone, n, out = Zone(), len(first), []
     for k, until in enumerate(looks, start=1):
-        planned = share * zone.spend_planned(0.0, until / looks[-1])[0]
+        planned = share * sum(a for a, _ in zone.continued(0, looks, (0.0, 0.0), looks[-1])[:k])
         seen = sum(1 for f in first if f is not None and f <= k) / n
         if seen > planned + 2 * math.sqrt(planned * (1 - planned) / n):
             out.append(f"look {k}: {seen:.3f} flagged, {planned:.4f} planned")
@@ -150,7 +151,8 @@ def test_the_checks_fail_on_an_engine_without_its_error_spending(monkeypatch, wo
     where 0.0000 was planned; every cell at +delta0: 0.075, 0.030 at the first look. (A single cell
     at +delta0, 0.010 with the mutant, flags too rarely to tell: the boundary is checked with every
     cell on it.) Two models: 0.035 in total, 0.030 at the first look."""
-    monkeypatch.setattr(Zone, "spend_planned", lambda self, t0, t1: (self.alpha, self.beta))
+    # The engine's spending (Zone.continued, a first invocation's included): the full alpha at every look.
+    monkeypatch.setattr(Zone, "continued", lambda self, start, looks, spent, anchor: [(self.alpha, self.beta)] * len(looks))
     two = world.endswith("two models")
     first, looks, _ = _first_flags(effect=Zone().delta0 if "delta0" in world else 0.0, rule=None,
                                    seeds=SEVERAL if two else SEEDS, models=2 if two else 1)

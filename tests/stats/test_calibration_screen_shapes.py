@@ -53,7 +53,8 @@ def test_tunes_screen_a_a():
 
 def test_tunes_screen_check_fails_without_error_spending(monkeypatch):
     """Measured (40): any flag 0.050 (not beyond alpha), 0.025 by the second look where 0.0004 was planned."""
-    monkeypatch.setattr(Zone, "spend_planned", lambda self, t0, t1: (self.alpha, self.beta))
+    # The engine's spending (Zone.continued, a first invocation's included): the full alpha at every look.
+    monkeypatch.setattr(Zone, "continued", lambda self, start, looks, spent, anchor: [(self.alpha, self.beta)] * len(looks))
     first, looks = _first_flags(1)
     monkeypatch.undo()
     rate = sum(f is not None for f in first) / SEEDS

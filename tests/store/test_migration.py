@@ -45,6 +45,20 @@ def _fresh(kind: str, tmp_path: Path, request) -> str:
     return request.getfixturevalue("pg_url_2")
 
 
+def _url(kind: str, tmp_path: Path, request, name: str) -> str:
+    return f"sqlite:///{tmp_path / name}" if kind == "sqlite" else request.getfixturevalue("pg_url")
+
+
+def _same_schema_as_fresh(url: str, kind: str, tmp_path: Path, request) -> None:
+    fresh = _fresh(kind, tmp_path, request)
+    Store.open(fresh).close()
+    assert _schema(url) == _schema(fresh)
+
+
+class _Prompt:  # a prompt as save_prompt reads it
+    hash, set_name, template, rules, tokens, text = "sha256:p", "", "default", (), 1, "x"
+
+
 @pytest.fixture
 def pg_url_2(pg_url):
     """A second, separate PostgreSQL schema (the fresh store), dropped afterwards."""
@@ -112,9 +126,7 @@ def test_v1_store_migrates_with_nothing_lost(kind, tmp_path, request):
     with engine.connect() as conn:
         assert conn.execute(text("SELECT value FROM tuner_meta WHERE key = 'schema_version'")).scalar() == str(SCHEMA_VERSION)
     engine.dispose()
-    fresh = _fresh(kind, tmp_path, request)
-    Store.open(fresh).close()
-    assert _schema(url) == _schema(fresh)
+    _same_schema_as_fresh(url, kind, tmp_path, request)
 
 
 def _as_v4(url: str) -> None:
@@ -130,7 +142,7 @@ def _as_v4(url: str) -> None:
 def test_v4_store_gains_design_points(kind, tmp_path, request):
     from tuner.store import PointRecord
 
-    url = f"sqlite:///{tmp_path / 'v4.db'}" if kind == "sqlite" else request.getfixturevalue("pg_url")
+    url = _url(kind, tmp_path, request, "v4.db")
     store = Store.open(url)
     store.save_experiment("exp-1", "ablate-adaptive-x", "ablate", {"k": 1}, status="running")
     store.close()
@@ -141,10 +153,7 @@ def test_v4_store_gains_design_points(kind, tmp_path, request):
     try:
         assert [e["id"] for e in store.experiments("ablate")] == ["exp-1"]  # nothing lost
 
-        class _P:  # a prompt as save_prompt reads it
-            hash, set_name, template, rules, tokens, text = "sha256:p", "", "default", (), 1, "x"
-
-        store.save_prompt(_P)
+        store.save_prompt(_Prompt)
         base = dict(prompt_hash="sha256:p", model_key="m", model="sim/careful", inputs_key="i", eval_id="e",
                     category="c", sample_index=0, dropped=["r1"])
         assert store.record_points("exp-1", [PointRecord(**base, outcome="fail", response_key="k1")]) == 1
@@ -162,43 +171,42 @@ def test_v4_store_gains_design_points(kind, tmp_path, request):
     with engine.connect() as conn:
         assert conn.execute(text("SELECT value FROM tuner_meta WHERE key = 'schema_version'")).scalar() == str(SCHEMA_VERSION)
     engine.dispose()
-    fresh = _fresh(kind, tmp_path, request)
-    Store.open(fresh).close()
-    assert _schema(url) == _schema(fresh)
+    _same_schema_as_fresh(url, kind, tmp_path, request)
 
 
-def _as_v5(url: str) -> None:
-    """Turn a fresh store into what v5 wrote: no reasoning or tool calls on results, version 5."""
+def _older_run(url: str, version: int, missing: tuple[str, ...], samples: int) -> object:
+    """A fresh store with one run, turned into what ``version`` wrote: ``missing`` (the results
+    columns later versions added) dropped, and one result recorded as that version did."""
+    from tuner.store import RunSpec
+
+    store = Store.open(url)
+    store.save_prompt(_Prompt)
+    spec = RunSpec(prompt_hash="sha256:p", set_name="s", model="m", model_key="k", params={}, suite="x", suite_hash="h",
+                   grader_hash="g", eval_ids=["e"], samples=samples)
+    run = store.start_run(spec)
+    store.close()
     engine = sqlalchemy.create_engine(url)
     with engine.begin() as conn:
-        for column in ("reasoning", "tool_calls"):
+        for column in missing:
             conn.execute(text(f"ALTER TABLE results DROP COLUMN {column}"))
-        conn.execute(text("UPDATE tuner_meta SET value = '5' WHERE key = 'schema_version'"))
+        conn.execute(text(f"UPDATE tuner_meta SET value = '{version}' WHERE key = 'schema_version'"))
+        conn.execute(text("INSERT INTO results (run_id, eval_id, category, sample_index, outcome, output, created_at) "
+                          "VALUES (:r, 'e', 'c', 0, :outcome, :output, CURRENT_TIMESTAMP)"),
+                     {"r": run.id, **_OLD_RESULT[version]})
     engine.dispose()
+    return run
+
+
+# The one result each older version recorded: v5's with its <think> block in the text, v6's one-shot.
+_OLD_RESULT = {5: {"outcome": "fail", "output": "<think>hm</think>\n# Files"}, 6: {"outcome": "pass", "output": None}}
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_v5_store_gains_reasoning_and_tool_calls(kind, tmp_path, request):
-    from tuner.store import ResultRecord, RunSpec
+    from tuner.store import ResultRecord
 
-    url = f"sqlite:///{tmp_path / 'v5.db'}" if kind == "sqlite" else request.getfixturevalue("pg_url")
-    store = Store.open(url)
-
-    class _P:  # a prompt as save_prompt reads it
-        hash, set_name, template, rules, tokens, text = "sha256:p", "", "default", (), 1, "x"
-
-    store.save_prompt(_P)
-    spec = RunSpec(prompt_hash="sha256:p", set_name="s", model="m", model_key="k", params={}, suite="x", suite_hash="h",
-                   grader_hash="g", eval_ids=["e"], samples=1)
-    run = store.start_run(spec)
-    store.close()
-    _as_v5(url)
-    engine = sqlalchemy.create_engine(url)
-    with engine.begin() as conn:  # a result as v5 wrote it: its <think> block in the text
-        conn.execute(text("INSERT INTO results (run_id, eval_id, category, sample_index, outcome, output, created_at) "
-                          "VALUES (:r, 'e', 'c', 0, 'fail', '<think>hm</think>\n# Files', CURRENT_TIMESTAMP)"), {"r": run.id})
-    engine.dispose()
-
+    url = _url(kind, tmp_path, request, "v5.db")
+    run = _older_run(url, 5, ("reasoning", "tool_calls"), samples=1)
     store = Store.open(url)  # migrates v5 -> v6
     try:
         [old] = store.results(run.id)
@@ -210,44 +218,16 @@ def test_v5_store_gains_reasoning_and_tool_calls(kind, tmp_path, request):
         assert (new.reasoning, new.tool_calls, new.output) == ("one file", calls, "")
     finally:
         store.close()
-    fresh = _fresh(kind, tmp_path, request)
-    Store.open(fresh).close()
-    assert _schema(url) == _schema(fresh)
-
-
-def _as_v6(url: str) -> None:
-    """Turn a fresh store into what v6 wrote: no repair-loop columns on results, version 6."""
-    engine = sqlalchemy.create_engine(url)
-    with engine.begin() as conn:
-        for column in ("pass_turn", "turns"):
-            conn.execute(text(f"ALTER TABLE results DROP COLUMN {column}"))
-        conn.execute(text("UPDATE tuner_meta SET value = '6' WHERE key = 'schema_version'"))
-    engine.dispose()
+    _same_schema_as_fresh(url, kind, tmp_path, request)
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_v6_store_gains_the_repair_loop(kind, tmp_path, request):
     from tuner.runs.repair import outcome_at
-    from tuner.store import ResultRecord, RunSpec
+    from tuner.store import ResultRecord
 
-    url = f"sqlite:///{tmp_path / 'v6.db'}" if kind == "sqlite" else request.getfixturevalue("pg_url")
-    store = Store.open(url)
-
-    class _P:  # a prompt as save_prompt reads it
-        hash, set_name, template, rules, tokens, text = "sha256:p", "", "default", (), 1, "x"
-
-    store.save_prompt(_P)
-    spec = RunSpec(prompt_hash="sha256:p", set_name="s", model="m", model_key="k", params={}, suite="x", suite_hash="h",
-                   grader_hash="g", eval_ids=["e"], samples=2)
-    run = store.start_run(spec)
-    store.close()
-    _as_v6(url)
-    engine = sqlalchemy.create_engine(url)
-    with engine.begin() as conn:  # a one-shot result as v6 wrote it
-        conn.execute(text("INSERT INTO results (run_id, eval_id, category, sample_index, outcome, created_at) "
-                          "VALUES (:r, 'e', 'c', 0, 'pass', CURRENT_TIMESTAMP)"), {"r": run.id})
-    engine.dispose()
-
+    url = _url(kind, tmp_path, request, "v6.db")
+    run = _older_run(url, 6, ("pass_turn", "turns"), samples=2)
     store = Store.open(url)  # migrates v6 -> v7
     try:
         [old] = store.results(run.id)
@@ -259,6 +239,4 @@ def test_v6_store_gains_the_repair_loop(kind, tmp_path, request):
         assert (new.pass_turn, new.turns) == (2, turns)
     finally:
         store.close()
-    fresh = _fresh(kind, tmp_path, request)
-    Store.open(fresh).close()
-    assert _schema(url) == _schema(fresh)
+    _same_schema_as_fresh(url, kind, tmp_path, request)

@@ -11,7 +11,7 @@ from tuner.hashing import sha256_json, short
 from tuner.runs import Harness, run_selections
 from tuner.stats.zones import Zone
 
-__all__ = ["MIN_BUDGET", "AblationReport", "ablate", "engine_budget", "engine_effects", "default_budget", "engine_plan",
+__all__ = ["MIN_BUDGET", "AblationReport", "ablate", "adaptive_experiment", "engine_budget", "engine_effects", "default_budget", "engine_plan",
            "rule_tokens"]
 
 
@@ -59,9 +59,11 @@ def default_screening_runs(n_rules: int) -> int:
 
 
 def engine_plan(h: Harness, selection: dict[str, str], specs: list, eval_ids: list[str], *, budget_calls: int, zone: Zone,
-                seed: int = 0, variants: dict[str, tuple[str, ...]] | None = None):
+                seed: int = 0, variants: dict[str, tuple[str, ...]] | None = None, looks=None):
     """The engine's ``Plan`` for these rules, models and evals (``engine_effects`` runs it; the
-    command's plan reads what it can decide from it before the first call)."""
+    command's plan reads what it can decide from it before the first call). ``looks``: the
+    experiment's design so far, ``(anchor, looks made)`` from ``Store.engine_looks``: the plan
+    continues it."""
     from tuner.engine import Plan
 
     evals: dict[str, list[str]] = {}
@@ -71,7 +73,8 @@ def engine_plan(h: Harness, selection: dict[str, str], specs: list, eval_ids: li
     # With the repair loop (--turns N) a point may take N calls: the looks are planned on the points
     # the cap pays for at worst, so a later turn is never the call the cap refuses.
     points = max(1, budget_calls // getattr(h, "turns", 1))
-    return Plan(rules=tuple(sorted(selection)), evals={c: tuple(v) for c, v in sorted(evals.items())},
+    anchor, made = looks or (None, [])
+    return Plan(anchor=anchor, made=tuple(made), rules=tuple(sorted(selection)), evals={c: tuple(v) for c, v in sorted(evals.items())},
                 models=tuple(s.key for s in specs), budget_calls=points, zone=zone, seed=seed,
                 variants={r: vs for r, vs in sorted(others.items()) if vs})
 
@@ -79,18 +82,25 @@ def engine_plan(h: Harness, selection: dict[str, str], specs: list, eval_ids: li
 def engine_effects(
     h: Harness, selection: dict[str, str], specs: list, eval_ids: list[str], *, budget_calls: int, zone: Zone,
     experiment_id: str, seed: int = 0, sample_offset: int = 0, prefix: str = "adaptive", progress=None,
-    variants: dict[str, tuple[str, ...]] | None = None, enough=None,
+    variants: dict[str, tuple[str, ...]] | None = None, enough=None, looks_key: str | None = None,
 ) -> tuple[list[Effect], dict]:
     """Each rule's effect of inclusion per model × category by the adaptive design
     (``tuner.engine``): effects with verdicts, and what the design spent. Its
     observations are stored as points of ``experiment_id`` (a recorded experiment). ``variants``:
     other phrasings to weigh against each rule's phrasing in ``selection`` (cells ``rule@variant``).
-    ``enough``: ends the design after a look (``run_engine``)."""
-    from tuner.engine import Graded, run_engine, split_key, swap_key
+    ``enough``: ends the design after a look (``run_engine``). ``looks_key``: the design's name
+    within the experiment; given, it is one experiment across invocations: the looks already made
+    (``Store.engine_looks``) are replayed as they were and the new ones spend only what is left of
+    the error budget (``tuner.engine``), each recorded as it is made."""
+    from tuner.engine import Graded, planned_looks, run_engine, split_key, swap_key
     from tuner.compare.rates import model_label
     from tuner.runs import DesignPoint, execute_points
 
-    plan = engine_plan(h, selection, specs, eval_ids, budget_calls=budget_calls, zone=zone, seed=seed, variants=variants)
+    before = h.store.engine_looks(experiment_id, looks_key) if looks_key else (None, [])
+    plan = engine_plan(h, selection, specs, eval_ids, budget_calls=budget_calls, zone=zone, seed=seed, variants=variants,
+                       looks=before)
+    planned = planned_looks(plan)
+    anchor = plan.anchor if plan.anchor is not None else (planned[-1] if planned else 0)
 
     def prompt_of(pt) -> dict[str, str]:
         chosen = {r: v for r, v in selection.items() if r not in pt.dropped}
@@ -111,6 +121,9 @@ def engine_effects(
         return seen, paid
 
     def on_round(snapshot: dict) -> None:
+        if looks_key:  # recorded before the next look's first call: an interrupted run's looks count too
+            h.store.record_engine_look(experiment_id, looks_key, anchor, snapshot["round"] - 1,
+                                       (snapshot["reps"], snapshot["alpha"], snapshot["beta"]))
         if progress:
             note = f"{snapshot['decided']} decided, {snapshot['open']} open, {snapshot['calls']} calls"
             progress("round", snapshot["round"], snapshot["round"], note)
@@ -126,7 +139,11 @@ def engine_effects(
                       decided_round=c.decided_round, by_eval=c.by_eval or None) for c in outcome.cells]
     spent = {"delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta, "budget_calls": budget_calls,
              "rounds": outcome.rounds, "stopped": outcome.stopped, "calls": outcome.calls, "new_calls": outcome.new_calls,
-             "history": outcome.history, "looks": outcome.looks, "spending": "obrien-fleming", "lost": outcome.lost}
+             "history": outcome.history, "looks": outcome.looks, "spending": "obrien-fleming", "lost": outcome.lost,
+             # one experiment across invocations: the looks made before this one, and the error spent by every look so far
+             "continued": len(before[1]), "anchor": outcome.anchor,
+             "alpha_spent": sum(a for _, a, _ in (outcome.made + before[1][len(outcome.made):])),
+             "beta_spent": sum(b for _, _, b in (outcome.made + before[1][len(outcome.made):]))}
     return effects, spent
 
 
@@ -207,19 +224,29 @@ def ablate(
     return report
 
 
+def adaptive_experiment(set_name: str, selection: dict[str, str], specs: list, eval_ids: list[str], seed: int,
+                        zone: Zone) -> tuple[str, dict]:
+    """The adaptive ablation's experiment id and identity: its content hash over everything that
+    defines the question (set, its rules and phrasings, models, evals, seed, zone), never the budget:
+    the same command with a larger ``--budget-calls`` has the same id and continues the experiment
+    (the looks made are replayed from the caches with the error they spent, the new ones spend what
+    is left: ``engine_effects``); any other change is a new experiment."""
+    config = {"design": "adaptive", "set": set_name, "selection": selection, "models": [s.key for s in specs], "seed": seed,
+              "evals": eval_ids, "zone": [zone.delta0, zone.delta, zone.alpha, zone.beta]}
+    return sha256_json({"kind": "ablate", **config}), config
+
+
 def _ablate_adaptive(h, set_name, selection, specs, eval_ids, seed, budget_calls, zone, progress) -> AblationReport:
     if not selection:
         raise InputError(f"set '{set_name}' has no rules to ablate")
     budget = engine_budget(h, selection, specs, budget_calls)
-    # The budget is not identity: a larger one retraces the same rounds (from the caches) and goes on.
-    config = {"design": "adaptive", "set": set_name, "selection": selection, "models": [s.key for s in specs], "seed": seed,
-              "evals": eval_ids, "zone": [zone.delta0, zone.delta, zone.alpha, zone.beta]}
-    exp_id = sha256_json({"kind": "ablate", **config})
+    exp_id, config = adaptive_experiment(set_name, selection, specs, eval_ids, seed, zone)
     name = f"ablate-adaptive-{set_name}"
     h.store.start_experiment(exp_id, name, "ablate", {**config, "budget_calls": budget})
     try:
         effects, spent = engine_effects(h, selection, specs, eval_ids, budget_calls=budget, zone=zone, seed=seed,
-                                          experiment_id=exp_id, prefix=f"ablate-{short(exp_id, 8)}", progress=progress)
+                                          experiment_id=exp_id, prefix=f"ablate-{short(exp_id, 8)}", progress=progress,
+                                          looks_key="adaptive")
     except BaseException:
         h.store.finish_experiment(exp_id, "interrupted")  # its points are kept: the same command resumes
         raise

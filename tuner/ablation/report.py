@@ -7,7 +7,7 @@ from pathlib import Path
 from tuner.ablation.ablate import AblationReport
 from tuner.files import write_atomic
 
-__all__ = ["render_markdown", "write_heatmap", "heatmap_figure"]
+__all__ = ["render_markdown", "write_heatmap", "heatmap_figure", "lead_lines"]
 
 
 # Words, not emoji: a browser or terminal without an emoji font draws ✅/❌ as empty boxes.
@@ -38,16 +38,24 @@ def _intro(report: AblationReport) -> str:
 def _leads(report: AblationReport) -> list[str]:
     """What would decide the leading undecided cells (recorded by the CLI: ``adaptive.leads``)."""
     a = report.adaptive or {}
-    if not a.get("leads"):
+    return lead_lines(a.get("leads"), a.get("continue"), by_category=True, intro=(
+        "## What would decide the open questions\n\nThe leading undecided cells, with the budget whose design "
+        "decides an effect of the size each reads now with 80% power:"))
+
+
+def lead_lines(leads: list[dict] | None, continue_with: str | None, *, intro: str, by_category: bool) -> list[str]:
+    """Markdown lines for the leading open questions the CLI recorded (``leads``: rule, category, model,
+    the effect each reads now, the calls that decide it; ``continue``: the command), after ``intro``.
+    Shared by the ablation and tune reports; a tune report is one category, so it leaves it out."""
+    if not leads:
         return []
-    lines = ["## What would decide the open questions", "",
-             "The leading undecided cells, with the budget whose design decides an effect of the size each reads now "
-             "with 80% power:", ""]
-    for x in a["leads"]:
+    lines = [*intro.split("\n"), ""]
+    for x in leads:
         calls = "none up to 10,000,000 calls" if x["calls"] is None else f"{x['calls']:,} calls"
-        lines.append(f"- `{x['rule']}` · {x['category']} · {x['model']}: {x['delta'] * 100:+.0f} points; {calls}")
-    if a.get("continue"):
-        lines += ["", f"To decide the leading one: `{a['continue']}`"]
+        cell = " · ".join([f"`{x['rule']}`", *([x["category"]] if by_category else []), x["model"]])
+        lines.append(f"- {cell}: {x['delta'] * 100:+.0f} points; {calls}")
+    if continue_with:
+        lines += ["", f"To decide the leading one: `{continue_with}`"]
     return lines + [""]
 
 

@@ -55,19 +55,19 @@ def ablate(
         specs = resolve_models(h.project, model, panel)
         if design == "adaptive":
             effect, budget_calls = decide_cap(decide, budget_calls,
-                                              lambda x: _decide_calls(h, rule_set, specs, category, zone, x))
+                                              lambda x: _decide_calls(h, rule_set, specs, category, zone, x, seed))
             if effect is not None:
                 h.plan_decide = {"effect": effect, "calls": budget_calls}
         budget = install(h, "ablate", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         if design == "adaptive":  # rounds of its own choosing: the plan is its budget, shown before the first round
             h.plan_hook = None
-            show(h, _adaptive_plan(h, rule_set, specs, category=category, budget_calls=budget_calls, zone=zone),
+            show(h, _adaptive_plan(h, rule_set, specs, category=category, budget_calls=budget_calls, zone=zone, seed=seed),
                  plan_only=plan, as_json=as_json)
         with phase_progress(not as_json) as progress:
             report = run_ablate(h, design=design, set_name=rule_set, specs=specs, samples=samples, runs=runs, seed=seed,
                                 category=category, budget_calls=budget_calls, zone=zone, progress=progress)
         if report.adaptive is not None and any(e.verdict == "undecided" for e in report.effects):
-            _what_would_decide(h, report, rule_set, specs, category, zone, model, panel, delta, delta0, seed)
+            _what_would_decide(h, report, rule_set, specs, category, zone, model, panel, delta, delta0, seed, db)
         md = output or h.project.reports / "ablate" / f"{design}_{_set_label(rule_set)}_{short(report.id, 8)}.md"
         write_atomic(md, render_markdown(report))
         write_atomic(md.with_suffix(".json"), report.model_dump_json(indent=2))
@@ -92,14 +92,24 @@ def _selection(h, set_name: str, category: str | None) -> tuple[dict, list[str]]
     return rule_set.select(h.guidelines.library), [e.id for e in h.suite.select(category=category, held_out=False)]
 
 
-def _decide_calls(h, set_name: str, specs: list, category: str | None, zone, effect: float) -> int | None:
+def _looks(h, set_name: str, selection: dict, specs: list, eval_ids: list[str], seed: int, zone):
+    """The experiment's looks so far (the same command with another budget continues it)."""
+    from tuner.ablation import adaptive_experiment
+
+    return h.store.engine_looks(adaptive_experiment(set_name, selection, specs, eval_ids, seed, zone)[0], "adaptive")
+
+
+def _decide_calls(h, set_name: str, specs: list, category: str | None, zone, effect: float, seed: int) -> int | None:
     from tuner.planning.commands import ablate_calls_for
 
     selection, eval_ids = _selection(h, set_name, category)
-    return ablate_calls_for(h, selection, specs, eval_ids, zone, effect) if selection and eval_ids else None
+    if not (selection and eval_ids):
+        return None
+    return ablate_calls_for(h, selection, specs, eval_ids, zone, effect, seed=seed,
+                            looks=_looks(h, set_name, selection, specs, eval_ids, seed, zone))
 
 
-def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None, zone):
+def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budget_calls: int | None, zone, seed: int):
     """What the adaptive design spends at most: its budget, at the full set's prompt size, and what it decides."""
     from tuner.ablation import engine_budget
     from tuner.planning.commands import ablate_detectables
@@ -114,23 +124,28 @@ def _adaptive_plan(h, set_name: str, specs: list, *, category: str | None, budge
                       note="stops sooner once every rule x category is decided")
     out = builder.build(cap_calls=h.budget.calls, cap_usd=h.budget.usd)
     if selection and eval_ids:
-        out.decides = [{**d.model_dump(), "line": d.line()} for d in ablate_detectables(h, selection, specs, eval_ids, budget, zone)]
+        looks = _looks(h, set_name, selection, specs, eval_ids, seed, zone)
+        out.decides = [{**d.model_dump(), "line": d.line()}
+                       for d in ablate_detectables(h, selection, specs, eval_ids, budget, zone, seed=seed, looks=looks)]
     return out
 
 
-def _what_would_decide(h, report, set_name, specs, category, zone, model, panel, delta, delta0, seed) -> None:
+def _what_would_decide(h, report, set_name, specs, category, zone, model, panel, delta, delta0, seed, db) -> None:
     """The leading undecided cells with the calls each needs at its current estimate, and the exact
-    command that goes on (``report.adaptive``: ``leads``, ``continue``), recorded with the experiment."""
+    command that continues the experiment (``report.adaptive``: ``leads``, ``continue``), recorded
+    with it. The calls are the continuation's: its looks made and what is left of the error budget."""
     from tuner.ablation import engine_plan
     from tuner.planning.commands import open_leads
 
     selection, eval_ids = _selection(h, set_name, category)
-    plan = engine_plan(h, selection, specs, eval_ids, budget_calls=report.adaptive["budget_calls"], zone=zone, seed=seed)
+    plan = engine_plan(h, selection, specs, eval_ids, budget_calls=report.adaptive["budget_calls"], zone=zone, seed=seed,
+                       looks=h.store.engine_looks(report.id, "adaptive"))
     leads = open_leads(plan, report.effects, scale=getattr(h, "turns", 1))  # the plan counts points; a point may take N turns
     report.adaptive["leads"] = leads
     need = min((x["calls"] for x in leads if x["calls"] is not None), default=None)
     if need is None:
         return
+    need = max(need, report.adaptive["budget_calls"] + 1)  # continuing at the same cap would add nothing
     args = ["tuner", "ablate", "--set", set_name] + (["--category", category] if category else [])
     args += ["--panel", panel] if panel else [a for m in (model or []) for a in ("--model", m)]
     args += (["--delta", f"{delta:g}"] if delta != 0.08 else []) + (["--delta0", f"{delta0:g}"] if delta0 != 0.02 else [])
@@ -141,9 +156,21 @@ def _what_would_decide(h, report, set_name, specs, category, zone, model, panel,
 
     if os.environ.get("TUNER_SUITE"):
         args += ["--suite", os.environ["TUNER_SUITE"]]
+    if db and _printable(db):  # another store would not know the experiment: the command names it
+        args += ["--db", db]
     report.adaptive["continue"] = shlex.join(args)
     h.store.save_experiment(report.id, f"ablate-adaptive-{set_name}", "ablate",
                             h.store.experiment(report.id)["config"], result=report.model_dump(mode="json"))
+
+
+def _printable(db: str) -> bool:
+    """A store URL without a password (one with a password is left to TUNER_DB: never printed)."""
+    from urllib.parse import urlsplit
+
+    try:
+        return urlsplit(db).password is None
+    except ValueError:
+        return False
 
 
 def _set_label(rule_set: str) -> str:

@@ -20,7 +20,7 @@ candidate: accepted 0.00), and an effect figure is the one at the deciding look 
 
 The looks are planned from the budget before the first call: rounds double in size, the last one
 is cut to what the budget allows, and look k spends the O'Brien-Fleming-type share of the error
-budget for its planned share of the calls (``Zone.spend_planned``), so most of it is left for the
+budget for its planned share of the calls (``Zone.continued``), so most of it is left for the
 last, largest look. The plan assumes every category stays open; when one closes early the others
 still get only their planned rounds (the calls it would have used are saved, not spent), which
 keeps each look's share independent of the data.
@@ -58,9 +58,17 @@ matter, with error control", so they were not chosen.
 
 Determinism: a point's dropped rules come from (seed, category, eval, replicate) and the open
 rules alone, and every decision from the data, which the response cache and the store replay
-exactly: an interrupted design resumes without paying again. A larger budget is a new plan (its
-looks spend differently); the points it shares with the smaller one (the first round always) are
-not bought again.
+exactly: an interrupted design resumes without paying again.
+
+One experiment across invocations. A larger budget continues the experiment rather than starting a
+new plan (which spent the whole error budget again: r reruns, up to r x alpha). The caller passes
+the looks already made with what each spent (``Plan.made``, recorded with the experiment) and where
+the first invocation's plan ended (``Plan.anchor``); ``planned_looks`` replays those looks (the same
+points, from the caches: nothing is bought twice, and every decision comes out as it did) and goes
+on doubling from the last, and ``planned_spending`` gives the new looks only what the experiment's
+error budgets have left (``Zone.continued``: a reserve of a third of alpha and beta is kept for
+continuations, spent by the cap's multiple of the first one), so any number of continuations keeps
+the total at most alpha (``tests/stats/test_calibration_continuation.py``).
 """
 
 from __future__ import annotations
@@ -73,7 +81,7 @@ from dataclasses import dataclass, field
 from tuner.engine.modes import Graded, cross_fit, outcome_parts
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, UNDECIDED, Zone, zone_tests
 
-__all__ = ["Graded", "Observe", "Point", "Cell", "Plan", "EngineOutcome", "planned_looks", "planned_shape", "run_engine", "split_key", "swap_key"]
+__all__ = ["Graded", "Observe", "Point", "Cell", "Plan", "EngineOutcome", "planned_looks", "planned_shape", "planned_spending", "run_engine", "split_key", "swap_key"]
 
 _MIN_DROPS = 8  # a rule is not judged before it was left out this many times in the category
 _MIN_DF = 20  # nor before the category's fit has this many residual degrees of freedom
@@ -139,6 +147,11 @@ class Plan:
     # Read each rule through the failure modes it acts on (``tuner.engine.modes``, cross-fitted);
     # False, the default: the pass bit alone (see that module for why not yet).
     modes: bool = False
+    # One experiment over several invocations (``Zone.continued``): the replicates per eval at the last
+    # planned look of the experiment's first invocation (None: this is the first), and the looks its
+    # earlier invocations made, (replicates per eval, alpha, beta spent) each, replayed as they were.
+    anchor: int | None = None
+    made: tuple[tuple[int, float, float], ...] = ()
 
 
 @dataclass
@@ -151,6 +164,13 @@ class EngineOutcome:
     history: list[dict] = field(default_factory=list)
     looks: list[int] = field(default_factory=list)  # the planned replicates per eval at each look
     lost: int = 0  # answers lost to provider or grader failures (left out of every fit: not measured)
+    anchor: int = 0  # the experiment's first invocation's last planned look (``Plan.anchor``)
+
+    @property
+    def made(self) -> list[tuple[int, float, float]]:
+        """The looks made, replays included: (replicates per eval, alpha, beta spent), what a
+        continuation's ``Plan.made`` takes."""
+        return [(h["reps"], h["alpha"], h["beta"]) for h in self.history]
 
 
 Observe = Callable[[list[Point]], tuple[list[dict[str, "bool | Graded | None"]], int]]
@@ -284,17 +304,39 @@ def _reps(plan: Plan, round_no: int) -> int:
     return base * 2 ** (round_no - 1)
 
 
+def _most(plan: Plan) -> int:
+    """The replicates per eval the budget pays for, every category open."""
+    per_rep = sum(len(v) for v in plan.evals.values()) * len(plan.models)
+    return plan.budget_calls // max(1, per_rep)
+
+
 def planned_looks(plan: Plan) -> list[int]:
     """Cumulative replicates per eval at each look, planned before the first call as if every
-    category stayed open to the end: doubling rounds, the last cut to what the budget allows."""
-    per_rep = sum(len(v) for v in plan.evals.values()) * len(plan.models)
-    most = plan.budget_calls // max(1, per_rep)
-    looks: list[int] = []
-    done = 0
-    while done < most and len(looks) < plan.max_rounds:
+    category stayed open to the end: doubling rounds, the last cut to what the budget allows. A
+    continuation (``plan.made``) replays the looks made (those the budget covers) and goes on
+    doubling from the last."""
+    most = _most(plan)
+    looks = [reps for reps, _, _ in plan.made if reps <= most]
+    if len(looks) < len(plan.made):  # a smaller cap than the looks made: they are replayed, none is added
+        return looks
+    done, new = (looks[-1] if looks else 0), 0
+    while done < most and new < plan.max_rounds:
         done = min(most, done + _reps(plan, len(looks) + 1))
         looks.append(done)
+        new += 1
     return looks
+
+
+def planned_spending(plan: Plan) -> list[tuple[float, float]]:
+    """(alpha, beta) each planned look spends: a look made by an earlier invocation what it spent
+    then, the new ones what is left of the experiment's error budgets (``Zone.continued``); fixed
+    before the first call of the invocation, never from its data."""
+    looks = planned_looks(plan)
+    made = [(a, b) for _, a, b in plan.made][: len(looks)]
+    start = looks[len(made) - 1] if made else 0
+    spent = (sum(a for _, a, _ in plan.made), sum(b for _, _, b in plan.made))  # every look made, replayed or not
+    anchor = plan.anchor if plan.anchor is not None else (looks[-1] if looks else 0)
+    return made + plan.zone.continued(start, looks[len(made):], spent, anchor)
 
 
 def run_engine(plan: Plan, observe: Observe, progress: Callable[[dict], None] | None = None,
@@ -305,7 +347,7 @@ def run_engine(plan: Plan, observe: Observe, progress: Callable[[dict], None] | 
     cells = {(r, m, c): Cell(r, m, c) for c in plan.evals for m in plan.models for r in _factors(plan)}
     rows: dict[tuple[str, str], list[tuple[tuple[str, ...], str, bool, tuple[str, ...], int]]] = {
         (m, c): [] for m in plan.models for c in plan.evals}
-    looks = planned_looks(plan)
+    looks, spending = planned_looks(plan), planned_spending(plan)
     calls = new_calls = rounds = lost = 0
     history: list[dict] = []
     stopped = "budget"
@@ -331,9 +373,9 @@ def run_engine(plan: Plan, observe: Observe, progress: Callable[[dict], None] | 
         for c, rs in open_by_cat.items():
             for cell in (cells[(r, m, c)] for m in plan.models for r in rs):
                 cell.calls += len(plan.evals[c]) * (until - first)
-        spent = plan.zone.spend_planned(first / looks[-1], until / looks[-1])
+        spent = spending[look - 1]
         _decide(plan, cells, rows, open_by_cat, look, spent)
-        history.append(_snapshot(cells, look, calls, new_calls))
+        history.append({**_snapshot(cells, look, calls, new_calls), "reps": until, "alpha": spent[0], "beta": spent[1]})
         if progress:
             progress(history[-1])
         if enough is not None and look < len(looks) and enough(list(cells.values())):
@@ -345,7 +387,8 @@ def run_engine(plan: Plan, observe: Observe, progress: Callable[[dict], None] | 
         if cell.verdict == OPEN:
             cell.verdict = UNDECIDED
     _describe_cells(cells, rows)
-    return EngineOutcome(list(cells.values()), rounds, calls, new_calls, stopped, history, looks, lost)
+    anchor = plan.anchor if plan.anchor is not None else (looks[-1] if looks else 0)
+    return EngineOutcome(list(cells.values()), rounds, calls, new_calls, stopped, history, looks, lost, anchor)
 
 
 def _describe_cells(cells: dict, rows: dict) -> None:
@@ -427,5 +470,5 @@ def planned_shape(plan: Plan) -> dict:
     effect, ``tuner.planning``): the planned looks (cumulative replicates per eval), the share of
     prompts leaving out each open question while all are open, and the data a question needs
     before it is tested."""
-    return {"looks": planned_looks(plan), "p_drop": _p_drop(plan, len(_factors(plan))), "factors": len(_factors(plan)),
+    return {"looks": planned_looks(plan), "spending": planned_spending(plan), "p_drop": _p_drop(plan, len(_factors(plan))), "factors": len(_factors(plan)),
             "min_drops": _MIN_DROPS, "min_df": _MIN_DF}

@@ -24,24 +24,33 @@ def engine_calls_for(plan, effect: float) -> int | None:
                            start=max(100, plan.budget_calls // 4))
 
 
-def _ablate_plan(h, selection: dict, specs: list, eval_ids: list[str], budget: int, zone):
+def _ablate_plan(h, selection: dict, specs: list, eval_ids: list[str], budget: int, zone, seed: int = 0, looks=None):
     from tuner.ablation import engine_plan
 
-    return engine_plan(h, selection, specs, eval_ids, budget_calls=budget, zone=zone)
+    return engine_plan(h, selection, specs, eval_ids, budget_calls=budget, zone=zone, seed=seed, looks=looks)
 
 
-def ablate_detectables(h, selection: dict, specs: list, eval_ids: list[str], budget: int, zone) -> list[Detectable]:
-    return [engine_family(_ablate_plan(h, selection, specs, eval_ids, budget, zone), "ablate: rule x model x category")]
+def ablate_detectables(h, selection: dict, specs: list, eval_ids: list[str], budget: int, zone, *, seed: int = 0,
+                       looks=None) -> list[Detectable]:
+    """``looks``: the experiment's looks so far (``Store.engine_looks``): a continuation decides with
+    what is left of the error budget."""
+    plan = _ablate_plan(h, selection, specs, eval_ids, budget, zone, seed, looks)
+    return [engine_family(plan, "ablate: rule x model x category" + (" (continued)" if plan.made else ""))]
 
 
-def ablate_calls_for(h, selection: dict, specs: list, eval_ids: list[str], zone, effect: float) -> int | None:
+def ablate_calls_for(h, selection: dict, specs: list, eval_ids: list[str], zone, effect: float, *, seed: int = 0,
+                     looks=None) -> int | None:
     """The cap (calls) whose design decides ``effect``: the engine's points, times the turns a point may take."""
-    points = engine_calls_for(_ablate_plan(h, selection, specs, eval_ids, 1000, zone), effect)
+    points = engine_calls_for(_ablate_plan(h, selection, specs, eval_ids, 1000, zone, seed, looks), effect)
     return None if points is None else points * getattr(h, "turns", 1)
 
 
+SCREEN_LOOKS = "screen"  # the screening's looks within the tune's experiment (``engine_effects``' ``looks_key``)
+
+
 def screen_plan(h, config, specs: list, cap: int):
-    """The engine ``Plan`` tune's screening runs under ``cap``."""
+    """The engine ``Plan`` tune's screening runs under ``cap``: a continuation of the looks the
+    study's screening made already (``Store.engine_looks``), if any."""
     from tuner.ablation import engine_plan
     from tuner.stats.zones import Zone
     from tuner.tuning.budgets import screen_budget, screen_pool
@@ -49,7 +58,7 @@ def screen_plan(h, config, specs: list, cap: int):
 
     pool, variants = screen_pool(config)
     return engine_plan(h, pool, specs, target_evals(h, config), budget_calls=screen_budget(cap), zone=Zone(),
-                       seed=config.seed, variants=variants)
+                       seed=config.seed, variants=variants, looks=h.store.engine_looks(config.hash, SCREEN_LOOKS))
 
 
 def tune_detectables(h, config, specs: list, cap: int | None, confirm_calls: int) -> list[Detectable]:

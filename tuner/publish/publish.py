@@ -35,6 +35,7 @@ from pydantic import BaseModel
 from tuner.errors import IncompleteError, InputError, NotFoundError, TunerError
 from tuner.files import write_atomic
 from tuner.guidelines import RuleSet
+from tuner.publish.gate_looks import GateLooks
 from tuner.publish.formats import render_agents_md, render_cursor_rule, render_markdown_file, title_of
 from tuner.publish.manifest import Manifest, PublishedRule, next_version, read_manifest
 from tuner.publish.published import published_prompt
@@ -194,9 +195,12 @@ def _previous_side(h: Harness, out_dir, previous: Manifest | None, src: Source):
     return "no guidelines", {}, None
 
 
-def gate(groups: list[dict], margin: float, categories: list[str], alpha: float = ALPHA) -> tuple[list[dict], str]:
+def gate(groups: list[dict], margin: float, categories: list[str], alpha: float = ALPHA,
+         ni_alpha: float | None = None) -> tuple[list[dict], str]:
     """The gate's rows and status (module doc). ``groups``: [what users have today, the candidate],
-    each {model key: RunOutcome} on the held-out evals; ``categories``: every held-out category."""
+    each {model key: RunOutcome} on the held-out evals; ``categories``: every held-out category.
+    ``ni_alpha``: the non-inferiority test's share of ``alpha`` at this look (``gate_level``: a retry
+    with more samples spends what the earlier looks left); None: all of it (one look)."""
     from tuner.compare.rates import model_label
     from tuner.runs import pair_outcomes
     from tuner.stats import drop_counts, drop_tests, noninferiority
@@ -207,8 +211,10 @@ def gate(groups: list[dict], margin: float, categories: list[str], alpha: float 
              for row in table]
     drops = drop_tests([drop_counts(*p) for p in pairs], alpha)
     rows = []
+    level = alpha if ni_alpha is None else ni_alpha
     for row, p, drop in zip(table, pairs, drops):
-        test = noninferiority(*p, margin, alpha)
+        # With nothing left to spend no drop can be ruled out: the test at a vanishing level says so.
+        test = noninferiority(*p, margin, max(level, 1e-12))
         if not row.measured:
             status = "not measured"
         elif drop.regressed:
@@ -266,16 +272,21 @@ def publish(h: Harness, *, source: str, name: str, specs: list | None, samples: 
     held = sorted(e.id for e in held_evals)
     rows, run_ids = [], []
     before_set = RuleSet.from_selection("published-previous", before)
-    offset = gate_offset(prompt.hash, (before_prompt or h.guidelines.compose(before_set)).hash)
+    against_hash = (before_prompt or h.guidelines.compose(before_set)).hash
+    offset = gate_offset(prompt.hash, against_hash)
+    looks = GateLooks.open(h, name, prompt.hash, against_hash, specs, held, margin)
+    ni_alpha = looks.level(samples)
     if held:
         sides = [(before_set, before_prompt), (RuleSet.from_selection(f"{name}-candidate", selection), prompt)]
         configs = [RunConfig(spec=spec, rule_set=rs, prompt=p, eval_ids=tuple(held), samples=samples,
                              sample_offset=offset) for rs, p in sides for spec in specs]
         outcomes = execute_runs(h, configs, progress)
         groups = [{spec.key: o for spec, o in zip(specs, outcomes[i * len(specs):(i + 1) * len(specs)])} for i in range(2)]
-        rows, _ = gate(groups, margin, sorted({e.category for e in held_evals}))
+        rows, _ = gate(groups, margin, sorted({e.category for e in held_evals}), ni_alpha=ni_alpha)
         run_ids = [o.run.id for g in groups for o in g.values()]
     status = _gate_status(rows, bool(held))
+    if held and status != "not measured":  # a look made: a retry with more samples spends only what is left
+        looks.record(samples, ni_alpha, status)
     if status == "not measured":
         missing = ", ".join(f"{r['model']} · {r['category']}" for r in rows if r["gate"] == "not measured")
         raise IncompleteError(f"the held-out gate was not measured ({missing}: answers lost to provider or grader "
@@ -301,6 +312,7 @@ def publish(h: Harness, *, source: str, name: str, specs: list | None, samples: 
         evidence=rows,
         gate={"evals": held, "against": against, "models": [s.label for s in specs], "samples": samples,
               "sample_offset": offset, "margin": margin, "status": status, "rows": rows,
+              "noninferiority_alpha": ni_alpha, "looks": [list(x) for x in looks.made],
               "passed": status == "passed", "forced": bool(regressed and force),
               "accepted_by_tune": _accepted_by_tune(src)},
         run_ids=run_ids,

@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 from tuner.errors import InputError, NotFoundError, StoreError
 from tuner.store.migrations import migrate
 from tuner.store.points import _PointsMixin
+from tuner.store.looks import _LooksMixin
 from tuner.store.records import LabelRecord, ResultRecord, RunRecord, RunSpec
 from tuner.store.schema import ExperimentRow, ExperimentRunRow, LabelRow, PromptRow, ResultRow, RunRow, StepRow
 
@@ -88,7 +89,7 @@ def _insert_once(s: Session, row) -> bool:
         return False
 
 
-class Store(_PointsMixin):
+class Store(_PointsMixin, _LooksMixin):
     def __init__(self, engine: Engine, url: str):
         self.engine = engine
         self.url = url

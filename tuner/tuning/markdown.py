@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tuner.ablation.report import lead_lines
 from tuner.tuning.evidence import CategoryRow
 from tuner.tuning.records import Screening
 from tuner.tuning.report import TuneReport
@@ -87,16 +88,9 @@ def _screening_lines(report: TuneReport) -> list[str]:
 
 def _leads(sc: Screening) -> list[str]:
     """What would decide the leading open questions (the CLI records them: ``leads``, ``continue``)."""
-    if not sc.leads:
-        return []
-    lines = ["What would decide the leading open questions (the cap whose screening decides an effect of the size "
-             "each reads now with 80% power):", ""]
-    for x in sc.leads:
-        calls = "none up to 10,000,000 calls" if x["calls"] is None else f"{x['calls']:,} calls"
-        lines.append(f"- `{x['rule']}` · {x['model']}: {x['delta'] * 100:+.0f} points; {calls}")
-    if sc.continue_:
-        lines += ["", f"To decide the leading one: `{sc.continue_}`"]
-    return lines + [""]
+    return lead_lines(sc.leads, sc.continue_, by_category=False, intro=(
+        "What would decide the leading open questions (the cap whose screening decides an effect of the size "
+        "each reads now with 80% power):"))
 
 
 def _not_confirmed(report: TuneReport, held_out: bool = False) -> str:

@@ -166,7 +166,8 @@ def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) ->
     effects, engine = engine_effects(h, pool, specs, target, budget_calls=screen_budget(cap), zone=Zone(),
                                        experiment_id=config.hash, seed=config.seed, prefix=f"{study.study_name}-screen",
                                        progress=progress, variants=variants,
-                                       enough=lambda cells: assemble(config, cells)[1] == "decided")
+                                       enough=lambda cells: assemble(config, cells)[1] == "decided",
+                                       looks_key="screen")  # a larger cap continues the screening's looks
     if engine["rounds"] == 0:  # the cap's share was less than one sample of the target's evals
         raise IncompleteError(f"the screening was not measured: its share of the cap ({engine['budget_calls']} calls) is "
                               f"less than one sample of the {len(target)} {config.category} evals; run it with a larger "

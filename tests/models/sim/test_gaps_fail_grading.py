@@ -36,10 +36,10 @@ def _planted_outputs(root):
     return data, cases
 
 
-def test_every_gap_applies_and_fails_grading(root, tmp_path, monkeypatch):
+def test_every_gap_applies_and_fails_grading(root, tmp_path, monkeypatch, shared_grading):
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_grading(tmp_path / "cache")))
     data, cases = _planted_outputs(root)
     applied = {key.split(" @ ")[0] for key in cases}
     assert {g.id for g in data.gaps} <= applied, "a gap that applies to no reference answer plants nothing"

@@ -8,18 +8,8 @@ from tuner.errors import InputError, ProviderError
 from tuner.models import parse_files
 from tuner.models.sim.answers import simulate
 from tuner.models.sim.profiles import load_sim_data
-from tuner.models.sim.suite import find_eval, load_suite
+from tuner.models.sim.suite import find_eval
 from tuner.models.sim.truth import category_scores, expected_effects, pass_probability, prompt_of
-
-
-@pytest.fixture(scope="module")
-def data(suite_root):
-    return load_sim_data(suite_root, None)
-
-
-@pytest.fixture(scope="module")
-def suite(suite_root):
-    return load_suite(suite_root)
 
 
 def _ev(suite, eval_id):

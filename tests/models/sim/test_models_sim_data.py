@@ -8,17 +8,6 @@ import pytest
 
 import tomllib
 from tuner.models.sim.profiles import load_sim_data
-from tuner.models.sim.suite import load_suite
-
-
-@pytest.fixture(scope="module")
-def data(suite_root):
-    return load_sim_data(suite_root, None)
-
-
-@pytest.fixture(scope="module")
-def suite(suite_root):
-    return load_suite(suite_root)
 
 
 def test_enough_gaps_in_every_category(data, suite_root):

@@ -10,21 +10,10 @@ import pytest
 
 from tuner.models import CompletionRequest, ModelSpec, complete_all, parse_files
 from tuner.models.sim.answers import simulate
-from tuner.models.sim.profiles import load_sim_data
 from tuner.models.sim.suite import load_suite
 from tuner.models.sim.variety import strip_variety
 
 SAMPLES = 4
-
-
-@pytest.fixture(scope="module")
-def data(suite_root):
-    return load_sim_data(suite_root, None)
-
-
-@pytest.fixture(scope="module")
-def suite(suite_root):
-    return load_suite(suite_root)
 
 
 def _sha(text: str) -> str:
@@ -70,7 +59,7 @@ def test_the_switch_through_litellm_and_the_environment(suite_root, monkeypatch)
 
 
 @pytest.mark.node
-def test_varied_answers_get_the_same_verdicts(root, suite, data, tmp_path, monkeypatch):
+def test_varied_answers_get_the_same_verdicts(root, suite, data, tmp_path, monkeypatch, shared_grading):
     """Graded with and without variety: the same pass/fail and failing step, answer by answer."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
@@ -79,7 +68,7 @@ def test_varied_answers_get_the_same_verdicts(root, suite, data, tmp_path, monke
     from tuner.paths import Project
     from tuner.suites import grade
 
-    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_grading(tmp_path / "cache")))
     project = Project(root)
     eval_suite = load_eval_suite(project)
     evals = {e.id: e for e in eval_suite.evals}

@@ -39,7 +39,8 @@ def prompt_of(rules: dict[str, str], ids: list[str] | set[str]) -> str:
 
 def pass_probability(profile: Profile, data: SimData, ev: SimEval, system_prompt: str) -> float:
     tokens = approx_tokens(system_prompt)
-    applicable = [g for g in data.gaps if g.id in profile.gaps and g.applies_to(ev.answer)]
+    # Which gaps apply to the reference answer does not depend on the prompt: memoized per eval (SimData).
+    applicable = [g for g in data.applicable(ev.id, ev.answer) if g.id in profile.gaps]
     p = 1.0 - profile.noise if applicable else 1.0
     for gap in applicable:
         p *= 1.0 - profile.mistake_probability(gap, system_prompt, tokens)

@@ -25,7 +25,7 @@ def stocked(env, store):
     assert r.exit_code == 0, r.output
     ablation = json.loads(r.stdout)
     r = invoke("tune", "--suite", suite, "--category", "text", "--budget-calls", "100", "--samples", "1",
-               "--confirm-budget", "10", "-m", "sim/careful", "--json")
+               "--confirm-budget", "40", "-m", "sim/careful", "--json")
     assert r.exit_code == 0, r.output
     tune = json.loads(r.stdout)
     run = next(x for x in env.runs if x.model == "sim/overeager" and x.set_name == "none")

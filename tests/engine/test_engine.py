@@ -1,4 +1,4 @@
-"""The adaptive engine against synthetic pass/fail data with a known truth (no harness, no calls).
+"""The rule-effect engine (tuner/engine) against synthetic pass/fail data with a known truth (no harness, no calls).
 
 Each eval has its own base pass rate; including a rule adds its true effect to the pass probability
 of its category's evals. The observer draws from a seeded generator, so every check is exact.
