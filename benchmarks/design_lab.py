@@ -34,6 +34,16 @@ import time
 DELTA0, DELTA = 0.02, 0.08
 
 
+_STEPS = ("bundle", "typecheck", "lint", "tests")
+
+
+def _step_of(description: str) -> str:
+    """The grading step a planted mistake fails, from its description (bundle, tsc, eslint or tests)."""
+    d = description.lower()
+    return ("bundle" if "bundl" in d else "typecheck" if "type-check" in d or "exist" in d else "lint" if "lint" in d
+            else "tests")
+
+
 class FastModel:
     """P(pass) of each tuning eval for a set of present rules, from per-rule cue strengths."""
 
@@ -70,6 +80,7 @@ class FastModel:
                 self.swap_chars[(r, v)] = len(h.guidelines.compose_selection({**full_sel, r: v}, template=self.template).text) - len(full)
         self.prof = prof = self.data.profile(profile)
         self.model = []
+        self.gap_names: dict[int, list[tuple[str, str]]] = {}  # eval index -> (gap id, grading step it fails)
         for ev in self.evals:
             items = []
             gaps = [g for g in self.data.gaps if g.id in prof.gaps and g.applies_to(ev.answer)]
@@ -79,6 +90,7 @@ class FastModel:
                 swaps = {k: (max([c.strength for c in g.cures if c.matches(t)], default=0.0),
                              max([c.strength for c in g.induced_by if c.matches(t)], default=0.0)) for k, t in swap_texts.items()}
                 items.append((prof.gaps.get(g.id, 0.0), cure, ind, swaps))
+                self.gap_names.setdefault(len(self.model), []).append((g.id, _step_of(g.description)))
             sides = [(e.probability, np.array([1.0 if e.cue().matches(texts[r]) else 0.0 for r in self.rules]),
                       {k: e.cue().matches(t) for k, t in swap_texts.items()})
                      for e in prof.side_effects if ev.category in e.categories and e.applies_to(ev.answer)]
@@ -107,6 +119,30 @@ class FastModel:
         for prob, cue, swaps in sides:
             p *= 1 - (prob * att if cue[present].any() or any(swaps[k] for k in swapped) else 0.0)
         return p
+
+    def modes(self, present, i: int, u) -> tuple[str, ...]:
+        """The failure modes of one drawn answer (rules ``present`` on eval ``i``; ``u(name)``: a
+        uniform draw per mistake): every mistake made, as the simulator draws them (independently)."""
+        prof = self.prof
+        chars = self.full_chars - self.chars[~present].sum()
+        att = prof.attention(math.ceil(chars / 4))
+        any_gap, items, sides = self.model[i]
+        made = []
+        for (gap, _), (base, cure, ind, _) in zip(self.gap_names.get(i, []), items):
+            c = cure[present].max() if present.any() else 0.0
+            n = ind[present].max() if present.any() else 0.0
+            if u(gap) < (base + (1 - base) * prof.cure_strength * n * att) * (1 - prof.cure_strength * c * att):
+                made.append(gap)
+        if any_gap and u("noise") < prof.noise:
+            made.append("noise")
+        made += [f"side{k}" for k, (prob, cue, _) in enumerate(sides) if cue[present].any() and u(f"side{k}") < prob * att]
+        return tuple(made)
+
+    def step_modes(self, i: int, made: tuple[str, ...]) -> tuple[str, ...]:
+        """What the product sees of ``made``: the first failing grading step only."""
+        steps = {g: s for g, s in self.gap_names.get(i, [])}
+        seen = sorted((_STEPS.index(steps.get(m, "tests")), steps.get(m, "tests")) for m in made)
+        return (seen[0][1],) if seen else ()
 
     def check(self, draws: int = 10) -> float:
         """Largest gap to the exact truth over random subsets (every eval)."""
@@ -139,10 +175,12 @@ class FastModel:
         return out
 
 
-def run(model: FastModel, categories: list[str], budget: int, seed: int, null: bool, **plan_args):
+def run(model: FastModel, categories: list[str], budget: int, seed: int, null: bool, modes: str = "", **plan_args):
+    """``modes``: "" the pass bit; "step" each answer's first failing grading step (what the product
+    records); "mistake" every mistake it made (the finest signature grading could give)."""
     import numpy as np
 
-    from tuner.engine import Plan, run_engine
+    from tuner.engine import Graded, Plan, run_engine
 
     index = {e.id: i for i, e in enumerate(model.evals)}
     pos = {r: j for j, r in enumerate(model.rules)}
@@ -155,12 +193,22 @@ def run(model: FastModel, categories: list[str], budget: int, seed: int, null: b
             if not null:
                 for r in pt.dropped:
                     present[pos[r]] = False
+            if modes:
+                def u(name, pt=pt):
+                    digest = hashlib.sha256(f"{seed}|{pt.eval_id}|{pt.replicate}|{pt.dropped}|{name}".encode()).digest()
+                    return int.from_bytes(digest[:8], "big") / 2**64
+
+                made = model.modes(present, index[pt.eval_id], u)
+                seen = made if modes == "mistake" else model.step_modes(index[pt.eval_id], made)
+                out.append({"m": Graded(not made, seen)})
+                continue
             digest = hashlib.sha256(f"{seed}|{pt.eval_id}|{pt.replicate}|{pt.dropped}".encode()).digest()
             out.append({"m": int.from_bytes(digest[:8], "big") / 2**64 < model.p(present, index[pt.eval_id])})
         return out, len(points)
 
     evals = {c: tuple(e.id for e in model.evals if e.category == c) for c in categories}
-    plan = Plan(rules=tuple(model.rules), evals=evals, models=("m",), budget_calls=budget, seed=seed, **plan_args)
+    plan = Plan(rules=tuple(model.rules), evals=evals, models=("m",), budget_calls=budget, seed=seed, modes=bool(modes),
+                **plan_args)
     return run_engine(plan, observe)
 
 
@@ -276,6 +324,8 @@ def main() -> None:
     parser.add_argument("--max-dropped", type=float, default=None)
     parser.add_argument("--max-share", type=float, default=None)
     parser.add_argument("--null", action="store_true", help="A/A: dropping rules changes nothing")
+    parser.add_argument("--modes", choices=("", "step", "mistake"), default="",
+                        help="read each rule through its failure modes: the first failing step, or every mistake")
     parser.add_argument("--check", action="store_true", help="compare the fast model with the exact truth first")
     parser.add_argument("--tune", action="store_true", help="what tune's screening makes the winner (see the docstring)")
     parser.add_argument("--bias", type=float, default=None,
@@ -293,10 +343,10 @@ def main() -> None:
     categories = args.categories.split(",")
     truth = {c: model.truth(c) for c in categories}
     plan_args = {k: v for k, v in (("max_dropped", args.max_dropped), ("max_share", args.max_share)) if v is not None}
-    recall, precision, false_alarms, any_flag = [], [], [], 0
+    recall, precision, false_alarms, any_flag, smallest = [], [], [], 0, []
     start = time.perf_counter()
     for seed in range(args.seeds):
-        out = run(model, categories, args.budget, seed, args.null, **plan_args)
+        out = run(model, categories, args.budget, seed, args.null, args.modes, **plan_args)
         any_flag += any(c.verdict in ("helps", "hurts") for c in out.cells)
         for cat in categories:
             real = {r for r, d in truth[cat].items() if abs(d) >= DELTA}
@@ -307,9 +357,11 @@ def main() -> None:
             recall.append(hits / len(real) if real else np.nan)
             precision.append(hits / len(judged) if judged else np.nan)
             false_alarms.append(sum(1 for r in flagged if r in nulls))
-    print(f"{args.profile} {args.categories} budget {args.budget}{' A/A' if args.null else ''}: "
+            right = [abs(truth[cat][r]) for r, v in flagged.items() if abs(truth[cat][r]) > DELTA0 and (v == "helps") == (truth[cat][r] > 0)]
+            smallest.append(min(right) if right else np.nan)
+    print(f"{args.profile} {args.categories} budget {args.budget}{' A/A' if args.null else ''} {args.modes or 'pass'}: "
           f"recall {np.nanmean(recall):.2f}, precision {np.nanmean(precision):.2f}, false alarms per design "
-          f"{np.mean(false_alarms):.2f}, designs flagging anything {any_flag}/{args.seeds} "
+          f"{np.mean(false_alarms):.2f}, smallest true effect decided {np.nanmean(smallest):.3f}, designs flagging anything {any_flag}/{args.seeds} "
           f"({len(model.rules)} rules, {args.seeds} seeds, {time.perf_counter() - start:.0f} s)")
 
 

@@ -92,7 +92,7 @@ def engine_effects(
     within the experiment; given, it is one experiment across invocations: the looks already made
     (``Store.engine_looks``) are replayed as they were and the new ones spend only what is left of
     the error budget (``tuner.engine``), each recorded as it is made."""
-    from tuner.engine import planned_looks, run_engine, split_key, swap_key
+    from tuner.engine import Graded, planned_looks, run_engine, split_key, swap_key
     from tuner.compare.rates import model_label
     from tuner.runs import DesignPoint, execute_points
 
@@ -113,7 +113,10 @@ def engine_effects(
         design = [DesignPoint(selection=prompt_of(pt), dropped=pt.dropped,
                               eval_id=pt.eval_id, sample_index=sample_offset + pt.replicate) for pt in points]
         found, paid = execute_points(h, experiment_id, design, specs, name=prefix, progress=progress)
-        seen = [{s.key: (None if (r := by_model.get(s.key)) is None or r.outcome == "infra" else r.outcome == "pass")
+        # How each answer failed rides along (its first failing step): the engine reads it when the
+        # plan asks (``Plan.modes``, off by default), else only whether it passed.
+        seen = [{s.key: (None if (r := by_model.get(s.key)) is None or r.outcome == "infra"
+                         else Graded(r.outcome == "pass", (r.failed_step,) if r.failed_step else ()))
                  for s in specs} for by_model in found]
         return seen, paid
 

@@ -1,0 +1,171 @@
+"""More than one bit per call: a rule's pass-rate effect read through the failure modes it acts on.
+
+Why. A call's pass/fail bit carries the noise of every mistake the prompt leaves room for. In the
+engine's prompts about a dozen other rules are missing at once, so most failures come from
+mistakes the rule in question has nothing to do with. A rule acts on the mistake it prevents: the
+chance that *its* failure modes occur moves by the rule's whole effect, and the rest of the
+failures only add variance. Each graded answer says how it failed (``Graded.modes``: in the
+product the first failing grading step, ``typecheck``/``lint``/``tests``/...; in the design lab
+the mistake's own signature), so each rule's effect is estimated from
+
+    W = A_r x b_e,   A_r = 1 if the answer shows none of the rule's modes,
+                     b_e = the eval's share of answers free of every other mode,
+
+by the same regression as the pass bit (drop indicators + eval fixed effects, HC3). If the modes
+are independent and the rule moves only its own, E[pass] = E[A_r] x E[B_r] and the coefficient is
+the pass-rate effect; verdicts stay about pass rates. When a rule's modes are every mode, W is the
+pass bit itself: nothing is lost where a category fails one way only.
+
+Which modes are a rule's is read from data, never from the data that estimates it (``cross_fit``):
+the points are split in two halves by position; each half's estimate uses the modes picked on the
+other half (``pick_modes``: modes clearly more frequent where the rule is left out, z > 2), and the
+effect is the mean of the two. Picking on the estimating data would bias the effect away from zero
+(measured in the A/A worlds of ``tests/stats/test_calibration_modes.py`` it flagged only
+0.010-0.030, so that file has no caught mutant yet). A rule with no mode
+picked reads the pass bit; in a world with one failure mode W is the pass bit, so the printed MDE
+(``tuner.planning``, the worst case) is the same for both.
+
+Why it is not (yet) the engine's default. Measured in the design lab (``benchmarks/design_lab.py
+--modes``, `careful` / `actions`, 2,475 calls, 4 seeds): with every mistake named (the finest
+signature grading could give) recall of the true rules is 0.97 against 0.36-0.45 for the pass bit,
+the smallest true effect decided 7.1 points against 13.7, no false alarm; in the synthetic world of
+``tests/stats/test_calibration_modes.py`` a rule preventing one of three modes is decided 0.97 of
+the time against 0.275. (A first version floored each error at the pass bit's binomial spread,
+which gave back all the noise the modes remove: it read 0.25-0.44, no better than the pass bit.)
+The product records only each answer's first failing step (``failed_step`` of a design point), a
+coarser signature: with it the lab reads recall 0.66 and decides true effects down to 7.3 points
+(4 seeds, no false alarm). The calibration of the whole ablate / tune path with modes on was not
+re-run by the end of the session, so ``Plan.modes`` stays off and the printed MDE is the pass bit's
+(the same as the modes' worst case, one failure mode).
+
+What it assumes, when on: modes independent and a rule moving only its own. A rule that cures one
+mode and causes another that was not tied to it is read as better than it is; tune re-measures a
+winner's pass rate in the full prompt before it is accepted.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+__all__ = ["Graded", "pick_modes", "fit_modes", "cross_fit", "outcome_parts"]
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One answer as graded: passed, and if not, the failure modes it shows (signatures; the first
+    failing grading step in the product). An answer that failed with no mode named has mode ``fail``."""
+
+    passed: bool
+    modes: tuple[str, ...] = ()
+
+
+def outcome_parts(result) -> tuple[bool, tuple[str, ...]] | None:
+    """(passed, modes) of what an ``Observe`` returns for one model: a bool, a ``Graded`` or None."""
+    if result is None:
+        return None
+    if isinstance(result, Graded):
+        return result.passed, (() if result.passed else (result.modes or ("fail",)))
+    return bool(result), (() if result else ("fail",))
+
+
+_PICK_Z = 2.0
+
+Row = tuple[tuple[str, ...], str, bool, tuple[str, ...], int]  # (applied, eval, passed, modes, look)
+
+
+def pick_modes(rows: list[Row], rules: list[str]) -> dict[str, frozenset[str]]:
+    """Per rule: the failure modes seen more often in the points that leave it out than in those
+    that keep it (share of points), over ``rows`` (the first look's). Empty: none seen."""
+    seen: dict[str, int] = {}
+    for _, _, _, modes, _ in rows:
+        for mode in set(modes):
+            seen[mode] = seen.get(mode, 0) + 1
+    out: dict[str, frozenset[str]] = {}
+    for rule in rules:
+        out_rows = [modes for applied, _, _, modes, _ in rows if rule in applied]
+        n_out, n_in = len(out_rows), len(rows) - len(out_rows)
+        if not n_out:
+            out[rule] = frozenset()
+            continue
+        count_out: dict[str, int] = {}
+        for modes in out_rows:
+            for mode in set(modes):
+                count_out[mode] = count_out.get(mode, 0) + 1
+        picked = set()
+        for m, k in count_out.items():
+            rate_out, rate_in = k / n_out, (seen[m] - k) / max(1, n_in)
+            pooled = (seen[m] + 1) / (len(rows) + 2)
+            # Clearly more often without the rule (z > _PICK_Z): a mode picked by chance would leave
+            # the rule's own out of A and read its effect as none; no mode picked reads the pass bit.
+            if rate_out - rate_in > _PICK_Z * math.sqrt(pooled * (1 - pooled) * (1 / n_out + 1 / max(1, n_in))):
+                picked.add(m)
+        out[rule] = frozenset(picked)
+    return out
+
+
+def fit_modes(rows: list[Row], factors: list[str], modes: dict[str, frozenset[str]], plain: dict) -> dict:
+    """{rule: (effect, standard error, degrees of freedom, times left out)} from ``rows``, each
+    rule's outcome ``W`` (module docstring) with its modes ``modes[rule]`` (none: every mode, W is
+    the pass bit). ``plain``: the pass bit's fit of the same rows (``engine._fit``): which columns
+    are identified, degrees of freedom, times left out. ``factors``: every cell's key, as
+    ``engine._fit`` is given them. HC3 errors computed once per design: only the outcome changes
+    between rules."""
+    import numpy as np
+
+    rules = [r for r in factors if r in plain]
+    if not rows or not rules:
+        return dict(plain)
+    factors = [r for r in factors if any(r in applied for applied, *_ in rows)]  # the columns of ``engine._fit``
+    evals = sorted({e for _, e, *_ in rows})
+    X = np.array([[1.0] + [1.0 if r in a else 0.0 for r in factors] + [1.0 if e == ev else 0.0 for ev in evals[1:]]
+                  for a, e, *_ in rows])
+    proj = np.linalg.pinv(X)  # (columns x rows): beta = proj @ y
+    lev = np.clip(np.einsum("ij,ji->i", X, proj), 0.0, 1.0 - 1e-9)
+    col = {r: 1 + j for j, r in enumerate(factors)}
+    eval_of = np.array([evals.index(e) for _, e, *_ in rows])
+    per_eval = np.maximum(1, np.bincount(eval_of, minlength=len(evals)))
+    names = sorted({m for *_, ms, _ in rows for m in ms})
+    seen = np.zeros((len(rows), max(1, len(names))), dtype=bool)
+    for i, (*_, ms, _) in enumerate(rows):
+        for m in ms:
+            seen[i, names.index(m)] = True
+    out = dict(plain)
+    for rule in rules:
+        mine = np.array([m in modes.get(rule, ()) for m in names] or [False])
+        if not mine.any():
+            mine[:] = True
+        a = ~seen[:, mine].any(axis=1)
+        b = ~seen[:, ~mine].any(axis=1)
+        w = a * (np.bincount(eval_of, weights=b, minlength=len(evals)) / per_eval)[eval_of]
+        j = col[rule]
+        beta = proj @ w
+        resid = w - X @ beta
+        se = float(np.sqrt(np.sum((proj[j] * resid / (1.0 - lev)) ** 2)))
+        _, _, df, drops = plain[rule]
+        n_drop = float(X[:, j].sum())
+        # The engine's floor (add-one smoothing) for W = A x b_e: A's binomial spread, scaled by b: a
+        # fit that sees no spread is not taken to have none. (At the pass bit's own spread, the floor
+        # gave back all the noise the modes remove: the modes decided less than the pass bit.)
+        p = (a.sum() + 1) / (len(a) + 2)
+        scale = float(w.sum() / max(1.0, a.sum())) if a.any() else 1.0
+        floor = scale * math.sqrt(p * (1 - p) * (1 / max(n_drop, 1) + 1 / max(len(w) - n_drop, 1)))
+        out[rule] = (-float(beta[j]) if "@" not in rule else float(beta[j]), max(se, floor), df, drops)
+    return out
+
+
+def cross_fit(rows: list[Row], factors: list[str], fit_pass) -> dict:
+    """Each rule's estimate through its modes, cross-fitted: the rows split in two halves (by
+    position, so by design, not by outcome); the modes picked on one half weigh the other half's
+    outcome, and back; the effect is the mean of the two, its variance the mean of theirs over
+    two (the halves are disjoint data). ``fit_pass(rows)``: the pass bit's fit (``engine._fit``)."""
+    halves = [rows[0::2], rows[1::2]]
+    fits = []
+    for mine, other in ((halves[0], halves[1]), (halves[1], halves[0])):
+        plain = fit_pass(mine)
+        fits.append(fit_modes(mine, factors, pick_modes(other, factors), plain))
+    out = {}
+    for rule in set(fits[0]) & set(fits[1]):
+        (e1, s1, d1, n1), (e2, s2, d2, n2) = fits[0][rule], fits[1][rule]
+        out[rule] = ((e1 + e2) / 2, math.sqrt(s1**2 + s2**2) / 2, min(d1, d2), n1 + n2)
+    return out
