@@ -32,8 +32,9 @@ from tuner.models import read_answer  # noqa: E402
 
 
 def _old_parser(rev: str):
-    source = subprocess.run(["git", "show", f"{rev}:tuner/models/parser.py"], cwd=ROOT, capture_output=True, text=True,
-                            check=True).stdout
+    source = subprocess.run(
+        ["git", "show", f"{rev}:tuner/models/parser.py"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
     module = types.ModuleType("old_parser")
     module.__dict__["__name__"] = "old_parser"
     exec(compile(source, "old_parser.py", "exec"), module.__dict__)
@@ -48,8 +49,14 @@ def _old_read(old, shape):
 
 
 def _new_read(shape):
-    return read_answer(shape.text, extensions=shape.kind["extensions"], roots=shape.kind["roots"],
-                       reasoning=shape.provider_reasoning, tool_calls=shape.tool_calls, finish_reason=shape.finish_reason)
+    return read_answer(
+        shape.text,
+        extensions=shape.kind["extensions"],
+        roots=shape.kind["roots"],
+        reasoning=shape.provider_reasoning,
+        tool_calls=shape.tool_calls,
+        finish_reason=shape.finish_reason,
+    )
 
 
 def _judge(shape, out) -> str:

@@ -68,8 +68,10 @@ def _port() -> int:
 def import_time(engine: str) -> float:
     module = "distributed" if engine == "dask" else "ray"
     code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
-    runs = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
-            for _ in range(5)]
+    runs = [
+        float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+        for _ in range(5)
+    ]
     return statistics.median(runs)
 
 
@@ -82,13 +84,30 @@ class Dask:
         port = _port()
         self.address = f"tcp://127.0.0.1:{port}"
         t = time.perf_counter()
-        self.procs.append(subprocess.Popen([bindir / "dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                                            "--dashboard-address", ":0"], stdout=subprocess.DEVNULL,
-                                           stderr=subprocess.DEVNULL))
+        self.procs.append(
+            subprocess.Popen(
+                [bindir / "dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--dashboard-address", ":0"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         for _ in range(2):
-            w = subprocess.Popen([bindir / "dask", "worker", self.address, "--nthreads", "1", "--nworkers", "1",
-                                  "--no-nanny", "--local-directory", str(self.tmp)], stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
+            w = subprocess.Popen(
+                [
+                    bindir / "dask",
+                    "worker",
+                    self.address,
+                    "--nthreads",
+                    "1",
+                    "--nworkers",
+                    "1",
+                    "--no-nanny",
+                    "--local-directory",
+                    str(self.tmp),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             self.procs.append(w)
             self.workers.append(w)
         from distributed import Client
@@ -109,8 +128,9 @@ class Dask:
         self.killed = 1
 
     def rss_mb(self) -> float:
-        rows = subprocess.run(["ps", "-o", "rss=", "-p", ",".join(str(p.pid) for p in self.procs)],
-                              capture_output=True, text=True).stdout.split()
+        rows = subprocess.run(
+            ["ps", "-o", "rss=", "-p", ",".join(str(p.pid) for p in self.procs)], capture_output=True, text=True
+        ).stdout.split()
         return sum(int(r) for r in rows) / 1024
 
     def stop(self) -> None:
@@ -133,12 +153,42 @@ class Ray:
         self.env = env
         t = time.perf_counter()
         # A head that runs no tasks (num-cpus 0) plus two one-CPU nodes: the shape of a scheduler and two workers.
-        subprocess.run([bindir / "ray", "start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port),
-                        "--num-cpus", "0", "--include-dashboard", "false", "--temp-dir", str(self.tmp / "ray")],
-                       env=env, check=True, capture_output=True)
+        subprocess.run(
+            [
+                bindir / "ray",
+                "start",
+                "--head",
+                "--node-ip-address",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--num-cpus",
+                "0",
+                "--include-dashboard",
+                "false",
+                "--temp-dir",
+                str(self.tmp / "ray"),
+            ],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
         for _ in range(2):
-            subprocess.run([bindir / "ray", "start", "--address", self.address, "--node-ip-address", "127.0.0.1",
-                            "--num-cpus", "1"], env=env, check=True, capture_output=True)
+            subprocess.run(
+                [
+                    bindir / "ray",
+                    "start",
+                    "--address",
+                    self.address,
+                    "--node-ip-address",
+                    "127.0.0.1",
+                    "--num-cpus",
+                    "1",
+                ],
+                env=env,
+                check=True,
+                capture_output=True,
+            )
         import ray
 
         ray.init(address=self.address, logging_level="ERROR", log_to_driver=False)
@@ -162,18 +212,30 @@ class Ray:
     def kill_worker(self) -> None:
         # The first worker node, as a machine dies: its raylet and every process it started (they
         # name its socket, ``raylet.1``, on their command lines; the raylet's own workers are its children).
-        raylet = subprocess.run(["pgrep", "-f", "raylet/raylet --raylet_socket_name=.*sockets/raylet.1$|raylet.1 "],
-                                capture_output=True, text=True).stdout.split()
-        children = [c for pid in raylet for c in subprocess.run(["pgrep", "-P", pid], capture_output=True,
-                                                                 text=True).stdout.split()]
+        raylet = subprocess.run(
+            ["pgrep", "-f", "raylet/raylet --raylet_socket_name=.*sockets/raylet.1$|raylet.1 "],
+            capture_output=True,
+            text=True,
+        ).stdout.split()
+        children = [
+            c
+            for pid in raylet
+            for c in subprocess.run(["pgrep", "-P", pid], capture_output=True, text=True).stdout.split()
+        ]
         for pid in raylet + children:
             os.kill(int(pid), signal.SIGKILL)
         self.killed = len(raylet + children)
 
     def rss_mb(self) -> float:
         rows = subprocess.run(["ps", "-eo", "pid,rss,args"], capture_output=True, text=True).stdout.splitlines()[1:]
-        return sum(int(r.split(None, 2)[1]) for r in rows
-                   if int(r.split(None, 2)[0]) != os.getpid() and ("/ray/" in r or "ray::" in r)) / 1024
+        return (
+            sum(
+                int(r.split(None, 2)[1])
+                for r in rows
+                if int(r.split(None, 2)[0]) != os.getpid() and ("/ray/" in r or "ray::" in r)
+            )
+            / 1024
+        )
 
     def stop(self) -> None:
         self.ray.shutdown()

@@ -24,8 +24,15 @@ from tuner.stats.zones import Zone
 
 def _plan(rules: int, evals: int, cap: int, anchor=None, made=()) -> Plan:
     cats = {c: tuple(f"{c}/{i}" for i in range(evals)) for c in ("a", "b")}
-    return Plan(rules=tuple(f"r{i}" for i in range(rules)), evals=cats, models=("m",), budget_calls=cap, zone=Zone(),
-                anchor=anchor, made=tuple(made))
+    return Plan(
+        rules=tuple(f"r{i}" for i in range(rules)),
+        evals=cats,
+        models=("m",),
+        budget_calls=cap,
+        zone=Zone(),
+        anchor=anchor,
+        made=tuple(made),
+    )
 
 
 def _mde(plan: Plan) -> float | None:
@@ -41,7 +48,10 @@ def _continued(rules: int, evals: int, cap: int, factor: int) -> Plan:
 
 def main() -> None:
     started = time.process_time()
-    shapes = [("calibration shape: 7 rules, 2 x 3 evals", 7, 3, 600), ("a careful-sized pool: 30 rules, 2 x 9 evals", 30, 9, 2400)]
+    shapes = [
+        ("calibration shape: 7 rules, 2 x 3 evals", 7, 3, 600),
+        ("a careful-sized pool: 30 rules, 2 x 9 evals", 30, 9, 2400),
+    ]
     real = zones.RESERVE
     for label, rules, evals, cap in shapes:
         print(f"\n{label}, first cap {cap} calls: MDE in points (80% power)")

@@ -49,22 +49,28 @@ WORLDS = {
 
 def _project(tmp: Path, cache: Path) -> Path:
     root = tmp / "proj"
-    shutil.copytree(REPO / "suites" / "python", root / "suites" / "python",
-                    ignore=shutil.ignore_patterns("__pycache__", "broken"))
+    shutil.copytree(
+        REPO / "suites" / "python", root / "suites" / "python", ignore=shutil.ignore_patterns("__pycache__", "broken")
+    )
     for d in ("guidelines", "evals", "experiments"):
         (root / d).mkdir()
-    os.environ.update({"TUNER_HOME": str(root), "TUNER_CACHE_DIR": str(cache),
-                       "TUNER_DB": f"sqlite:///{root / 'experiments' / 'tuner.db'}",
-                       "TUNER_SUITE": str(root / "suites" / "python")})
+    os.environ.update(
+        {
+            "TUNER_HOME": str(root),
+            "TUNER_CACHE_DIR": str(cache),
+            "TUNER_DB": f"sqlite:///{root / 'experiments' / 'tuner.db'}",
+            "TUNER_SUITE": str(root / "suites" / "python"),
+        }
+    )
     os.chdir(root)
     return root
 
 
 def one(world_name: str, search: str, seed: int, cache: Path) -> dict:
     import pytest
+    from tune_world import suite_world, use_world
     from typer.testing import CliRunner
 
-    from tune_world import suite_world, use_world
     from tuner.cli.main import app
     from tuner.tuning.simulate import Term, WorldMeasure
 
@@ -88,9 +94,17 @@ def one(world_name: str, search: str, seed: int, cache: Path) -> dict:
     data = json.loads(r.stdout) if r.stdout.strip().startswith("{") else {}
     added = set(data.get("best_selection", {})) - set(data.get("baseline_selection", {}))
     accepted = bool(data.get("accepted"))
-    return {"world": world_name, "search": search, "seed": seed, "exit": r.exit_code, "decision": data.get("decision"),
-            "accepted": accepted, "good_accepted": accepted and GOOD in added, "calls": len(answers),
-            "cpu_s": round(cpu, 2)}
+    return {
+        "world": world_name,
+        "search": search,
+        "seed": seed,
+        "exit": r.exit_code,
+        "decision": data.get("decision"),
+        "accepted": accepted,
+        "good_accepted": accepted and GOOD in added,
+        "calls": len(answers),
+        "cpu_s": round(cpu, 2),
+    }
 
 
 def main() -> None:
@@ -107,15 +121,19 @@ def main() -> None:
                     row = one(world, search, seed, Path(cache))
                     rows.append(row)
                     print(json.dumps(row), flush=True)
-    print(f"\n{'world':7} {'search':6} {'reps':>4} {'accepted':>8} {'good acc.':>9} {'calls (median)':>14} "
-          f"{'CPU s (median)':>14}")
+    print(
+        f"\n{'world':7} {'search':6} {'reps':>4} {'accepted':>8} {'good acc.':>9} {'calls (median)':>14} "
+        f"{'CPU s (median)':>14}"
+    )
     for world in args.worlds.split(","):
         for search in args.searches.split(","):
             mine = [r for r in rows if r["world"] == world and r["search"] == search]
             calls = [r["calls"] for r in mine if r["calls"] is not None]
-            print(f"{world:7} {search:6} {len(mine):>4} {sum(r['accepted'] for r in mine):>8} "
-                  f"{sum(r['good_accepted'] for r in mine):>9} {statistics.median(calls) if calls else 'n/a':>14} "
-                  f"{statistics.median(r['cpu_s'] for r in mine):>14.2f}")
+            print(
+                f"{world:7} {search:6} {len(mine):>4} {sum(r['accepted'] for r in mine):>8} "
+                f"{sum(r['good_accepted'] for r in mine):>9} {statistics.median(calls) if calls else 'n/a':>14} "
+                f"{statistics.median(r['cpu_s'] for r in mine):>14.2f}"
+            )
 
 
 if __name__ == "__main__":

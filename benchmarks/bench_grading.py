@@ -48,8 +48,10 @@ def _jail_overhead(runs: int = 20) -> None:
             timings[mode or "jail"] = (time.monotonic() - start) / runs
     os.environ.pop("TUNER_SANDBOX")
     extra = timings["jail"] - timings["none"]
-    print(f"node -e 0: {timings['none'] * 1000:.0f} ms unjailed, {timings['jail'] * 1000:.0f} ms jailed: "
-          f"{extra * 1000:+.0f} ms per tool run")
+    print(
+        f"node -e 0: {timings['none'] * 1000:.0f} ms unjailed, {timings['jail'] * 1000:.0f} ms jailed: "
+        f"{extra * 1000:+.0f} ms per tool run"
+    )
 
 
 def measure(project: Project, limit: int = 0) -> dict:
@@ -64,7 +66,13 @@ def measure(project: Project, limit: int = 0) -> dict:
         seconds, ok = _timed(project, [request])
         single += seconds
         ok_s += ok
-    return {"evals": len(requests), "batched_s": batched, "single_s": single, "passed_batched": ok_b, "passed_single": ok_s}
+    return {
+        "evals": len(requests),
+        "batched_s": batched,
+        "single_s": single,
+        "passed_batched": ok_b,
+        "passed_single": ok_s,
+    }
 
 
 def distinct_requests(project: Project, n: int, profile: str = "careful", rule_set: str = "") -> list[GradeRequest]:
@@ -144,9 +152,15 @@ def measure_distinct(project: Project, n: int, rule_set: str = "") -> dict:
     cores = len(os.sched_getaffinity(0))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {
-        "answers": n, "rules": rule_set or "none", "distinct": len({json.dumps(r.files, sort_keys=True) for r in requests}),
-        "passed": sum(r.passed for r in results), "infra": sum(r.infra_error is not None for r in results),
-        "wall_s": round(wall, 1), "cores": cores, "load_before": round(load, 1), "load_after": round(os.getloadavg()[0], 1),
+        "answers": n,
+        "rules": rule_set or "none",
+        "distinct": len({json.dumps(r.files, sort_keys=True) for r in requests}),
+        "passed": sum(r.passed for r in results),
+        "infra": sum(r.infra_error is not None for r in results),
+        "wall_s": round(wall, 1),
+        "cores": cores,
+        "load_before": round(load, 1),
+        "load_after": round(os.getloadavg()[0], 1),
         "answers_per_s_per_core": round(n / wall / cores, 3),
         "tool_cpu_s": round(cpu, 1) if not sb.enabled() else None,
         "answers_per_cpu_s": round(n / cpu, 3) if not sb.enabled() and cpu else None,
@@ -161,8 +175,16 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N evals")
     parser.add_argument("--overhead-only", action="store_true", help="only the jail's overhead per tool run")
     parser.add_argument("--distinct", type=int, default=0, help="grade N distinct simulated answers: answers/s/core")
-    parser.add_argument("--rules", default="", help="with --distinct: the rule set the simulated model is given (all-active: fewer mistakes)")
-    parser.add_argument("--unjailed", action="store_true", help="with --distinct: TUNER_SANDBOX=none (the tools' CPU time is measurable)")
+    parser.add_argument(
+        "--rules",
+        default="",
+        help="with --distinct: the rule set the simulated model is given (all-active: fewer mistakes)",
+    )
+    parser.add_argument(
+        "--unjailed",
+        action="store_true",
+        help="with --distinct: TUNER_SANDBOX=none (the tools' CPU time is measurable)",
+    )
     args = parser.parse_args()
     if args.distinct:
         if args.unjailed:

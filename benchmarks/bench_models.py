@@ -25,7 +25,9 @@ def _requests(spec, n: int):
     from tuner.models.sim.world import default_suite_root
 
     suite = load_suite(default_suite_root())
-    return [CompletionRequest.chat(spec, "", suite[i % len(suite)].task, sample_index=i // len(suite)) for i in range(n)]
+    return [
+        CompletionRequest.chat(spec, "", suite[i % len(suite)].task, sample_index=i // len(suite)) for i in range(n)
+    ]
 
 
 def _timed(fn):
@@ -44,9 +46,11 @@ def bench_throughput(n: int, conc: int) -> None:
     cpu = time.process_time() - cpu0
     ideal = n / conc * 0.2
     ok = sum(c.status == "ok" for c in out)
-    print(f"[throughput] {n} calls, concurrency {conc}, 200 ms each: wall {wall:.2f}s, ideal {ideal:.2f}s, "
-          f"ratio {wall / ideal:.3f} (target <= 1.2); ok {ok}/{n}; process CPU {cpu:.2f}s; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"[throughput] {n} calls, concurrency {conc}, 200 ms each: wall {wall:.2f}s, ideal {ideal:.2f}s, "
+        f"ratio {wall / ideal:.3f} (target <= 1.2); ok {ok}/{n}; process CPU {cpu:.2f}s; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
 
 
 async def _bare_litellm(n: int, conc: int) -> float:
@@ -57,8 +61,12 @@ async def _bare_litellm(n: int, conc: int) -> float:
 
     async def one(i: int) -> None:
         async with gate:
-            await litellm.acompletion(model="openai/bench", messages=[{"role": "user", "content": f"t{i}"}],
-                                      mock_response="# Files\n", max_retries=0)
+            await litellm.acompletion(
+                model="openai/bench",
+                messages=[{"role": "user", "content": f"t{i}"}],
+                mock_response="# Files\n",
+                max_retries=0,
+            )
 
     start = time.perf_counter()
     await asyncio.gather(*(one(i) for i in range(n)))
@@ -77,10 +85,18 @@ def bench_overhead(n: int, conc: int) -> dict:
     sim_spec = ModelSpec(model="sim/careful", concurrency=conc)
     sim = min(_timed(lambda: complete_all(_requests(sim_spec, n), cache=None))[0] for _ in range(3))
     per = lambda t: t / n * 1000  # noqa: E731
-    print(f"[overhead] per call: bare litellm (mock_response) {per(bare):.2f} ms; complete_many (mock_response) "
-          f"{per(harness):.2f} ms -> harness overhead {per(harness - bare):.2f} ms (target <= 5 ms); "
-          f"sim/careful at 0 ms {per(sim):.2f} ms (+{per(sim - bare):.2f} ms incl. the simulator's own work)")
-    return {"bare_ms": per(bare), "harness_ms": per(harness), "overhead_ms": per(harness - bare), "sim_ms": per(sim), "calls": n}
+    print(
+        f"[overhead] per call: bare litellm (mock_response) {per(bare):.2f} ms; complete_many (mock_response) "
+        f"{per(harness):.2f} ms -> harness overhead {per(harness - bare):.2f} ms (target <= 5 ms); "
+        f"sim/careful at 0 ms {per(sim):.2f} ms (+{per(sim - bare):.2f} ms incl. the simulator's own work)"
+    )
+    return {
+        "bare_ms": per(bare),
+        "harness_ms": per(harness),
+        "overhead_ms": per(harness - bare),
+        "sim_ms": per(sim),
+        "calls": n,
+    }
 
 
 def bench_cache(n: int, conc: int) -> dict:
@@ -102,11 +118,19 @@ def bench_cache(n: int, conc: int) -> dict:
         cold, _ = _timed(lambda: complete_all(reqs, cache=cache))
         cold_calls = calls["n"]
         warm, out = _timed(lambda: complete_all(reqs, cache=cache))
-        print(f"[cache] cold: {cold_calls} provider calls in {cold:.2f}s; warm: {calls['n'] - cold_calls} provider "
-              f"calls in {warm:.2f}s ({sum(c.cached for c in out)}/{n} cached; hits {cache.hits}, misses {cache.misses})")
+        print(
+            f"[cache] cold: {cold_calls} provider calls in {cold:.2f}s; warm: {calls['n'] - cold_calls} provider "
+            f"calls in {warm:.2f}s ({sum(c.cached for c in out)}/{n} cached; hits {cache.hits}, misses {cache.misses})"
+        )
         cache.close()
-        figures = {"calls": n, "cold_s": cold, "warm_s": warm, "cold_provider_calls": cold_calls,
-                   "warm_provider_calls": calls["n"] - cold_calls, "cached": sum(c.cached for c in out)}
+        figures = {
+            "calls": n,
+            "cold_s": cold,
+            "warm_s": warm,
+            "cold_provider_calls": cold_calls,
+            "warm_provider_calls": calls["n"] - cold_calls,
+            "cached": sum(c.cached for c in out),
+        }
     SimProvider._respond = original
     return figures
 
@@ -119,7 +143,9 @@ def main() -> None:
     from tuner.models.runtime import litellm_module
 
     t, _ = _timed(litellm_module)
-    print(f"[setup] litellm import + sim registration: {t:.2f}s (once per process; `import tuner.models` does not pay it)")
+    print(
+        f"[setup] litellm import + sim registration: {t:.2f}s (once per process; `import tuner.models` does not pay it)"
+    )
     bench_throughput(args.calls, args.concurrency)
     bench_overhead(args.calls, args.concurrency)
     bench_cache(args.calls, args.concurrency)

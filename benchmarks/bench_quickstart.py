@@ -43,14 +43,26 @@ def once(category: str, tmp: Path, variety: bool = False) -> dict:
     env = {**os.environ, "TUNER_CACHE_DIR": str(tmp / "cache"), "TUNER_DB": f"sqlite:///{tmp / 'tuner.db'}"}
     if variety:
         env["TUNER_SIM_VARIETY"] = "1"
-    planned = subprocess.run([TUNER, "tune", "--category", category, "--plan", "--json"], env=env, cwd=ROOT,
-                             capture_output=True, text=True, check=True)
+    planned = subprocess.run(
+        [TUNER, "tune", "--category", category, "--plan", "--json"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     plan = json.loads(planned.stdout)
     load = round(os.getloadavg()[0], 1)
     start = time.perf_counter()
     with _cpu_meter() as meter:
-        done = subprocess.run([TUNER, "tune", "--category", category, "--json", "--report", str(tmp / "report.md")],
-                              env=env, cwd=ROOT, capture_output=True, text=True, preexec_fn=meter.join)
+        done = subprocess.run(
+            [TUNER, "tune", "--category", category, "--json", "--report", str(tmp / "report.md")],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            preexec_fn=meter.join,
+        )
     wall = time.perf_counter() - start
     if done.returncode not in (0, 4):
         sys.exit(f"tune failed (exit {done.returncode}): {done.stderr.strip().splitlines()[-1:]}")
@@ -58,14 +70,23 @@ def once(category: str, tmp: Path, variety: bool = False) -> dict:
     made = data["spent"]["calls"]
     ran = _ran(plan, data)
     return {
-        "wall_s": round(wall, 1), "calls": made, "plan_at_most": plan["calls_at_most"],
-        "plan_always": plan["calls_always"], "plan_of_phases_run": ran, "made_over_plan_run": round(made / ran, 3),
-        "made_over_at_most": round(made / plan["calls_at_most"], 3), "decision": data["decision"],
+        "wall_s": round(wall, 1),
+        "calls": made,
+        "plan_at_most": plan["calls_at_most"],
+        "plan_always": plan["calls_always"],
+        "plan_of_phases_run": ran,
+        "made_over_plan_run": round(made / ran, 3),
+        "made_over_at_most": round(made / plan["calls_at_most"], 3),
+        "decision": data["decision"],
         "chosen_by": (data.get("screening") or {}).get("chosen_by"),
-        "changes": (data.get("screening") or {}).get("changes"), "checked": (data.get("screening") or {}).get("checked"),
+        "changes": (data.get("screening") or {}).get("changes"),
+        "checked": (data.get("screening") or {}).get("checked"),
         "confirmation": (data.get("confirmation") or {}).get("stopped"),
-        "variety": variety, "distinct_gradings": _gradings(tmp / "cache"),
-        "cpu_s": meter.seconds, "load_before": load, "load_after": round(os.getloadavg()[0], 1),
+        "variety": variety,
+        "distinct_gradings": _gradings(tmp / "cache"),
+        "cpu_s": meter.seconds,
+        "load_before": load,
+        "load_after": round(os.getloadavg()[0], 1),
     }
 
 

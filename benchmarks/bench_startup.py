@@ -41,7 +41,9 @@ def main(runs: int = 7) -> None:
         [sys.executable, "-X", "importtime", "-c", "from tuner.cli.main import app"], capture_output=True, text=True
     ).stderr
     heavy = sorted({m for m in HEAVY if f" {m}\n" in imported or f" {m}." in imported})
-    print(f"tuner --help: median {statistics.median(times) * 1000:.0f} ms, min {min(times) * 1000:.0f} ms over {runs} runs")
+    print(
+        f"tuner --help: median {statistics.median(times) * 1000:.0f} ms, min {min(times) * 1000:.0f} ms over {runs} runs"
+    )
     print(f"heavy modules imported: {', '.join(heavy) or 'none'}")
 
 

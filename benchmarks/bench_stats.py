@@ -20,14 +20,13 @@ from scipy.special import logit
 from statsmodels.stats.proportion import proportion_confint
 
 from tuner.ablation.effects import rule_effects
-from tuner.stats import bh_adjust
+from tuner.stats import bh_adjust, paired_estimate
 from tuner.stats.difference import difference_bounds
 from tuner.stats.gates import NON_INFERIOR, REGRESSED, decide, drop_p
 from tuner.stats.intervals import rate_bounds
 from tuner.stats.paired import _mcnemar
 from tuner.stats.simulate import RATE_GRID, SHIFT_GRID, World, draw_pairs, draw_rates, population_delta, task_rates
 from tuner.stats.zones import HELPS, HURTS, Zone, zone_tests
-from tuner.stats import paired_estimate
 
 PAIR_WORLDS = [World(mu, rho, s, sp) for mu in (0.1, 0.5, 0.9) for rho in (0.0, 0.3, 0.6, 0.9) for s, sp in SHIFT_GRID]
 B = 400  # bootstrap resamples for the former methods (enough to measure them)
@@ -122,8 +121,13 @@ def sizes(sims: int) -> list[tuple]:
         worst = max(_rate_of(rng, World(mu, rho), sims, 3, m, regressed) for mu in (0.3, 0.7) for rho in (0.0, 0.6))
         rows.append(("NI gate: regressed in an A/A", f"3x{m}", worst, None))
     for name, shape in DROP_SHAPES.items():
-        rows.append((f"drop test ({name}): stopped when nothing drops, family-wise", _shape_label(shape),
-                     *_drop_rates(rng, shape, 0.0, sims)[::2]))
+        rows.append(
+            (
+                f"drop test ({name}): stopped when nothing drops, family-wise",
+                _shape_label(shape),
+                *_drop_rates(rng, shape, 0.0, sims)[::2],
+            )
+        )
     rows += _table_aa(rng, sims // 10)
     rows += _zones_aa(rng, sims // 10)
     rows += _screening_aa(rng, sims // 10)
@@ -162,7 +166,16 @@ def _table_aa(rng, reps: int) -> list[tuple]:
         flagged = 0
         for _ in range(reps):
             ps, ds = [], []
-            for mu, rho in [(0.3, 0.0), (0.3, 0.3), (0.3, 0.6), (0.3, 0.9), (0.7, 0.0), (0.7, 0.3), (0.7, 0.6), (0.7, 0.9)]:
+            for mu, rho in [
+                (0.3, 0.0),
+                (0.3, 0.3),
+                (0.3, 0.6),
+                (0.3, 0.9),
+                (0.7, 0.0),
+                (0.7, 0.3),
+                (0.7, 0.6),
+                (0.7, 0.9),
+            ]:
                 b, a, _ = draw_pairs(rng, World(mu, rho), 1, 3, m)
                 ps.append(_mcnemar(int((~b & a).sum()), int((b & ~a).sum())))
                 ds.append(int(a.sum()) - int(b.sum()))
@@ -178,9 +191,16 @@ def _zones_aa(rng, reps: int) -> list[tuple]:
         data = [draw_pairs(rng, w, 1, 3, 24)[:2] for w in worlds]
         open_cells, hit = list(range(len(worlds))), False
         for look, upto in enumerate((3, 6, 12, 24), start=1):
-            ests = [paired_estimate({f"e{i}": list(data[c][0][0, i, :upto]) for i in range(3)},
-                                    {f"e{i}": list(data[c][1][0, i, :upto]) for i in range(3)}) for c in open_cells]
-            tests = zone_tests(ests, Zone(), look, Zone().spend_planned((upto // 2) / 24 if look > 1 else 0.0, upto / 24))
+            ests = [
+                paired_estimate(
+                    {f"e{i}": list(data[c][0][0, i, :upto]) for i in range(3)},
+                    {f"e{i}": list(data[c][1][0, i, :upto]) for i in range(3)},
+                )
+                for c in open_cells
+            ]
+            tests = zone_tests(
+                ests, Zone(), look, Zone().spend_planned((upto // 2) / 24 if look > 1 else 0.0, upto / 24)
+            )
             hit |= any(t.verdict in (HELPS, HURTS) for t in tests)
             open_cells = [c for c, t in zip(open_cells, tests) if t.verdict == "open"]
             if not open_cells:
@@ -196,19 +216,27 @@ def _screening_aa(rng, reps: int) -> list[tuple]:
     new_rule = new_family = old_rule = old_family = 0.0
     for _ in range(reps):
         base = task_rates(rng, 0.5, 0.3, 3)
-        rows = [({r for r in rules if rng.random() < 0.5}, f"e{e}", bool(rng.random() < base[e])) for e in range(3) for _ in range(8)]
+        rows = [
+            ({r for r in rules if rng.random() < 0.5}, f"e{e}", bool(rng.random() < base[e]))
+            for e in range(3)
+            for _ in range(8)
+        ]
         fit = rule_effects(rows, rules)
         ps = [fit[r][3] for r in rules]
         new_rule += np.mean([p < 0.05 for p in ps]) / reps
         new_family += (min(bh_adjust(ps)) < 0.05) / reps
-        X = np.array([[1.0] + [float(r in s) for r in rules] + [float(e == f"e{j}") for j in (1, 2)] for s, e, _ in rows])
+        X = np.array(
+            [[1.0] + [float(r in s) for r in rules] + [float(e == f"e{j}") for j in (1, 2)] for s, e, _ in rows]
+        )
         y = np.array([float(ok) for _, _, ok in rows])
         if np.ptp(y) > 0:
             old_p = np.nan_to_num(sm.OLS(y, X).fit(cov_type="HC1").pvalues[1:7], nan=1.0)
             old_rule += np.mean(old_p < 0.05) / reps
             old_family += (min(bh_adjust(list(old_p))) < 0.05) / reps
-    return [("screening 6 rules x 8 runs: per-rule size", "3x1", new_rule, old_rule),
-            ("screening: any flag in an A/A (BH)", "3x1", new_family, old_family)]
+    return [
+        ("screening 6 rules x 8 runs: per-rule size", "3x1", new_rule, old_rule),
+        ("screening: any flag in an A/A (BH)", "3x1", new_family, old_family),
+    ]
 
 
 def power(sims: int) -> list[tuple]:
@@ -217,22 +245,42 @@ def power(sims: int) -> list[tuple]:
     for over in ("samples", "evals"):
         for m in (3, 12, 24, 48):
             ok = lambda b, a: decide(*difference_bounds(*_arrays(b, a), tail=0.05, over=over), 0.10) == NON_INFERIOR  # noqa: E731
-            rows.append((f"NI gate (margin 10): non-inferior when nothing changed ({over})", f"3x{m}",
-                         min(_rate_of(rng, World(mu, 0.3), sims, 3, m, ok) for mu in (0.5, 0.8)), None))
+            rows.append(
+                (
+                    f"NI gate (margin 10): non-inferior when nothing changed ({over})",
+                    f"3x{m}",
+                    min(_rate_of(rng, World(mu, 0.3), sims, 3, m, ok) for mu in (0.5, 0.8)),
+                    None,
+                )
+            )
     for m in (3, 12, 24):
         bad = lambda b, a: decide(*difference_bounds(*_arrays(b, a), tail=0.05, over="samples"), 0.10) == REGRESSED  # noqa: E731
-        rows.append(("NI gate: regressed at a 10-point drop (these evals)", f"3x{m}",
-                     min(_rate_of(rng, _at(mu, -0.10), sims, 3, m, bad) for mu in (0.5, 0.8)), None))
+        rows.append(
+            (
+                "NI gate: regressed at a 10-point drop (these evals)",
+                f"3x{m}",
+                min(_rate_of(rng, _at(mu, -0.10), sims, 3, m, bad) for mu in (0.5, 0.8)),
+                None,
+            )
+        )
     for name, shape in DROP_SHAPES.items():
         for harm in (0.15, 0.25):
-            rows.append((f"drop test ({name}): a {harm:.0%} drop in one cell caught there", _shape_label(shape),
-                         _drop_rates(rng, shape, -harm, sims)[1], None))
+            rows.append(
+                (
+                    f"drop test ({name}): a {harm:.0%} drop in one cell caught there",
+                    _shape_label(shape),
+                    _drop_rates(rng, shape, -harm, sims)[1],
+                    None,
+                )
+            )
     return rows
 
 
 def _print_coverage(rows: list[tuple]) -> None:
     print("\nCoverage of 95% intervals over the calibration grid (>= 0.93 required in every world)")
-    print(f"| {'what':<34} | {'evals x samples':<15} | {'worst':>6} | {'median':>6} | {'former worst':>12} | {'former median':>13} |")
+    print(
+        f"| {'what':<34} | {'evals x samples':<15} | {'worst':>6} | {'median':>6} | {'former worst':>12} | {'former median':>13} |"
+    )
     print(f"|{'-' * 36}|{'-' * 17}|{'-' * 8}|{'-' * 8}|{'-' * 14}|{'-' * 15}|")
     for what, size, nw, nm, ow, om in rows:
         print(f"| {what:<34} | {size:<15} | {nw:>6.3f} | {nm:>6.3f} | {ow:>12.3f} | {om:>13.3f} |")
@@ -254,7 +302,11 @@ def main() -> None:
     t0 = time.time()
     sizes_grid = [(3, 1), (3, 2), (3, 3)] + ([] if args.quick else [(12, 3), (24, 3), (12, 12)])
     _print_coverage(coverage(args.sims, sizes_grid))
-    _print("Size (false 'pass' or false flag; worst over the worlds tried; <= 0.05 required, 0.025 for tune)", sizes(args.sims), "rate")
+    _print(
+        "Size (false 'pass' or false flag; worst over the worlds tried; <= 0.05 required, 0.025 for tune)",
+        sizes(args.sims),
+        "rate",
+    )
     _print("Power (chance of the useful answer)", power(args.sims), "power")
     print(f"\n{args.sims} simulations per world, {time.time() - t0:.0f} s")
 

@@ -37,20 +37,30 @@ def _measured(h: Harness, profile: str, samples: int) -> dict[str, dict[str, flo
 
     spec = ModelSpec(model=f"sim/{profile}")
     ids = tuple(e.id for e in h.suite.evals)
-    configs = [RunConfig(spec=spec, rule_set=h.guidelines.load_set(n), eval_ids=ids, samples=samples) for n in ("none", "all-active")]
+    configs = [
+        RunConfig(spec=spec, rule_set=h.guidelines.load_set(n), eval_ids=ids, samples=samples)
+        for n in ("none", "all-active")
+    ]
     outcomes = execute_runs(h, configs)
-    return {name: {c: v["pass_rate"] for c, v in o.summary["categories"].items()} for name, o in zip(("none", "all-active"), outcomes)}
+    return {
+        name: {c: v["pass_rate"] for c, v in o.summary["categories"].items()}
+        for name, o in zip(("none", "all-active"), outcomes)
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--profile", action="append", help="sim profile (repeatable; default careful, overeager, expert)")
+    parser.add_argument(
+        "--profile", action="append", help="sim profile (repeatable; default careful, overeager, expert)"
+    )
     parser.add_argument("--measure", action="store_true", help="also run the simulator and grade (costs minutes)")
     parser.add_argument("--samples", type=int, default=2)
     args = parser.parse_args()
     with Harness(Project(ROOT)) as h:
-        print(f"suite {h.suite.name}: {len(h.suite.evals)} evals, {len(h.suite.select(held_out=True))} held out, "
-              f"{len(h.guidelines.library.by_status('active'))} active rules")
+        print(
+            f"suite {h.suite.name}: {len(h.suite.evals)} evals, {len(h.suite.select(held_out=True))} held out, "
+            f"{len(h.guidelines.library.by_status('active'))} active rules"
+        )
         for profile in args.profile or ["careful", "overeager", "expert"]:
             expected = _expected(h, profile)
             measured = {}
@@ -59,7 +69,10 @@ def main() -> None:
                 measured = _measured(h, profile, args.samples)
                 print(f"(measured in {time.monotonic() - start:.0f} s, K={args.samples})")
             print(f"\nsim/{profile}: pass rate per category, no rules -> all active rules")
-            print(f"{'category':<14} {'expected none':>13} {'expected all':>13}" + (f" {'measured none':>13} {'measured all':>13}" if measured else ""))
+            print(
+                f"{'category':<14} {'expected none':>13} {'expected all':>13}"
+                + (f" {'measured none':>13} {'measured all':>13}" if measured else "")
+            )
             for cat in h.suite.categories:
                 row = f"{cat:<14} {expected['none'].get(cat, 0):>13.0%} {expected['all-active'].get(cat, 0):>13.0%}"
                 if measured:

@@ -56,8 +56,13 @@ def pytest_runtest_makereport(item, call):
     if call.when != "teardown" or not _FILE or not hasattr(item, "_bench_start"):
         return
     cpu0, wall0, graded0 = item._bench_start
-    row = {"test": item.nodeid, "cpu_s": round(_cpu() - cpu0, 2), "wall_s": round(time.monotonic() - wall0, 2),
-           "graded": _graded[0] - graded0, "worker": os.environ.get("PYTEST_XDIST_WORKER", "main")}
+    row = {
+        "test": item.nodeid,
+        "cpu_s": round(_cpu() - cpu0, 2),
+        "wall_s": round(time.monotonic() - wall0, 2),
+        "graded": _graded[0] - graded0,
+        "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+    }
     with open(_FILE, "a", encoding="utf-8") as out:  # a line per test: a run cut short still tells
         out.write(json.dumps(row) + "\n")
 
@@ -79,12 +84,16 @@ def main() -> None:
     total_cpu = sum(r[0] for r in rows.values())
     total_wall = sum(r[1] for r in rows.values())
     print(f"{'cpu s':>8} {'wall s':>8} {'tests':>5} {'graded':>6}  file")
-    for path, (cpu, wall, n, graded) in sorted(rows.items(), key=lambda kv: -kv[1][0])[:args.top]:
+    for path, (cpu, wall, n, graded) in sorted(rows.items(), key=lambda kv: -kv[1][0])[: args.top]:
         print(f"{cpu:8.1f} {wall:8.1f} {n:5d} {graded:6d}  {path}")
-    print(f"{total_cpu:8.1f} {total_wall:8.1f} {sum(r[2] for r in rows.values()):5d} "
-          f"{sum(r[3] for r in rows.values()):6d}  all {len(rows)} files")
-    print(f"estimate on {args.workers} workers: {total_cpu / args.workers / 60:.1f} min of CPU per core, plus the jailed "
-          f"grading (the 'graded' column; about 1 CPU-s per Convex answer, measured unjailed) and waits")
+    print(
+        f"{total_cpu:8.1f} {total_wall:8.1f} {sum(r[2] for r in rows.values()):5d} "
+        f"{sum(r[3] for r in rows.values()):6d}  all {len(rows)} files"
+    )
+    print(
+        f"estimate on {args.workers} workers: {total_cpu / args.workers / 60:.1f} min of CPU per core, plus the jailed "
+        f"grading (the 'graded' column; about 1 CPU-s per Convex answer, measured unjailed) and waits"
+    )
 
 
 if __name__ == "__main__":

@@ -57,7 +57,10 @@ def truth(h, profile: str, pool: dict[str, str], categories: list[str]) -> dict[
     texts = {rid: h.guidelines.library.get(rid).text(v) for rid, v in pool.items()}
     template = h.guidelines.load_set(SET).template
     effects = expected_effects(
-        profile, texts, relative_to="all", root=h.suite.root,
+        profile,
+        texts,
+        relative_to="all",
+        root=h.suite.root,
         eval_ids=[e.id for e in h.suite.select(held_out=False)],
         compose=lambda ids: h.guidelines.compose_selection({r: pool[r] for r in ids}, template=template).text,
     )
@@ -66,7 +69,9 @@ def truth(h, profile: str, pool: dict[str, str], categories: list[str]) -> dict[
         out[cat] = {}
         for rid, by_cat in effects.items():
             d = by_cat.get(cat, 0.0)
-            out[cat][rid] = ("helps" if d >= DELTA else "hurts" if d <= -DELTA else "none" if abs(d) <= DELTA0 else "between")
+            out[cat][rid] = (
+                "helps" if d >= DELTA else "hurts" if d <= -DELTA else "none" if abs(d) <= DELTA0 else "between"
+            )
     return out
 
 
@@ -78,7 +83,8 @@ def score(found: dict[str, str], true: dict[str, str]) -> dict:
     return {
         "precision": hits / len(flagged) if flagged else None,
         "recall": hits / len(real) if real else None,
-        "flagged": sorted(flagged), "true": sorted(real),
+        "flagged": sorted(flagged),
+        "true": sorted(real),
         "false_alarms": sorted(r for r in flagged if true.get(r) == "none"),
     }
 
@@ -120,8 +126,10 @@ def ablate_verdicts(h, spec, categories, design, samples=1, budget=None, only=No
 
     report = ablate(h, design=design, set_name=SET, specs=[spec], samples=samples, budget_calls=budget, category=only)
     # Rules only (a phrasing's cell, rule@variant, is not a rule of the truth).
-    return {cat: {e.rule: e.verdict for e in report.effects if e.category == cat and split_key(e.rule)[1] is None}
-            for cat in ([only] if only else categories)}
+    return {
+        cat: {e.rule: e.verdict for e in report.effects if e.category == cat and split_key(e.rule)[1] is None}
+        for cat in ([only] if only else categories)
+    }
 
 
 def tune_verdicts(h, spec, category) -> dict[str, str]:
@@ -136,10 +144,18 @@ def tune_verdicts(h, spec, category) -> dict[str, str]:
     found = {e.rule: e.verdict for e in report.rule_effects if e.category == category and split_key(e.rule)[1] is None}
     if report.accepted:
         found.update({rid: "helps" for rid in set(report.best_selection) - set(report.baseline_selection)})
-    print(json.dumps({"tune": category, "decision": report.acceptance.decision if report.acceptance else None,
-                      "added": sorted(set(report.best_selection) - set(report.baseline_selection)),
-                      "removed": sorted(set(report.baseline_selection) - set(report.best_selection)),
-                      "screening": report.screening.model_dump(mode="json", exclude={"engine"}) if report.screening else None}), flush=True)
+    print(
+        json.dumps(
+            {
+                "tune": category,
+                "decision": report.acceptance.decision if report.acceptance else None,
+                "added": sorted(set(report.best_selection) - set(report.baseline_selection)),
+                "removed": sorted(set(report.baseline_selection) - set(report.best_selection)),
+                "screening": report.screening.model_dump(mode="json", exclude={"engine"}) if report.screening else None,
+            }
+        ),
+        flush=True,
+    )
     return found
 
 
@@ -164,16 +180,26 @@ def curve(args) -> None:
                 for i in range(args.curve):
                     budget = anchor_calls // 2 * 2**i
                     found = ablate_verdicts(h, spec, categories, "adaptive", budget=budget, only=cat)[cat]
-                    row = {"profile": profile, "category": cat, "budget": budget, "calls": h.response_cache.misses,
-                           "seconds": round(time.perf_counter() - start, 1), **score(found, true[cat])}
+                    row = {
+                        "profile": profile,
+                        "category": cat,
+                        "budget": budget,
+                        "calls": h.response_cache.misses,
+                        "seconds": round(time.perf_counter() - start, 1),
+                        **score(found, true[cat]),
+                    }
                     rows.append(row)
                     print(json.dumps(row), flush=True)
                 h.close()
     print(f"\nadaptive on the category's evals alone; anchor calls = {anchor_calls}")
-    print(f"{'profile':10} {'category':9} {'budget':>6} {'calls':>6} {'x anchor':>8} {'precision':>9} {'recall':>6} {'true':>4} {'false alarms':>12}")
+    print(
+        f"{'profile':10} {'category':9} {'budget':>6} {'calls':>6} {'x anchor':>8} {'precision':>9} {'recall':>6} {'true':>4} {'false alarms':>12}"
+    )
     for r in rows:
-        print(f"{r['profile']:10} {r['category']:9} {r['budget']:>6} {r['calls']:>6} {r['calls'] / anchor_calls:>8.2f} "
-              f"{_fmt(r['precision']):>9} {_fmt(r['recall']):>6} {len(r['true']):>4} {len(r['false_alarms']):>12}")
+        print(
+            f"{r['profile']:10} {r['category']:9} {r['budget']:>6} {r['calls']:>6} {r['calls'] / anchor_calls:>8.2f} "
+            f"{_fmt(r['precision']):>9} {_fmt(r['recall']):>6} {len(r['true']):>4} {len(r['false_alarms']):>12}"
+        )
 
 
 def true_effects(h, profile: str, pool: dict[str, str], category: str) -> dict[str, float]:
@@ -183,8 +209,13 @@ def true_effects(h, profile: str, pool: dict[str, str], category: str) -> dict[s
     texts = {rid: h.guidelines.library.get(rid).text(v) for rid, v in pool.items()}
     template = h.guidelines.load_set(SET).template
     effects = expected_effects(
-        profile, texts, relative_to="all", root=h.suite.root, eval_ids=[e.id for e in h.suite.select(held_out=False)],
-        compose=lambda ids: h.guidelines.compose_selection({r: pool[r] for r in ids}, template=template).text)
+        profile,
+        texts,
+        relative_to="all",
+        root=h.suite.root,
+        eval_ids=[e.id for e in h.suite.select(held_out=False)],
+        compose=lambda ids: h.guidelines.compose_selection({r: pool[r] for r in ids}, template=template).text,
+    )
     return {rid: by_cat.get(category, 0.0) for rid, by_cat in effects.items()}
 
 
@@ -211,14 +242,26 @@ def mde_rows(args) -> None:
                 report = ablate(h, design="adaptive", set_name=SET, specs=[spec], samples=1, category=cat)
                 h.close()
                 verdict = {e.rule: e.verdict for e in report.effects if split_key(e.rule)[1] is None}
-                right = {r: (verdict.get(r) == ("helps" if d > 0 else "hurts")) for r, d in true.items() if abs(d) > DELTA0}
+                right = {
+                    r: (verdict.get(r) == ("helps" if d > 0 else "hurts")) for r, d in true.items() if abs(d) > DELTA0
+                }
                 big = [r for r in right if abs(true[r]) >= (printed or 1.0)]
                 decided = [abs(true[r]) for r, ok in right.items() if ok]
-                print(json.dumps({"profile": profile, "category": cat, "budget": budget, "printed_mde": printed,
-                                  "true_at_least_printed": len(big),
-                                  "decided_share_at_least_printed": (sum(right[r] for r in big) / len(big)) if big else None,
-                                  "smallest_decided": min(decided) if decided else None,
-                                  "true_effects_beyond_delta0": sorted(round(abs(true[r]), 3) for r in right)}), flush=True)
+                print(
+                    json.dumps(
+                        {
+                            "profile": profile,
+                            "category": cat,
+                            "budget": budget,
+                            "printed_mde": printed,
+                            "true_at_least_printed": len(big),
+                            "decided_share_at_least_printed": (sum(right[r] for r in big) / len(big)) if big else None,
+                            "smallest_decided": min(decided) if decided else None,
+                            "true_effects_beyond_delta0": sorted(round(abs(true[r]), 3) for r in right),
+                        }
+                    ),
+                    flush=True,
+                )
 
 
 def _fmt(x) -> str:
@@ -233,13 +276,24 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--profiles", default="careful,overeager,expert")
     parser.add_argument("--categories", default="actions,queries")
-    parser.add_argument("--set", default=SET, help="the pool to ablate (the Python suite: all-active; suite by TUNER_SUITE)")
-    parser.add_argument("--only", default="", help="run only the methods whose name contains one of these texts (comma-separated)")
+    parser.add_argument(
+        "--set", default=SET, help="the pool to ablate (the Python suite: all-active; suite by TUNER_SUITE)"
+    )
+    parser.add_argument(
+        "--only", default="", help="run only the methods whose name contains one of these texts (comma-separated)"
+    )
     parser.add_argument("--with-tune", action="store_true", help="also run `tune` per category (minutes each)")
-    parser.add_argument("--curve", type=int, default=0, metavar="N",
-                        help="instead: adaptive on each category's evals at budgets anchor/2 x 1, 2, 4 ... (N budgets), "
-                             "one store per profile and category, so each budget continues the last")
-    parser.add_argument("--mde", action="store_true", help="instead: printed minimum detectable effect vs decided effects")
+    parser.add_argument(
+        "--curve",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead: adaptive on each category's evals at budgets anchor/2 x 1, 2, 4 ... (N budgets), "
+        "one store per profile and category, so each budget continues the last",
+    )
+    parser.add_argument(
+        "--mde", action="store_true", help="instead: printed minimum detectable effect vs decided effects"
+    )
     args = parser.parse_args()
     SET = args.set
     if args.mde:
@@ -262,8 +316,9 @@ def main() -> None:
                 "ablate defaults, whole suite": lambda h: ablate_verdicts(h, spec, categories, "adaptive"),
             }
             for cat in categories:
-                methods[f"ablate --category {cat} defaults"] = (lambda c: lambda h: ablate_verdicts(
-                    h, spec, categories, "adaptive", only=c))(cat)
+                methods[f"ablate --category {cat} defaults"] = (
+                    lambda c: lambda h: ablate_verdicts(h, spec, categories, "adaptive", only=c)
+                )(cat)
             if args.with_tune:
                 for cat in categories:
                     methods[f"tune --category {cat}"] = (lambda c: lambda h: {c: tune_verdicts(h, spec, c)})(cat)
@@ -275,17 +330,29 @@ def main() -> None:
                 seconds, calls = round(time.perf_counter() - start, 1), h.response_cache.misses
                 h.close()
                 for cat, verdicts in found.items():
-                    row = {"profile": profile, "category": cat, "method": name, "calls": calls, "seconds": seconds,
-                           **score(verdicts, true[cat])}
+                    row = {
+                        "profile": profile,
+                        "category": cat,
+                        "method": name,
+                        "calls": calls,
+                        "seconds": seconds,
+                        **score(verdicts, true[cat]),
+                    }
                     rows.append(row)
                     print(json.dumps(row), flush=True)
-    print(f"\npool `{SET}`: {len(pool)} rules; {n_evals} tuning evals; anchor calls = (rules + 1) x evals = "
-          f"{anchor_calls}; truth zones: |effect| >= {DELTA:.0%} must be found, <= {DELTA0:.0%} must not be flagged")
-    print(f"{'profile':10} {'category':9} {'method':32} {'calls':>6} {'x anchor':>8} {'precision':>9} {'recall':>6} "
-          f"{'true':>4} {'false alarms':>12} {'seconds':>7}")
+    print(
+        f"\npool `{SET}`: {len(pool)} rules; {n_evals} tuning evals; anchor calls = (rules + 1) x evals = "
+        f"{anchor_calls}; truth zones: |effect| >= {DELTA:.0%} must be found, <= {DELTA0:.0%} must not be flagged"
+    )
+    print(
+        f"{'profile':10} {'category':9} {'method':32} {'calls':>6} {'x anchor':>8} {'precision':>9} {'recall':>6} "
+        f"{'true':>4} {'false alarms':>12} {'seconds':>7}"
+    )
     for r in rows:
-        print(f"{r['profile']:10} {r['category']:9} {r['method']:32} {r['calls']:>6} {r['calls'] / anchor_calls:>8.2f} "
-              f"{_fmt(r['precision']):>9} {_fmt(r['recall']):>6} {len(r['true']):>4} {len(r['false_alarms']):>12} {r['seconds']:>7}")
+        print(
+            f"{r['profile']:10} {r['category']:9} {r['method']:32} {r['calls']:>6} {r['calls'] / anchor_calls:>8.2f} "
+            f"{_fmt(r['precision']):>9} {_fmt(r['recall']):>6} {len(r['true']):>4} {len(r['false_alarms']):>12} {r['seconds']:>7}"
+        )
 
 
 if __name__ == "__main__":

@@ -61,8 +61,17 @@ def build_store(path: Path, results: int, seed: int = 7) -> dict:
     db = sqlite3.connect(path)
     db.execute("PRAGMA synchronous=OFF")
     with db:
-        db.execute("INSERT INTO prompts (hash, set_name, template, rules, tokens, text) VALUES (?,?,?,?,?,?)",
-                   (prompt, "all-active", "default", "[]", 4200, "# Convex guidelines\n\n" + "Use the new function syntax.\n" * 400))
+        db.execute(
+            "INSERT INTO prompts (hash, set_name, template, rules, tokens, text) VALUES (?,?,?,?,?,?)",
+            (
+                prompt,
+                "all-active",
+                "default",
+                "[]",
+                4200,
+                "# Convex guidelines\n\n" + "Use the new function syntax.\n" * 400,
+            ),
+        )
         result_id = step_id = 0
         keys_of_previous: list[str] = []
         for r in range(n_runs):
@@ -82,43 +91,116 @@ def build_store(path: Path, results: int, seed: int = 7) -> dict:
                     c = counts.setdefault(cat, {"pass": 0, "fail": 0, "infra": 0})
                     c[outcome] += 1
                     failed = rng.choice(STEPS[3:]) if outcome == "fail" else None
-                    rows.append((
-                        result_id, run_id, eid, cat, s, outcome, failed, rendered[eid], json.dumps(files),
-                        "provider 503" if outcome == "infra" else None, 8 if outcome == "pass" else 5, 8,
-                        2200 + rng.randrange(400), 600 + rng.randrange(300), None, rng.random() * 3, key,
-                        _hash("grade", r, eid, s), _iso(t),
-                        json.dumps([{"role": "system", "prompt_hash": prompt}, {"role": "user", "content": task}]),
-                        model, "stop", 1))
+                    rows.append(
+                        (
+                            result_id,
+                            run_id,
+                            eid,
+                            cat,
+                            s,
+                            outcome,
+                            failed,
+                            rendered[eid],
+                            json.dumps(files),
+                            "provider 503" if outcome == "infra" else None,
+                            8 if outcome == "pass" else 5,
+                            8,
+                            2200 + rng.randrange(400),
+                            600 + rng.randrange(300),
+                            None,
+                            rng.random() * 3,
+                            key,
+                            _hash("grade", r, eid, s),
+                            _iso(t),
+                            json.dumps([{"role": "system", "prompt_hash": prompt}, {"role": "user", "content": task}]),
+                            model,
+                            "stop",
+                            1,
+                        )
+                    )
                     for p, name in enumerate(STEPS[: rng.randint(3, 6)]):
                         step_id += 1
                         status = "fail" if name == failed else "pass"
-                        steps.append((step_id, result_id, p, name, status, rng.random(),
-                                      "convex/x.ts(3,1): error TS2304: Cannot find name 'v'." if status == "fail" else None, None))
-            db.executemany("INSERT INTO results (id, run_id, eval_id, category, sample_index, outcome, failed_step, output, "
-                           "files, error, tests_passed, tests_total, prompt_tokens, completion_tokens, cost_usd, latency_s, "
-                           "response_key, grade_key, created_at, messages, response_model, finish_reason, attempts) "
-                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
-            db.executemany("INSERT INTO steps (id, result_id, position, name, status, duration_s, detail, warnings) "
-                           "VALUES (?,?,?,?,?,?,?,?)", steps)
-            summary = {"categories": {k: {**v, "pass_rate": v["pass"] / max(1, v["pass"] + v["fail"]), "lo": 0.0, "hi": 1.0}
-                                      for k, v in counts.items()}}
+                        steps.append(
+                            (
+                                step_id,
+                                result_id,
+                                p,
+                                name,
+                                status,
+                                rng.random(),
+                                "convex/x.ts(3,1): error TS2304: Cannot find name 'v'." if status == "fail" else None,
+                                None,
+                            )
+                        )
+            db.executemany(
+                "INSERT INTO results (id, run_id, eval_id, category, sample_index, outcome, failed_step, output, "
+                "files, error, tests_passed, tests_total, prompt_tokens, completion_tokens, cost_usd, latency_s, "
+                "response_key, grade_key, created_at, messages, response_model, finish_reason, attempts) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                rows,
+            )
+            db.executemany(
+                "INSERT INTO steps (id, result_id, position, name, status, duration_s, detail, warnings) "
+                "VALUES (?,?,?,?,?,?,?,?)",
+                steps,
+            )
+            summary = {
+                "categories": {
+                    k: {**v, "pass_rate": v["pass"] / max(1, v["pass"] + v["fail"]), "lo": 0.0, "hi": 1.0}
+                    for k, v in counts.items()
+                }
+            }
             tot = {o: sum(v[o] for v in counts.values()) for o in ("pass", "fail", "infra")}
             summary["overall"] = {**tot, "pass_rate": tot["pass"] / (tot["pass"] + tot["fail"]), "lo": 0.0, "hi": 1.0}
             summary["calls"] = {"provider_calls": len(rows), "response_cache_hits": 0, "kept": 0}
-            db.execute("INSERT INTO runs (id, experiment_id, prompt_hash, set_name, model, model_key, params, suite, "
-                       "suite_hash, grader_hash, eval_ids, samples, sample_offset, git_rev, status, summary, created_at, "
-                       "updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                       (run_id, None, prompt, "all-active", model, _hash("model", model), "{}", suite.name, suite.hash,
-                        _hash("grader", r // 10), json.dumps([e[0] for e in evals]), SAMPLES, 0, None, "complete",
-                        json.dumps(summary), _iso(t), _iso(t)))
+            db.execute(
+                "INSERT INTO runs (id, experiment_id, prompt_hash, set_name, model, model_key, params, suite, "
+                "suite_hash, grader_hash, eval_ids, samples, sample_offset, git_rev, status, summary, created_at, "
+                "updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    run_id,
+                    None,
+                    prompt,
+                    "all-active",
+                    model,
+                    _hash("model", model),
+                    "{}",
+                    suite.name,
+                    suite.hash,
+                    _hash("grader", r // 10),
+                    json.dumps([e[0] for e in evals]),
+                    SAMPLES,
+                    0,
+                    None,
+                    "complete",
+                    json.dumps(summary),
+                    _iso(t),
+                    _iso(t),
+                ),
+            )
             keys_of_previous = keys
         tags = ("regression", "auth", "golden-set", "flaky")
         chosen = rng.sample(range(1, result_id + 1), min(3000, result_id))
-        labelled = db.execute(f"SELECT DISTINCT response_key FROM results WHERE id IN ({','.join(map(str, chosen))})").fetchall()
-        db.executemany("INSERT INTO session_labels (session_key, eval_ready, eval_status, eval_notes, eval_tags, "
-                       "expected_output, reviewed_at) VALUES (?,?,?,?,?,?,?)",
-                       [(k, 1, rng.choice(("golden", "correct", "incorrect")), "", json.dumps(sorted(rng.sample(tags, 2))),
-                         None, _iso(start)) for (k,) in labelled])
+        labelled = db.execute(
+            f"SELECT DISTINCT response_key FROM results WHERE id IN ({','.join(map(str, chosen))})"
+        ).fetchall()
+        db.executemany(
+            "INSERT INTO session_labels (session_key, eval_ready, eval_status, eval_notes, eval_tags, "
+            "expected_output, reviewed_at) VALUES (?,?,?,?,?,?,?)",
+            [
+                (
+                    k,
+                    1,
+                    rng.choice(("golden", "correct", "incorrect")),
+                    "",
+                    json.dumps(sorted(rng.sample(tags, 2))),
+                    None,
+                    _iso(start),
+                )
+                for (k,) in labelled
+            ],
+        )
     db.execute("ANALYZE")
     db.close()
     _add_experiments(path, n_runs, [c for c in dict.fromkeys(e[1] for e in evals)], rng)
@@ -136,15 +218,32 @@ def _add_experiments(path: Path, n_runs: int, categories: list[str], rng) -> Non
     store = Store.open(f"sqlite:///{path}")
     try:
         runs = [_hash("run", r) for r in range(n_runs)]
-        store.start_experiment(_hash("exp", "compare"), "bench-compare", "compare", {"before": "none", "after": "all-active"})
+        store.start_experiment(
+            _hash("exp", "compare"), "bench-compare", "compare", {"before": "none", "after": "all-active"}
+        )
         store.link_runs(_hash("exp", "compare"), runs[:1], "before")
         store.link_runs(_hash("exp", "compare"), runs[5:6], "after")  # the same model (5 models in turn)
         store.finish_experiment(_hash("exp", "compare"), "finished", {"cells": []})
         store.start_experiment(_hash("exp", "tune"), "bench-tune", "tune", {"category": categories[0]})
         store.link_runs(_hash("exp", "tune"), runs[10:40], "trial")
-        effects = [{"rule": rid, "model": m, "category": c, "delta": d, "lo": d - 0.2, "hi": d + 0.2, "p_value": 0.5,
-                    "q_value": 0.5, "verdict": "no detectable effect", "tokens": 40}
-                   for rid in rules for m in MODELS[:2] for c in categories for d in [round(rng.uniform(-0.4, 0.4), 2)]]
+        effects = [
+            {
+                "rule": rid,
+                "model": m,
+                "category": c,
+                "delta": d,
+                "lo": d - 0.2,
+                "hi": d + 0.2,
+                "p_value": 0.5,
+                "q_value": 0.5,
+                "verdict": "no detectable effect",
+                "tokens": 40,
+            }
+            for rid in rules
+            for m in MODELS[:2]
+            for c in categories
+            for d in [round(rng.uniform(-0.4, 0.4), 2)]
+        ]
         store.start_experiment(_hash("exp", "ablate"), "bench-ablate", "ablate", {"design": "loo", "set": "all-active"})
         store.link_runs(_hash("exp", "ablate"), runs[40:], "design")
         store.finish_experiment(_hash("exp", "ablate"), "finished", {"design": "loo", "effects": effects})
@@ -160,8 +259,14 @@ def _serve(url: str):
 
     env = {**os.environ, "TUNER_HOME": str(REPO), "TUNER_DB": url}
     env.pop("TUNER_SUITE", None)
-    proc = subprocess.Popen([sys.executable, "-m", "tuner.cli.main", "serve", "--port", "0"], cwd=REPO, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tuner.cli.main", "serve", "--port", "0"],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     for line in proc.stdout:
         m = re.search(r"http://127\.0\.0\.1:\d+/login\?token=\S+", line)
         if m:
@@ -243,7 +348,9 @@ def measure(quick: bool = False, store_path: Path | None = None) -> dict:
         transport = httpx.HTTPTransport(socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
         with httpx.Client(base_url=base, timeout=120, transport=transport) as client:
             assert client.get(login).status_code == 303
-            first_key = client.get("/api/sessions?limit=1", headers={"Authorization": f"Bearer {key}"}).json()["sessions"][0]["key"]
+            first_key = client.get("/api/sessions?limit=1", headers={"Authorization": f"Bearer {key}"}).json()[
+                "sessions"
+            ][0]["key"]
             pages["session"] = f"/sessions/{first_key}"
             from tuner.guidelines import load_guidelines
             from tuner.paths import Project
@@ -253,10 +360,12 @@ def measure(quick: bool = False, store_path: Path | None = None) -> dict:
                 figures[name] = _time(client, path, repeats)
             client.cookies.clear()
             auth = {"Authorization": f"Bearer {key}"}
-            for name, path in {"api sessions (50)": "/api/sessions?limit=50",
-                               "api export openai (100)": "/api/export?format=openai&limit=100",
-                               "api export deepeval (golden+tag)": "/api/export?format=deepeval&status=golden&tag=auth",
-                               "api export text (1000)": "/api/export?format=text&limit=1000"}.items():
+            for name, path in {
+                "api sessions (50)": "/api/sessions?limit=50",
+                "api export openai (100)": "/api/export?format=openai&limit=100",
+                "api export deepeval (golden+tag)": "/api/export?format=deepeval&status=golden&tag=auth",
+                "api export text (1000)": "/api/export?format=text&limit=1000",
+            }.items():
                 figures[name] = _time(client, path, repeats, auth)
     finally:
         proc.terminate()
@@ -264,11 +373,18 @@ def measure(quick: bool = False, store_path: Path | None = None) -> dict:
         if tmp is not None:
             tmp.cleanup()
     medians = [f["median_ms"] for f in figures.values()]
-    return {"results": info["results"], "runs": info["runs"], "labelled": info["labelled"],
-            "store_mb": round(info["bytes"] / 1e6), "build_s": None if built_s is None else round(built_s, 1),
-            "repeats": repeats, "median_ms": round(statistics.median(medians), 1), "max_ms": round(max(medians), 1),
-            "pages": {k: round(v["median_ms"], 1) for k, v in figures.items()},
-            "bytes": {k: v["bytes"] for k, v in figures.items()}}
+    return {
+        "results": info["results"],
+        "runs": info["runs"],
+        "labelled": info["labelled"],
+        "store_mb": round(info["bytes"] / 1e6),
+        "build_s": None if built_s is None else round(built_s, 1),
+        "repeats": repeats,
+        "median_ms": round(statistics.median(medians), 1),
+        "max_ms": round(max(medians), 1),
+        "pages": {k: round(v["median_ms"], 1) for k, v in figures.items()},
+        "bytes": {k: v["bytes"] for k, v in figures.items()},
+    }
 
 
 def main() -> None:
@@ -282,8 +398,10 @@ def main() -> None:
         print(json.dumps(out, indent=2))
         return
     built = f", built in {out['build_s']} s" if out["build_s"] is not None else " (reused)"
-    print(f"store: {out['results']:,} results in {out['runs']} runs, {out['labelled']:,} reviewed sessions, "
-          f"{out['store_mb']} MB{built}")
+    print(
+        f"store: {out['results']:,} results in {out['runs']} runs, {out['labelled']:,} reviewed sessions, "
+        f"{out['store_mb']} MB{built}"
+    )
     print(f"{'page / endpoint':38} {'median ms':>10} {'KB':>8}   (median of {out['repeats']} after a warm-up)")
     for name, ms in out["pages"].items():
         print(f"{name:38} {ms:>10.1f} {out['bytes'][name] / 1000:>8.1f}")

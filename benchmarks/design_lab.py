@@ -40,8 +40,15 @@ _STEPS = ("bundle", "typecheck", "lint", "tests")
 def _step_of(description: str) -> str:
     """The grading step a planted mistake fails, from its description (bundle, tsc, eslint or tests)."""
     d = description.lower()
-    return ("bundle" if "bundl" in d else "typecheck" if "type-check" in d or "exist" in d else "lint" if "lint" in d
-            else "tests")
+    return (
+        "bundle"
+        if "bundl" in d
+        else "typecheck"
+        if "type-check" in d or "exist" in d
+        else "lint"
+        if "lint" in d
+        else "tests"
+    )
 
 
 class FastModel:
@@ -77,7 +84,9 @@ class FastModel:
         for r, names in self.phrasings.items():
             for v in names:
                 swap_texts[(r, v)] = h.guidelines.compose_selection({r: v}, template=self.template).text
-                self.swap_chars[(r, v)] = len(h.guidelines.compose_selection({**full_sel, r: v}, template=self.template).text) - len(full)
+                self.swap_chars[(r, v)] = len(
+                    h.guidelines.compose_selection({**full_sel, r: v}, template=self.template).text
+                ) - len(full)
         self.prof = prof = self.data.profile(profile)
         self.model = []
         self.gap_names: dict[int, list[tuple[str, str]]] = {}  # eval index -> (gap id, grading step it fails)
@@ -85,15 +94,30 @@ class FastModel:
             items = []
             gaps = [g for g in self.data.gaps if g.id in prof.gaps and g.applies_to(ev.answer)]
             for g in gaps:
-                cure = np.array([max([c.strength for c in g.cures if c.matches(texts[r])], default=0.0) for r in self.rules])
-                ind = np.array([max([c.strength for c in g.induced_by if c.matches(texts[r])], default=0.0) for r in self.rules])
-                swaps = {k: (max([c.strength for c in g.cures if c.matches(t)], default=0.0),
-                             max([c.strength for c in g.induced_by if c.matches(t)], default=0.0)) for k, t in swap_texts.items()}
+                cure = np.array(
+                    [max([c.strength for c in g.cures if c.matches(texts[r])], default=0.0) for r in self.rules]
+                )
+                ind = np.array(
+                    [max([c.strength for c in g.induced_by if c.matches(texts[r])], default=0.0) for r in self.rules]
+                )
+                swaps = {
+                    k: (
+                        max([c.strength for c in g.cures if c.matches(t)], default=0.0),
+                        max([c.strength for c in g.induced_by if c.matches(t)], default=0.0),
+                    )
+                    for k, t in swap_texts.items()
+                }
                 items.append((prof.gaps.get(g.id, 0.0), cure, ind, swaps))
                 self.gap_names.setdefault(len(self.model), []).append((g.id, _step_of(g.description)))
-            sides = [(e.probability, np.array([1.0 if e.cue().matches(texts[r]) else 0.0 for r in self.rules]),
-                      {k: e.cue().matches(t) for k, t in swap_texts.items()})
-                     for e in prof.side_effects if ev.category in e.categories and e.applies_to(ev.answer)]
+            sides = [
+                (
+                    e.probability,
+                    np.array([1.0 if e.cue().matches(texts[r]) else 0.0 for r in self.rules]),
+                    {k: e.cue().matches(t) for k, t in swap_texts.items()},
+                )
+                for e in prof.side_effects
+                if ev.category in e.categories and e.applies_to(ev.answer)
+            ]
             self.model.append((bool(gaps), items, sides))
 
     def compose(self, ids: set[str]) -> str:
@@ -107,8 +131,11 @@ class FastModel:
             present = present.copy()
             for r, _ in swapped:
                 present[self.rules.index(r)] = False  # its default text is out; the phrasing's cues count below
-        chars = self.full_chars - self.chars[~present].sum() + sum(self.chars[self.rules.index(r)] + self.swap_chars[(r, v)]
-                                                                   for r, v in swapped)
+        chars = (
+            self.full_chars
+            - self.chars[~present].sum()
+            + sum(self.chars[self.rules.index(r)] + self.swap_chars[(r, v)] for r, v in swapped)
+        )
         att = prof.attention(math.ceil(chars / 4))
         any_gap, items, sides = self.model[i]
         p = 1 - prof.noise if any_gap else 1.0
@@ -135,7 +162,9 @@ class FastModel:
                 made.append(gap)
         if any_gap and u("noise") < prof.noise:
             made.append("noise")
-        made += [f"side{k}" for k, (prob, cue, _) in enumerate(sides) if cue[present].any() and u(f"side{k}") < prob * att]
+        made += [
+            f"side{k}" for k, (prob, cue, _) in enumerate(sides) if cue[present].any() and u(f"side{k}") < prob * att
+        ]
         return tuple(made)
 
     def step_modes(self, i: int, made: tuple[str, ...]) -> tuple[str, ...]:
@@ -194,6 +223,7 @@ def run(model: FastModel, categories: list[str], budget: int, seed: int, null: b
                 for r in pt.dropped:
                     present[pos[r]] = False
             if modes:
+
                 def u(name, pt=pt):
                     digest = hashlib.sha256(f"{seed}|{pt.eval_id}|{pt.replicate}|{pt.dropped}|{name}".encode()).digest()
                     return int.from_bytes(digest[:8], "big") / 2**64
@@ -207,8 +237,15 @@ def run(model: FastModel, categories: list[str], budget: int, seed: int, null: b
         return out, len(points)
 
     evals = {c: tuple(e.id for e in model.evals if e.category == c) for c in categories}
-    plan = Plan(rules=tuple(model.rules), evals=evals, models=("m",), budget_calls=budget, seed=seed, modes=bool(modes),
-                **plan_args)
+    plan = Plan(
+        rules=tuple(model.rules),
+        evals=evals,
+        models=("m",),
+        budget_calls=budget,
+        seed=seed,
+        modes=bool(modes),
+        **plan_args,
+    )
     return run_engine(plan, observe)
 
 
@@ -219,8 +256,8 @@ def tune_picks(model: FastModel, category: str, budget: int, seeds: int, first_s
 
     import numpy as np
 
-    from tuner.engine import Plan, run_engine, split_key
     from tuner.ablation.effects import Effect
+    from tuner.engine import Plan, run_engine, split_key
     from tuner.tuning.config import TuneConfig
     from tuner.tuning.screen import assemble
 
@@ -241,15 +278,31 @@ def tune_picks(model: FastModel, category: str, budget: int, seeds: int, first_s
     changes |= {f"{r}@{v}": (base, ((r, v),)) for r in base for v in model.phrasings[r]}
     gains = {k: rate(*v) - b0 for k, v in changes.items()}
     best = max(gains, key=gains.get)
-    print(f"truly best single change on {category}: {best} ({gains[best]:+.3f}); next {sorted(gains.values())[-2]:+.3f}")
-    config = TuneConfig(category=category, models=[{"model": "m"}], samples=4, tolerance=0.15, baseline="all-active",
-                        baseline_selection={r: "default" for r in sorted(base)}, pool=list(model.rules),
-                        variants={r: ["default", *model.phrasings[r]] for r in model.rules}, eval_ids=evals)
+    print(
+        f"truly best single change on {category}: {best} ({gains[best]:+.3f}); next {sorted(gains.values())[-2]:+.3f}"
+    )
+    config = TuneConfig(
+        category=category,
+        models=[{"model": "m"}],
+        samples=4,
+        tolerance=0.15,
+        baseline="all-active",
+        baseline_selection={r: "default" for r in sorted(base)},
+        pool=list(model.rules),
+        variants={r: ["default", *model.phrasings[r]] for r in model.rules},
+        eval_ids=evals,
+    )
     new, old = Counter(), Counter()
     for seed in range(first_seed, first_seed + seeds):
         rng = np.random.default_rng(seed)
-        plan = Plan(rules=tuple(model.rules), evals={category: tuple(evals)}, models=("m",), budget_calls=budget, seed=seed,
-                    variants={r: tuple(v) for r, v in model.phrasings.items() if v})
+        plan = Plan(
+            rules=tuple(model.rules),
+            evals={category: tuple(evals)},
+            models=("m",),
+            budget_calls=budget,
+            seed=seed,
+            variants={r: tuple(v) for r, v in model.phrasings.items() if v},
+        )
 
         def observe(points, rng=rng):
             out = []
@@ -260,22 +313,37 @@ def tune_picks(model: FastModel, category: str, budget: int, seeds: int, first_s
             return out, len(points)
 
         cells = run_engine(plan, observe).cells
-        effects = [Effect(rule=c.rule, model="m", category=category, delta=c.delta, lo=c.lo, hi=c.hi, p_value=c.p_value,
-                          verdict=c.verdict) for c in cells]
+        effects = [
+            Effect(
+                rule=c.rule,
+                model="m",
+                category=category,
+                delta=c.delta,
+                lo=c.lo,
+                hi=c.hi,
+                p_value=c.p_value,
+                verdict=c.verdict,
+            )
+            for c in cells
+        ]
         moves, how = assemble(config, effects)
         new[(how, best in [m.describe() for m in moves])] += 1
+
         # The former flow: every change at one sample per eval, the best eight raced to four samples.
-        draw = lambda rules, swapped, n: np.mean([rng.random() < model.p(present(rules), index[e], swapped)  # noqa: E731
-                                                  for e in evals for _ in range(n)])
+        def draw(rules, swapped, n):
+            return np.mean([rng.random() < model.p(present(rules), index[e], swapped) for e in evals for _ in range(n)])
+
         b = draw(base, (), 4)
         first = {k: draw(*v, 1) - b for k, v in changes.items()}
         top = [k for k in sorted(first, key=lambda k: -first[k]) if first[k] > 0][:8]
         raced = {k: draw(*changes[k], 4) - b for k in top}
         helped = [k for k in sorted(raced, key=lambda k: -raced[k]) if raced[k] > 0]
         old[bool(helped) and helped[0] == best] += 1
-    print(f"tune's screening ({budget} calls): best change in the winner {sum(v for (h, ok), v in new.items() if ok)}/{seeds} "
-          f"(decided {new[('decided', True)]}, best bet {new[('promising', True)]}); chosen by: "
-          f"{dict(Counter(h for (h, _) in new.elements()))}")
+    print(
+        f"tune's screening ({budget} calls): best change in the winner {sum(v for (h, ok), v in new.items() if ok)}/{seeds} "
+        f"(decided {new[('decided', True)]}, best bet {new[('promising', True)]}); chosen by: "
+        f"{dict(Counter(h for (h, _) in new.elements()))}"
+    )
     calls = (4 + len(changes)) * len(evals) + 8 * 3 * len(evals)
     print(f"former single-change screen + race ({calls} calls): best change picked {old[True]}/{seeds}")
 
@@ -297,17 +365,28 @@ def stopping_bias(effect: float, budget: int, seeds: int) -> None:
         base = {e: rng.uniform(0.25, 0.6) for evals in categories.values() for e in evals}
 
         def observe(points, rng=rng, base=base):
-            return [{"m": bool(rng.random() < base[pt.eval_id] + (effect if pt.category == "a" and "r0" not in pt.dropped
-                                                                  else 0.0))} for pt in points], len(points)
+            return [
+                {
+                    "m": bool(
+                        rng.random()
+                        < base[pt.eval_id] + (effect if pt.category == "a" and "r0" not in pt.dropped else 0.0)
+                    )
+                }
+                for pt in points
+            ], len(points)
 
-        plan = Plan(rules=tuple(f"r{i}" for i in range(7)), evals=categories, models=("m",), budget_calls=budget, seed=seed)
+        plan = Plan(
+            rules=tuple(f"r{i}" for i in range(7)), evals=categories, models=("m",), budget_calls=budget, seed=seed
+        )
         cell = next(c for c in run_engine(plan, observe).cells if c.rule == "r0" and c.category == "a")
         if cell.delta is not None:
             every.append(cell.delta)
             if cell.verdict == "helps":
                 decided.append(cell.delta)
-    print(f"truth {effect:+.3f}, budget {budget}: decided 'helps' in {len(decided)}/{seeds}, their figure at the deciding "
-          f"look {np.mean(decided) if decided else float('nan'):+.3f}; every design's last estimate {np.mean(every):+.3f}")
+    print(
+        f"truth {effect:+.3f}, budget {budget}: decided 'helps' in {len(decided)}/{seeds}, their figure at the deciding "
+        f"look {np.mean(decided) if decided else float('nan'):+.3f}; every design's last estimate {np.mean(every):+.3f}"
+    )
 
 
 def main() -> None:
@@ -324,12 +403,22 @@ def main() -> None:
     parser.add_argument("--max-dropped", type=float, default=None)
     parser.add_argument("--max-share", type=float, default=None)
     parser.add_argument("--null", action="store_true", help="A/A: dropping rules changes nothing")
-    parser.add_argument("--modes", choices=("", "step", "mistake"), default="",
-                        help="read each rule through its failure modes: the first failing step, or every mistake")
+    parser.add_argument(
+        "--modes",
+        choices=("", "step", "mistake"),
+        default="",
+        help="read each rule through its failure modes: the first failing step, or every mistake",
+    )
     parser.add_argument("--check", action="store_true", help="compare the fast model with the exact truth first")
-    parser.add_argument("--tune", action="store_true", help="what tune's screening makes the winner (see the docstring)")
-    parser.add_argument("--bias", type=float, default=None,
-                        help="stopping bias of a decided cell's figure: a synthetic world with one rule worth this much")
+    parser.add_argument(
+        "--tune", action="store_true", help="what tune's screening makes the winner (see the docstring)"
+    )
+    parser.add_argument(
+        "--bias",
+        type=float,
+        default=None,
+        help="stopping bias of a decided cell's figure: a synthetic world with one rule worth this much",
+    )
     args = parser.parse_args()
     if args.bias is not None:
         return stopping_bias(args.bias, args.budget, args.seeds)
@@ -357,12 +446,18 @@ def main() -> None:
             recall.append(hits / len(real) if real else np.nan)
             precision.append(hits / len(judged) if judged else np.nan)
             false_alarms.append(sum(1 for r in flagged if r in nulls))
-            right = [abs(truth[cat][r]) for r, v in flagged.items() if abs(truth[cat][r]) > DELTA0 and (v == "helps") == (truth[cat][r] > 0)]
+            right = [
+                abs(truth[cat][r])
+                for r, v in flagged.items()
+                if abs(truth[cat][r]) > DELTA0 and (v == "helps") == (truth[cat][r] > 0)
+            ]
             smallest.append(min(right) if right else np.nan)
-    print(f"{args.profile} {args.categories} budget {args.budget}{' A/A' if args.null else ''} {args.modes or 'pass'}: "
-          f"recall {np.nanmean(recall):.2f}, precision {np.nanmean(precision):.2f}, false alarms per design "
-          f"{np.mean(false_alarms):.2f}, smallest true effect decided {np.nanmean(smallest):.3f}, designs flagging anything {any_flag}/{args.seeds} "
-          f"({len(model.rules)} rules, {args.seeds} seeds, {time.perf_counter() - start:.0f} s)")
+    print(
+        f"{args.profile} {args.categories} budget {args.budget}{' A/A' if args.null else ''} {args.modes or 'pass'}: "
+        f"recall {np.nanmean(recall):.2f}, precision {np.nanmean(precision):.2f}, false alarms per design "
+        f"{np.mean(false_alarms):.2f}, smallest true effect decided {np.nanmean(smallest):.3f}, designs flagging anything {any_flag}/{args.seeds} "
+        f"({len(model.rules)} rules, {args.seeds} seeds, {time.perf_counter() - start:.0f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from citools import fails_in_ci  # tests/ is on sys.path: this file's folder
+
 # Session-wide stores recorded by real runs, used by tests/sessions and tests/web: registered here, once,
 # so both folders share one recording (a fixture registered by each folder's conftest would run twice).
 from recorded import flows, recorded  # noqa: F401  (fixtures)

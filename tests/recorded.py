@@ -39,10 +39,29 @@ def recorded(tmp_path_factory, shared_cache) -> SimpleNamespace:
     env = {**os.environ, "TUNER_HOME": str(root), "TUNER_CACHE_DIR": str(shared_cache), "TUNER_DB": f"sqlite:///{db}"}
     env.pop("TUNER_SUITE", None)
     done = subprocess.run(
-        [sys.executable, "-m", "tuner.cli.main", "compare", "--suite", str(REPO / "suites" / "python"),
-         "--before", "none", "--after", "all-active", "--model", "sim/careful", "--model", "sim/overeager",
-         "--samples", "1"],
-        cwd=root, env=env, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "tuner.cli.main",
+            "compare",
+            "--suite",
+            str(REPO / "suites" / "python"),
+            "--before",
+            "none",
+            "--after",
+            "all-active",
+            "--model",
+            "sim/careful",
+            "--model",
+            "sim/overeager",
+            "--samples",
+            "1",
+        ],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     # The simulator is deterministic: adding the rules flips 4 evals fail→pass and none pass→fail,
     # so compare finds no significant regression and exits 0 (anything else is a broken fixture).
@@ -126,8 +145,13 @@ def flows(tmp_path_factory, shared_grading) -> SimpleNamespace:
     root = _project(tmp_path_factory.mktemp("flows") / "proj")
     cache = shared_grading(tmp_path_factory.mktemp("flows-cache"))
     db = root / "experiments" / "tuner.db"
-    env = {"TUNER_HOME": str(root), "TUNER_CACHE_DIR": str(cache), "TUNER_DB": f"sqlite:///{db}",
-           "TUNER_SUITE": str(root / "suites" / "python"), "COLUMNS": "80"}
+    env = {
+        "TUNER_HOME": str(root),
+        "TUNER_CACHE_DIR": str(cache),
+        "TUNER_DB": f"sqlite:///{db}",
+        "TUNER_SUITE": str(root / "suites" / "python"),
+        "COLUMNS": "80",
+    }
     out, spent = {}, {}
     with pytest.MonkeyPatch.context() as mp:
         for k, v in env.items():
@@ -142,11 +166,16 @@ def flows(tmp_path_factory, shared_grading) -> SimpleNamespace:
         for name, args in FLOW_COMMANDS:
             out[name] = tuner(*args)
             # The last line, however the terminal's width wrapped it.
-            m = re.search(r"spent: ([\d,]+) provider calls?\b.*?([\d,]+) tokens in, ([\d,]+) out, cost (\S+)$",
-                          " ".join(out[name].split()))
+            m = re.search(
+                r"spent: ([\d,]+) provider calls?\b.*?([\d,]+) tokens in, ([\d,]+) out, cost (\S+)$",
+                " ".join(out[name].split()),
+            )
             assert m, out[name][-1500:]
-            spent[name] = {"calls": int(m.group(1).replace(",", "")), "tokens": int(m.group(2).replace(",", ""))
-                           + int(m.group(3).replace(",", "")), "cost": m.group(4)}
+            spent[name] = {
+                "calls": int(m.group(1).replace(",", "")),
+                "tokens": int(m.group(2).replace(",", "")) + int(m.group(3).replace(",", "")),
+                "cost": m.group(4),
+            }
         [run] = [r for r in json.loads(tuner("runs", "list", "--json")) if r["set"] == "all-active"]
         out["analyze"] = tuner("analyze", run["id"])
     return SimpleNamespace(root=root, db=db, url=f"sqlite:///{db}", out=out, spent=spent, run=run["id"], env=env)

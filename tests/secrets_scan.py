@@ -70,8 +70,9 @@ def scan_store(url: str, secrets: dict[str, str]) -> list[Finding]:
     return found
 
 
-def scan_project(project: Path, secrets: dict[str, str], outputs: dict[str, str] | None = None,
-                 extra: Iterable[Path] = ()) -> list[Finding]:
+def scan_project(
+    project: Path, secrets: dict[str, str], outputs: dict[str, str] | None = None, extra: Iterable[Path] = ()
+) -> list[Finding]:
     """Files under the project's generated folders (and ``extra`` folders: a suite's own published
     files), the store's rows, and captured outputs."""
     folders = [project / folder for folder in GENERATED] + list(extra)

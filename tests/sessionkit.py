@@ -23,15 +23,32 @@ def add_tool_session(store, run_id: str) -> str:
         {"role": "user", "content": "What is 2 + 2?"},
         {"role": "assistant", "content": "4"},
         {"role": "user", "content": "Look up the weather in Paris, then answer."},
-        {"role": "assistant", "content": None,
-         "tool_calls": [{"id": "call_w1", "type": "function", "function": {"name": "weather", "arguments": {"city": "Paris"}}}]},
-        {"role": "tool", "tool_call_id": "call_w1", "content": "{\"temp_c\": 21}"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_w1", "type": "function", "function": {"name": "weather", "arguments": {"city": "Paris"}}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_w1", "content": '{"temp_c": 21}'},
     ]
     key = "sha256:" + "ab" * 32
-    store.record_result(run_id, ResultRecord(
-        eval_id=base.eval_id, category=base.category, sample_index=99, outcome="pass", output="It is 21 °C in Paris.",
-        prompt_tokens=120, completion_tokens=9, cost_usd=0.00042, response_key=key, messages=messages,
-        response_model="gpt-test"))
+    store.record_result(
+        run_id,
+        ResultRecord(
+            eval_id=base.eval_id,
+            category=base.category,
+            sample_index=99,
+            outcome="pass",
+            output="It is 21 °C in Paris.",
+            prompt_tokens=120,
+            completion_tokens=9,
+            cost_usd=0.00042,
+            response_key=key,
+            messages=messages,
+            response_model="gpt-test",
+        ),
+    )
     return key
 
 
@@ -86,8 +103,10 @@ def browser_marks() -> list:
 
     return [
         pytest.mark.slow,
-        pytest.mark.skipif(CHROMIUM is None and not _os.environ.get("CI"),
-                           reason="no system Chromium (apt-get install chromium; .ci/run and ./dev install it)"),
+        pytest.mark.skipif(
+            CHROMIUM is None and not _os.environ.get("CI"),
+            reason="no system Chromium (apt-get install chromium; .ci/run and ./dev install it)",
+        ),
     ]
 
 
@@ -98,8 +117,14 @@ def serve(root):
     import sys
     import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "tuner.cli.main", "serve", "--port", "0"], cwd=root,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_os.environ.copy())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tuner.cli.main", "serve", "--port", "0"],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_os.environ.copy(),
+    )
     try:
         login = None
         deadline = time.monotonic() + 60
@@ -119,5 +144,7 @@ def serve(root):
 def launch(playwright):
     """Debian's Chromium, headless, as the viewer tests drive it."""
     assert CHROMIUM, "no system Chromium: .ci/run installs it with apt"
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=[
-        "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM,
+        args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+    )

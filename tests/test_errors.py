@@ -34,20 +34,23 @@ def test_readme_table_is_the_code_table():
         assert _plain(meaning).startswith(MEANINGS[code]), (code, meaning)
 
 
-@pytest.mark.parametrize("exc, code", [
-    (errors.TunerError("x"), 1),
-    (errors.InputError("x"), 2),
-    (errors.NotFoundError("x"), 2),
-    (errors.ProviderError("x"), 2),
-    (errors.ToolchainError("x"), 3),
-    (errors.JailAccessError("x"), 3),
-    (errors.StoreError("x"), 3),
-    (errors.ClusterError("x"), 3),
-    (errors.IncompleteError("x"), 4),
-    (errors.PlanShown("x"), 0),
-    (KeyboardInterrupt(), 130),
-    (ValueError("a bug"), 1),
-])
+@pytest.mark.parametrize(
+    "exc, code",
+    [
+        (errors.TunerError("x"), 1),
+        (errors.InputError("x"), 2),
+        (errors.NotFoundError("x"), 2),
+        (errors.ProviderError("x"), 2),
+        (errors.ToolchainError("x"), 3),
+        (errors.JailAccessError("x"), 3),
+        (errors.StoreError("x"), 3),
+        (errors.ClusterError("x"), 3),
+        (errors.IncompleteError("x"), 4),
+        (errors.PlanShown("x"), 0),
+        (KeyboardInterrupt(), 130),
+        (ValueError("a bug"), 1),
+    ],
+)
 def test_each_error_has_its_code(exc, code):
     assert exit_code(exc) == code
 

@@ -116,7 +116,8 @@ def test_imports_inside_functions_count_and_type_checking_ones_do_not(tmp_path, 
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from tuner.b import Thing\n"
         "def f():\n    from tuner.b import other\n"
-        "from . import sibling\n")
+        "from . import sibling\n"
+    )
     monkeypatch.setattr(sys.modules[__name__], "ROOT", pkg)
     graph = package_graph()
     assert graph["a"] == {"b": ["tuner/a/__init__.py:5"]}
@@ -141,6 +142,7 @@ LAYERS: list[list[str]] = [
 # shrink: an entry no longer needed fails the test, so it is removed when its import goes.
 ALLOWED_UPWARD: dict[tuple[str, str], str] = {}
 
+
 def _level() -> dict[str, int]:
     return {node: i for i, layer in enumerate(LAYERS) for node in layer}
 
@@ -156,7 +158,9 @@ def test_every_package_has_a_layer():
     nodes = set(graph) | {b for deps in graph.values() for b in deps}
     placed = [n for layer in LAYERS for n in layer]
     assert len(placed) == len(set(placed)), "a package is in two layers"
-    assert not nodes - set(placed), f"place these packages in LAYERS (and docs/layout.md): {sorted(nodes - set(placed))}"
+    assert not nodes - set(placed), (
+        f"place these packages in LAYERS (and docs/layout.md): {sorted(nodes - set(placed))}"
+    )
     assert not set(placed) - nodes, f"LAYERS names packages that no longer exist: {sorted(set(placed) - nodes)}"
 
 
@@ -164,7 +168,8 @@ def test_no_layer_imports_a_higher_one():
     found = upward_imports(package_graph(types=True))
     new = {k: v for k, v in found.items() if k not in ALLOWED_UPWARD}
     assert not new, "imports of a higher layer:\n" + "\n".join(
-        f"  {a} -> {b} ({', '.join(where[:3])})" for (a, b), where in sorted(new.items()))
+        f"  {a} -> {b} ({', '.join(where[:3])})" for (a, b), where in sorted(new.items())
+    )
     stale = sorted(set(ALLOWED_UPWARD) - set(found))
     assert not stale, f"ALLOWED_UPWARD entries no longer needed (remove them): {stale}"
 
@@ -220,15 +225,23 @@ def test_a_schema_import_outside_the_store_is_caught(tmp_path, monkeypatch):
 def test_only_the_store_speaks_sql():
     """Queries are the store's: SQLAlchemy is imported in ``tuner/store/`` and, for Optuna's own
     storage (its tables, not the store's), in ``tuner/tuning/``; nowhere else."""
-    users = [f"{path.relative_to(ROOT.parent)}:{line}" for path in sorted(ROOT.rglob("*.py"))
-             if path.relative_to(ROOT).parts[0] not in ("store", "tuning")
-             for target, line in _imports(path, types=True) if target.split(".")[0] == "sqlalchemy"]
+    users = [
+        f"{path.relative_to(ROOT.parent)}:{line}"
+        for path in sorted(ROOT.rglob("*.py"))
+        if path.relative_to(ROOT).parts[0] not in ("store", "tuning")
+        for target, line in _imports(path, types=True)
+        if target.split(".")[0] == "sqlalchemy"
+    ]
     assert not users, users
 
 
 def test_only_the_cli_speaks_typer():
     """Library code raises a TunerError; only ``tuner/cli`` turns it into an exit (typer.Exit)."""
-    users = [f"{path.relative_to(ROOT.parent)}:{line}" for path in sorted(ROOT.rglob("*.py"))
-             if "cli" not in path.relative_to(ROOT).parts[:1]
-             for target, line in _imports(path, types=True) if target.split(".")[0] in ("typer", "click")]
+    users = [
+        f"{path.relative_to(ROOT.parent)}:{line}"
+        for path in sorted(ROOT.rglob("*.py"))
+        if "cli" not in path.relative_to(ROOT).parts[:1]
+        for target, line in _imports(path, types=True)
+        if target.split(".")[0] in ("typer", "click")
+    ]
     assert not users, users

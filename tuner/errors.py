@@ -72,12 +72,20 @@ class BudgetSpentError(IncompleteError):
 
     def __init__(self, budget) -> None:
         self.spent = budget.spent
-        cap = ", ".join(x for x in (f"{budget.calls} calls" if budget.calls is not None else "",
-                                    f"${budget.usd:.2f}" if budget.usd is not None else "") if x)
+        cap = ", ".join(
+            x
+            for x in (
+                f"{budget.calls} calls" if budget.calls is not None else "",
+                f"${budget.usd:.2f}" if budget.usd is not None else "",
+            )
+            if x
+        )
         cost = self.spent["cost_usd"]
-        super().__init__(f"budget spent: {budget.spent_calls} provider calls made, {budget.tokens_in} tokens in, "
-                         f"{budget.tokens_out} out, cost {'unknown' if cost is None else f'${cost:.4f}'} (cap {cap}); "
-                         "what was done is kept: run the same command with a larger --budget-calls/--budget-usd to go on")
+        super().__init__(
+            f"budget spent: {budget.spent_calls} provider calls made, {budget.tokens_in} tokens in, "
+            f"{budget.tokens_out} out, cost {'unknown' if cost is None else f'${cost:.4f}'} (cap {cap}); "
+            "what was done is kept: run the same command with a larger --budget-calls/--budget-usd to go on"
+        )
 
 
 class PlanShown(TunerError):

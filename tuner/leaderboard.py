@@ -53,10 +53,15 @@ def leaderboard(store, suite_hash: str, suite_evals: list[str] | None = None, la
         newest = runs[0]
         rows.append(
             LeaderboardRow(
-                model=newest.model, model_label=model_label(newest.model, newest.params), simulated=is_simulated(newest.model),
-                set_name=newest.set_name, prompt_hash=newest.prompt_hash,
-                mean=statistics.fmean(rates), sd=statistics.stdev(rates) if len(rates) > 1 else None,
-                runs=len(runs), run_ids=[r.id for r in runs],
+                model=newest.model,
+                model_label=model_label(newest.model, newest.params),
+                simulated=is_simulated(newest.model),
+                set_name=newest.set_name,
+                prompt_hash=newest.prompt_hash,
+                mean=statistics.fmean(rates),
+                sd=statistics.stdev(rates) if len(rates) > 1 else None,
+                runs=len(runs),
+                run_ids=[r.id for r in runs],
             )
         )
     return sorted(rows, key=lambda r: (-(r.mean or 0.0), r.model_label, r.set_name, r.prompt_hash))

@@ -21,11 +21,28 @@ import re
 
 __all__ = ["SECRET_PARAMS", "secret_params", "is_secret_name", "secret_values", "mask", "mask_tree", "scrub"]
 
-SECRET_PARAMS = frozenset({
-    "api_key", "apikey", "key", "token", "access_token", "api_token", "auth_token", "bearer_token",
-    "secret", "secret_key", "client_secret", "password", "authorization",
-    "aws_access_key_id", "aws_secret_access_key", "aws_session_token", "azure_ad_token", "vertex_credentials",
-})
+SECRET_PARAMS = frozenset(
+    {
+        "api_key",
+        "apikey",
+        "key",
+        "token",
+        "access_token",
+        "api_token",
+        "auth_token",
+        "bearer_token",
+        "secret",
+        "secret_key",
+        "client_secret",
+        "password",
+        "authorization",
+        "aws_access_key_id",
+        "aws_secret_access_key",
+        "aws_session_token",
+        "azure_ad_token",
+        "vertex_credentials",
+    }
+)
 
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
 _MIN_SECRET = 8
@@ -34,8 +51,13 @@ _MASK = "***"
 _SHAPES = [
     (re.compile(r"sk-[A-Za-z0-9_\-]{6,}"), "sk-***"),
     (re.compile(r"(?i)bearer\s+[A-Za-z0-9_\-.=:/+~]{6,}"), "Bearer ***"),
-    (re.compile(r"(?i)((?:api[_-]?key|x-api-key|authorization|access[_-]?token|secret|password)[\"']?\s*[:=]\s*[\"']?)"
-                r"(?!\*\*\*)[^\s\"',}]{4,}"), r"\1***"),
+    (
+        re.compile(
+            r"(?i)((?:api[_-]?key|x-api-key|authorization|access[_-]?token|secret|password)[\"']?\s*[:=]\s*[\"']?)"
+            r"(?!\*\*\*)[^\s\"',}]{4,}"
+        ),
+        r"\1***",
+    ),
     (re.compile(r"AIza[0-9A-Za-z_\-]{20,}"), "AIza***"),
     (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "AKIA***"),
     (re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}\b|\bgithub_pat_[A-Za-z0-9_]{20,}"), "gh***"),

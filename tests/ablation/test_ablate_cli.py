@@ -44,9 +44,22 @@ def test_a_planted_helpful_rule_deleted_from_the_set_is_found(cli, py_project):
     (rules / "errors" / "planted.md").write_text(PLANTED)
     (py_project / "py" / "guidelines" / "sets" / "planted.yaml").write_text(
         "description: the active rules, with the planted rule in place of two of them\n"
-        "statuses: [active]\ninclude: [py.planted-raise]\nexclude: [py.raise-valueerror, py.inclusive-limits]\n")
-    r = cli("ablate", "--set", "planted", "--design", "loo", "--category", "text", "--samples", "10",
-            "--model", "sim/careful", "--json")
+        "statuses: [active]\ninclude: [py.planted-raise]\nexclude: [py.raise-valueerror, py.inclusive-limits]\n"
+    )
+    r = cli(
+        "ablate",
+        "--set",
+        "planted",
+        "--design",
+        "loo",
+        "--category",
+        "text",
+        "--samples",
+        "10",
+        "--model",
+        "sim/careful",
+        "--json",
+    )
     data, effects = _effects(r)
     assert set(effects) == ACTIVE - {"py.raise-valueerror", "py.inclusive-limits"} | {"py.planted-raise"}
     # Deleting the planted rule brings its mistakes back (about 0.3 + 0.4 / 3 of the text samples): found.
@@ -111,7 +124,9 @@ def test_adaptive_finds_the_strong_rule_and_a_larger_budget_continues(cli, py_pr
     try:
         points = store.design_points(b["id"])
         assert store.runs() == [] and len(points) == b["adaptive"]["calls"]
-        assert all(p.outcome in ("pass", "fail") and p.response_key and p.model == "sim/careful" for p in points.values())
+        assert all(
+            p.outcome in ("pass", "fail") and p.response_key and p.model == "sim/careful" for p in points.values()
+        )
         assert any(p.dropped for p in points.values())
     finally:
         store.close()
@@ -161,7 +176,8 @@ def test_defaults_find_a_planted_helpful_rule_and_flag_a_planted_harmful_candida
     (py_project / "py" / "guidelines" / "sets" / "planted.yaml").write_text(
         "description: the active rules with the planted ones in place of two of them\n"
         "statuses: [active]\ninclude: [py.planted-raise, py.planted-harm]\n"
-        "exclude: [py.raise-valueerror, py.inclusive-limits]\n")
+        "exclude: [py.raise-valueerror, py.inclusive-limits]\n"
+    )
     sim = py_project / "planted-sim.yaml"
     sim.write_text(PLANTED_SIM)
     monkeypatch.setenv("TUNER_SIM_FILE", str(sim))
@@ -200,8 +216,9 @@ def test_an_ablation_is_an_experiment_linked_to_its_runs(cli, py_project):
     assert {role for _, role in links} == {"design"} and len(links) == len(ACTIVE) + 1
 
 
-def test_a_small_cap_leaves_a_planted_rule_open_and_the_printed_command_continues_to_decide_it(cli, py_project, tmp_path,
-                                                                                                monkeypatch):
+def test_a_small_cap_leaves_a_planted_rule_open_and_the_printed_command_continues_to_decide_it(
+    cli, py_project, tmp_path, monkeypatch
+):
     """Issue 29's done-criterion: at a small cap the planted rule is undecided and the output names
     the calls that decide it and the command that continues; that command, run exactly as printed,
     is the same experiment: it replays the looks made (spending what they spent), decides the rule,
@@ -219,8 +236,13 @@ def test_a_small_cap_leaves_a_planted_rule_open_and_the_printed_command_continue
     assert effects[lead["rule"]]["verdict"] == "undecided" and lead["delta"] > 0.02 and lead["calls"] > 150, lead
     command = a["adaptive"]["continue"]
     args = shlex.split(command)
-    assert args[:2] == ["tuner", "ablate"] and int(args[args.index("--budget-calls") + 1]) == a["adaptive"]["leads"][0]["calls"]
-    assert a["adaptive"]["continued"] == 0 and a["spent"]["calls"] == a["adaptive"]["new_calls"] == a["adaptive"]["calls"]
+    assert (
+        args[:2] == ["tuner", "ablate"]
+        and int(args[args.index("--budget-calls") + 1]) == a["adaptive"]["leads"][0]["calls"]
+    )
+    assert (
+        a["adaptive"]["continued"] == 0 and a["spent"]["calls"] == a["adaptive"]["new_calls"] == a["adaptive"]["calls"]
+    )
 
     second = cli(*args[1:], "--json")  # exactly the printed command (the test's --json aside)
     b, effects = _effects(second)
@@ -238,9 +260,13 @@ def test_a_small_cap_leaves_a_planted_rule_open_and_the_printed_command_continue
         store.close()
     assert recorded == [(h["reps"], h["alpha"], h["beta"]) for h in b["adaptive"]["history"]]
     assert anchor == a["adaptive"]["looks"][-1]
-    assert b["adaptive"]["alpha_spent"] == pytest.approx(sum(x[1] for x in recorded)) and b["adaptive"]["alpha_spent"] <= 0.05
+    assert (
+        b["adaptive"]["alpha_spent"] == pytest.approx(sum(x[1] for x in recorded))
+        and b["adaptive"]["alpha_spent"] <= 0.05
+    )
     # A different question (another zone) is another experiment: it starts afresh.
-    other = cli("ablate", "--category", "text", "--model", "sim/careful", "--budget-calls", "150",
-                "--delta", "0.1", "--json")
+    other = cli(
+        "ablate", "--category", "text", "--model", "sim/careful", "--budget-calls", "150", "--delta", "0.1", "--json"
+    )
     c, _ = _effects(other)
     assert c["id"] != a["id"] and c["adaptive"]["continued"] == 0

@@ -37,8 +37,13 @@ def test_regression_recovers_planted_effects():
     for c in cells:
         p = 0.4 + 0.4 * ("good.rule" in c.selection) - 0.3 * ("bad.rule" in c.selection)
         ok = rng.random() < p
-        outcomes.append({"k": ResultRecord(eval_id=c.eval_id, category="queries", sample_index=c.replicate,
-                                           outcome="pass" if ok else "fail")})
+        outcomes.append(
+            {
+                "k": ResultRecord(
+                    eval_id=c.eval_id, category="queries", sample_index=c.replicate, outcome="pass" if ok else "fail"
+                )
+            }
+        )
     effects = {e.rule: e for e in finalize(regression_effects(cells, outcomes, {"k": "sim/x"}), {})}
     assert effects["good.rule"].verdict == "helps" and effects["good.rule"].lo < 0.4 < effects["good.rule"].hi
     assert effects["bad.rule"].verdict == "hurts"
@@ -56,11 +61,41 @@ def test_a_cell_without_pairs_is_not_measured_and_levels_are_printed():
     seen = Effect(rule="s", model="m", category="a", delta=0.1, lo=0.0, hi=0.2, p_value=0.5)
     assert [e.verdict for e in finalize([lost, seen], {})] == ["not measured", "no detectable effect"]
     assert lost.q_value is None and seen.q_value == pytest.approx(0.5)
-    decided = Effect(rule="r", model="m", category="a", delta=0.12, lo=0.03, hi=0.21, p_value=0.001, q_value=0.002,
-                     level=0.906, verdict="helps", decided_round=3)
-    report = AblationReport(id="x", design="adaptive", set_name="s", models=["m"], runs=3, samples=1, eval_ids=["a/0"],
-                            effects=[decided], calls=10,
-                            adaptive={"rounds": 3, "calls": 10, "budget_calls": 10, "new_calls": 10, "stopped": "decided",
-                                      "delta0": 0.02, "delta": 0.08, "alpha": 0.05, "beta": 0.1, "spending": "obrien-fleming"})
+    decided = Effect(
+        rule="r",
+        model="m",
+        category="a",
+        delta=0.12,
+        lo=0.03,
+        hi=0.21,
+        p_value=0.001,
+        q_value=0.002,
+        level=0.906,
+        verdict="helps",
+        decided_round=3,
+    )
+    report = AblationReport(
+        id="x",
+        design="adaptive",
+        set_name="s",
+        models=["m"],
+        runs=3,
+        samples=1,
+        eval_ids=["a/0"],
+        effects=[decided],
+        calls=10,
+        adaptive={
+            "rounds": 3,
+            "calls": 10,
+            "budget_calls": 10,
+            "new_calls": 10,
+            "stopped": "decided",
+            "delta0": 0.02,
+            "delta": 0.08,
+            "alpha": 0.05,
+            "beta": 0.1,
+            "spending": "obrien-fleming",
+        },
+    )
     text = render_markdown(report)
     assert "[+0.03, +0.21] at 91%" in text and "deciding look" in text

@@ -11,10 +11,24 @@ def _report(n_rules: int, categories: list[str], models: list[str]):
 
     rng = random.Random(3)
     rules = [f"functions.a-fairly-long-rule-name-{i:02d}" for i in range(n_rules)]
-    effects = [Effect(rule=r, model=m, category=c, delta=rng.uniform(-0.5, 0.5), lo=-0.1, hi=0.1, p_value=0.5,
-                      verdict=rng.choice(["helps", "hurts", "undecided"])) for r in rules for m in models for c in categories]
-    return AblationReport(id="x", design="loo", set_name="s", models=models, runs=1, samples=1, eval_ids=[],
-                          effects=effects, calls=0)
+    effects = [
+        Effect(
+            rule=r,
+            model=m,
+            category=c,
+            delta=rng.uniform(-0.5, 0.5),
+            lo=-0.1,
+            hi=0.1,
+            p_value=0.5,
+            verdict=rng.choice(["helps", "hurts", "undecided"]),
+        )
+        for r in rules
+        for m in models
+        for c in categories
+    ]
+    return AblationReport(
+        id="x", design="loo", set_name="s", models=models, runs=1, samples=1, eval_ids=[], effects=effects, calls=0
+    )
 
 
 def _overlaps(boxes) -> list[tuple[int, int]]:
@@ -26,8 +40,17 @@ def test_tick_labels_do_not_overlap_each_other_or_the_next_panel():
 
     from tuner.ablation.report import heatmap_figure
 
-    cats = ["fundamentals", "data_modeling", "queries", "mutations", "actions", "idioms", "clients", "components",
-            "a_very_long_category_name_indeed"]
+    cats = [
+        "fundamentals",
+        "data_modeling",
+        "queries",
+        "mutations",
+        "actions",
+        "idioms",
+        "clients",
+        "components",
+        "a_very_long_category_name_indeed",
+    ]
     fig = heatmap_figure(_report(30, cats, ["sim/careful (simulator)", "openai/gpt-5-mini"]))
     try:
         fig.canvas.draw()
@@ -45,8 +68,9 @@ def test_tick_labels_do_not_overlap_each_other_or_the_next_panel():
             height = labels[0].get_fontsize() * fig.dpi / 72
             xs = [ax.transData.transform((i, 0))[0] for i in range(len(labels))]
             gap = min(b - a for a, b in zip(xs, xs[1:]))
-            assert gap * (math.sin(angle) if angle else 1) >= height or (not angle and not _overlaps(
-                [t.get_window_extent(renderer) for t in labels])), "category labels overlap"
+            assert gap * (math.sin(angle) if angle else 1) >= height or (
+                not angle and not _overlaps([t.get_window_extent(renderer) for t in labels])
+            ), "category labels overlap"
         # The second panel's rule labels stay clear of the first panel's cells.
         first = panels[0].get_window_extent(renderer)
         assert all(not first.overlaps(t.get_window_extent(renderer)) for t in panels[1].get_yticklabels())

@@ -11,9 +11,18 @@ import pytest
 
 pytestmark = [pytest.mark.slow]
 
-SECTIONS = ["## Failure summary", "## Overall", "## Classifications", "## Cross-cutting patterns", "## Recommendations",
-            "### Eval improvements", "### Lint or config changes", "### Model-specific notes", "### No action needed",
-            "## Net impact"]
+SECTIONS = [
+    "## Failure summary",
+    "## Overall",
+    "## Classifications",
+    "## Cross-cutting patterns",
+    "## Recommendations",
+    "### Eval improvements",
+    "### Lint or config changes",
+    "### Model-specific notes",
+    "### No action needed",
+    "## Net impact",
+]
 
 
 def _today() -> str:
@@ -62,7 +71,9 @@ def test_simulated_analyst_report_sections_path_and_store(cli, py_project, sim_r
         label = re.search(r"planted gaps ([^)]*)\)", results[v["eval_id"]].output).group(1)
         assert v["classification"] == "MODEL_FAULT" and v["root_cause"] == label.split(", ")[0]
         assert v["problematic"] != v["expected"]
-    assert recorded.path == f"reports/sim/careful/{run_id[7:15]}_{_today()}.md" and recorded.author_model == "sim/analyst"
+    assert (
+        recorded.path == f"reports/sim/careful/{run_id[7:15]}_{_today()}.md" and recorded.author_model == "sim/analyst"
+    )
     assert recorded.body["verdicts"] == body["verdicts"]
     assert not (py_project.parent / "home" / ".dspy_cache").exists()
     # A viewer URL names the same run; a second analysis the same day is kept beside the first (_2).
@@ -70,7 +81,8 @@ def test_simulated_analyst_report_sections_path_and_store(cli, py_project, sim_r
     assert again.exit_code == 0, again.output
     second = path.with_name(f"{path.stem}_2.md")
     assert sorted(p.name for p in path.parent.iterdir()) == sorted(
-        [path.with_suffix(".json").name, path.name, second.name, second.with_suffix(".json").name])
+        [path.with_suffix(".json").name, path.name, second.name, second.with_suffix(".json").name]
+    )
 
 
 def test_recurrence_against_an_earlier_report(cli, py_project, sim_run):
@@ -106,9 +118,27 @@ def test_ambiguous_prefix_lists_candidates_and_bad_input_writes_nothing(cli, py_
     try:
         with store.session() as s:  # a second run whose id shares the first 6 digits
             row = s.get(RunRow, run_id)
-            s.add(RunRow(**{c: getattr(row, c) for c in ("prompt_hash", "set_name", "model", "model_key", "params", "suite",
-                                                           "suite_hash", "grader_hash", "eval_ids", "samples")},
-                         id=run_id[:13] + "f" * 10, status="complete"))
+            s.add(
+                RunRow(
+                    **{
+                        c: getattr(row, c)
+                        for c in (
+                            "prompt_hash",
+                            "set_name",
+                            "model",
+                            "model_key",
+                            "params",
+                            "suite",
+                            "suite_hash",
+                            "grader_hash",
+                            "eval_ids",
+                            "samples",
+                        )
+                    },
+                    id=run_id[:13] + "f" * 10,
+                    status="complete",
+                )
+            )
         with pytest.raises(InputError, match="ambiguous: "):
             resolve_run(store, run_id[7:13])
     finally:

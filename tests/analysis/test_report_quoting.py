@@ -20,26 +20,60 @@ HOSTILE = [
     "`<https://evil.example/`>",
     "| a | b |\n|---|---|\n| c | d |",
     "````\n</code></pre><img src=x>\n````` and ``` and ~~~",
-    "uses `v.string()` where `v.id(\"users\")` was wanted; a | b; snake_case",
+    'uses `v.string()` where `v.id("users")` was wanted; a | b; snake_case',
 ]
 
 
 def _body(text: str) -> dict:
-    verdict = {"eval_id": "001-text/001-slugify", "failed_step": "tests", "classification": "MODEL_FAULT",
-               "error_line": text, "reasoning": text, "root_cause": text, "problematic": text, "expected": text, "raw": text}
+    verdict = {
+        "eval_id": "001-text/001-slugify",
+        "failed_step": "tests",
+        "classification": "MODEL_FAULT",
+        "error_line": text,
+        "reasoning": text,
+        "root_cause": text,
+        "problematic": text,
+        "expected": text,
+        "raw": text,
+    }
     return {
-        "run_id": "sha256:" + "a" * 64, "model": "sim/careful", "date": "2026-01-01", "analyst": "sim/analyst",
-        "simulated_analyst": False, "suite": "python", "set": "none", "prompt_hash": "sha256:" + "b" * 64,
+        "run_id": "sha256:" + "a" * 64,
+        "model": "sim/careful",
+        "date": "2026-01-01",
+        "analyst": "sim/analyst",
+        "simulated_analyst": False,
+        "suite": "python",
+        "set": "none",
+        "prompt_hash": "sha256:" + "b" * 64,
         "totals": {"results": 2, "passed": 1, "failed": 1, "infra": 0, "pass_rate": 0.5},
-        "failures": [{"category": "text", "eval_id": "001-text/001-slugify", "failed_samples": 1, "scored_samples": 1,
-                      "failed_step": "tests", "reason": text}],
-        "by_step": {"tests": 1}, "counts": {"MODEL_FAULT": 1}, "verdicts": [verdict],
+        "failures": [
+            {
+                "category": "text",
+                "eval_id": "001-text/001-slugify",
+                "failed_samples": 1,
+                "scored_samples": 1,
+                "failed_step": "tests",
+                "reason": text,
+            }
+        ],
+        "by_step": {"tests": 1},
+        "counts": {"MODEL_FAULT": 1},
+        "verdicts": [verdict],
         "shared_causes": [{"cause": text, "evals": ["001-text/001-slugify", "001-text/002-title"]}],
-        "harder_categories": [], "repeats": [{"eval_id": "001-text/001-slugify", "classification": "MODEL_FAULT",
-                                              "earlier": [{"report": "x.md", "classification": "MODEL_FAULT"}],
-                                              "recommendation": text}],
+        "harder_categories": [],
+        "repeats": [
+            {
+                "eval_id": "001-text/001-slugify",
+                "classification": "MODEL_FAULT",
+                "earlier": [{"report": "x.md", "classification": "MODEL_FAULT"}],
+                "recommendation": text,
+            }
+        ],
         "recommendations": [{"group": "eval improvements", "text": text}],
-        "actionable": 0, "model_faults": 1, "unclassified": 0, "pass_rate_if_fixed": 0.5,
+        "actionable": 0,
+        "model_faults": 1,
+        "unclassified": 0,
+        "pass_rate_if_fixed": 0.5,
     }
 
 
@@ -62,7 +96,9 @@ def test_quoted_text_stays_text(text):
         html = renderer.render(md)
         assert not re.search(r"<(img|a|script|blockquote|ol|hr)\b", html), html
         headings = re.findall(r"<h(\d)>(.*?)</h\1>", html)
-        assert not [h for _, h in headings if "forged" in h] and [h for _, h in headings].count("Net impact") == 1, headings
+        assert not [h for _, h in headings if "forged" in h] and [h for _, h in headings].count("Net impact") == 1, (
+            headings
+        )
         # Each fenced quote (problematic, expected, raw) holds the whole text: no fence ended early.
         blocks = re.findall(r"<pre><code>(.*?)</code></pre>", html, re.S)
         assert len(blocks) == 3, html
@@ -76,7 +112,9 @@ def test_plain_reasoning_reads_as_written():
 
     from tuner.analysis.report import _cell, _prose
 
-    text = 'The model used `v.string()` where `v.id("users")` was wanted, so *every* insert failed; see snake_case_names.'
+    text = (
+        'The model used `v.string()` where `v.id("users")` was wanted, so *every* insert failed; see snake_case_names.'
+    )
     assert _cell(text, None) == text  # nothing to escape in ordinary prose
     html = MarkdownIt("commonmark").render(_prose("line one\n# not a heading\n2) not a list"))
     assert html == "<p>line one\n# not a heading\n2) not a list</p>\n"

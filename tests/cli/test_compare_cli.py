@@ -16,10 +16,28 @@ def regression(env):
     """A planted regression: with-index swapped for the harmful candidate style.prefer-filter, which
     talks sim/careful into table scans (gap queries.filter-instead-of-index, induced_by)."""
     harmful = env / "prefer-filter.yaml"
-    harmful.write_text("description: filter instead of indexes\nstatuses: [active]\ninclude: [style.prefer-filter]\nexclude: [queries.with-index]\n")
+    harmful.write_text(
+        "description: filter instead of indexes\nstatuses: [active]\ninclude: [style.prefer-filter]\nexclude: [queries.with-index]\n"
+    )
     report, chart = env / "out" / "reg.md", env / "out" / "reg.png"
-    r = invoke("compare", "--before", "all-active", "--after", str(harmful), "--model", "sim/careful",
-               "--category", "queries", "--samples", "4", "--report", str(report), "--chart", str(chart), "--json")
+    r = invoke(
+        "compare",
+        "--before",
+        "all-active",
+        "--after",
+        str(harmful),
+        "--model",
+        "sim/careful",
+        "--category",
+        "queries",
+        "--samples",
+        "4",
+        "--report",
+        str(report),
+        "--chart",
+        str(chart),
+        "--json",
+    )
     return r, report, chart
 
 
@@ -31,13 +49,17 @@ def test_planted_regression_exits_1_with_json_report_and_chart(regression):
     assert data["exit_code"] == 1 and data["regressions"] == 1
     assert data["simulated_models"] == ["sim/careful"]
     (cell,) = data["cells"]
-    assert cell["category"] == "queries" and cell["verdict"] == "regressed" and cell["model_label"].endswith("(simulator)")
+    assert (
+        cell["category"] == "queries" and cell["verdict"] == "regressed" and cell["model_label"].endswith("(simulator)")
+    )
     from tuner.evals import load_suite
     from tuner.paths import find_project
 
     evals = len(load_suite(find_project()).select(category="queries"))
     assert cell["delta"] < 0 and cell["q_value"] < 0.05 and cell["pairs"] == 4 * evals  # every eval × 4 samples
-    assert sum(f["pass_to_fail"] for f in cell["flips"].values()) > sum(f["fail_to_pass"] for f in cell["flips"].values())
+    assert sum(f["pass_to_fail"] for f in cell["flips"].values()) > sum(
+        f["fail_to_pass"] for f in cell["flips"].values()
+    )
     assert data["report"] == str(report) and "regressed" in report.read_text().lower()
     assert "reg.png" in report.read_text() and chart.read_bytes()[:4] == b"\x89PNG"
     assert sorted(p.name for p in report.parent.iterdir()) == ["reg.md", "reg.png"]  # no temp files left

@@ -102,9 +102,12 @@ def test_another_seed_is_another_placebo(env):
     assert "placebo-all-active-s1" in r.output
 
 
-@pytest.mark.parametrize(("after", "message"), [
-    ("none", "set 'none' has no rule text to match"),
-])
+@pytest.mark.parametrize(
+    ("after", "message"),
+    [
+        ("none", "set 'none' has no rule text to match"),
+    ],
+)
 def test_refusals(env, after, message):
     r = invoke("compare", "--before", "all-active", "--after", after, "--placebo", "--model", "sim/careful", "--plan")
     assert r.exit_code == 2, r.output
@@ -135,4 +138,6 @@ def test_the_viewers_compare_page_shows_both_readings(env, careful):
     finally:
         store.close()
     assert 'id="placebo-helps"' in page and "keeping a community garden" in page
-    assert page.count("helps beyond priming") >= 1 and page.index('id="compare-cells"') < page.index('id="placebo-helps"')
+    assert page.count("helps beyond priming") >= 1 and page.index('id="compare-cells"') < page.index(
+        'id="placebo-helps"'
+    )

@@ -16,8 +16,12 @@ def _publish_by_hand(project: Path, name: str, version: str, set_name: str) -> d
 
     g = load_guidelines(find_project())
     prompt = g.compose(g.load_set(set_name))
-    manifest = {"name": name, "version": version, "prompt_hash": prompt.hash,
-                "rules": [{"id": r.id, "variant": r.variant, "hash": r.hash} for r in prompt.rules]}
+    manifest = {
+        "name": name,
+        "version": version,
+        "prompt_hash": prompt.hash,
+        "rules": [{"id": r.id, "variant": r.variant, "hash": r.hash} for r in prompt.rules],
+    }
     folder = project / "guidelines" / "published" / name
     (folder / "history").mkdir(parents=True, exist_ok=True)
     (folder / "history" / f"{version}.json").write_text(json.dumps(manifest))

@@ -39,8 +39,15 @@ def test_grade_a_pytest_suite_answer_by_id_and_by_folder(python_suite):
 
 
 def test_grade_a_broken_pytest_answer_fails_in_its_tests(python_suite):
-    r = invoke("grade", str(PYTHON / "broken" / "001-text" / "slugify-no-strip"), "--eval", "001-text/001-slugify",
-               "--suite", str(PYTHON), "--json")
+    r = invoke(
+        "grade",
+        str(PYTHON / "broken" / "001-text" / "slugify-no-strip"),
+        "--eval",
+        "001-text/001-slugify",
+        "--suite",
+        str(PYTHON),
+        "--json",
+    )
     assert r.exit_code == 1, r.output
     data = json.loads(r.stdout)
     assert not data["passed"] and not data["infra_error"]

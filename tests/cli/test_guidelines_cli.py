@@ -36,7 +36,11 @@ def test_bad_input_exits_2_with_one_line(cli, project_dir):
     assert r.stderr.strip() == "tuner: error: rules/oops.md: field 'colour': unknown key"
     assert sorted(p.name for p in project_dir.rglob("*")) == before  # nothing written
     bad.unlink()
-    for args in (("guidelines", "show", "no.rule"), ("guidelines", "render", "no-set"), ("guidelines", "diff", "none", "nah")):
+    for args in (
+        ("guidelines", "show", "no.rule"),
+        ("guidelines", "render", "no-set"),
+        ("guidelines", "diff", "none", "nah"),
+    ):
         r = cli(*args)
         assert r.exit_code == 2 and r.stderr.count("\n") == 1, (args, r.stderr)
 

@@ -133,7 +133,9 @@ def test_runs_list_and_show_report_calls_tokens_and_cost(py_project):
         paid = [r for r in results if r.attempts != 0]
         priced = [r.model_copy(update={"cost_usd": 0.001}) for r in paid]
         store.record_results(run, priced)
-        assert json.loads(invoke("runs", "show", run, "--json").stdout)["usage"]["cost_usd"] == pytest.approx(0.001 * len(paid))
+        assert json.loads(invoke("runs", "show", run, "--json").stdout)["usage"]["cost_usd"] == pytest.approx(
+            0.001 * len(paid)
+        )
         store.record_results(run, [priced[0].model_copy(update={"cost_usd": None})])
         assert json.loads(invoke("runs", "show", run, "--json").stdout)["usage"]["cost_usd"] is None
         assert ">= $" in invoke("runs", "show", run).stdout

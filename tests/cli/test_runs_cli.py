@@ -22,8 +22,18 @@ def invoke(*args: str):
 def _spec(model: str, prompt: str, suite_hash: str, evals: list[str], samples: int = 2, set_name: str = "all-active"):
     from tuner.store import RunSpec
 
-    return RunSpec(prompt_hash=prompt, set_name=set_name, model=model, model_key=f"key-{model}", params={},
-                   suite="convex", suite_hash=suite_hash, grader_hash="g", eval_ids=evals, samples=samples)
+    return RunSpec(
+        prompt_hash=prompt,
+        set_name=set_name,
+        model=model,
+        model_key=f"key-{model}",
+        params={},
+        suite="convex",
+        suite_hash=suite_hash,
+        grader_hash="g",
+        eval_ids=evals,
+        samples=samples,
+    )
 
 
 def _record(store, spec, outcome_of) -> str:
@@ -36,12 +46,29 @@ def _record(store, spec, outcome_of) -> str:
     for ev in spec.eval_ids:
         for s in range(spec.samples):
             outcome = outcome_of(ev, s)
-            steps = [StepRecord(name="filesystem", status="pass"),
-                     StepRecord(name="tsc", status="fail", detail="\nconvex/x.ts(3,1): error TS2304: Cannot find name 'v'.\nmore")] \
-                if outcome == "fail" else []
-            results.append(ResultRecord(eval_id=ev, category=ev.split("/")[0].split("-", 1)[1], sample_index=s,
-                                        outcome=outcome, failed_step="tsc" if outcome == "fail" else None,
-                                        error="provider 503" if outcome == "infra" else None, steps=steps))
+            steps = (
+                [
+                    StepRecord(name="filesystem", status="pass"),
+                    StepRecord(
+                        name="tsc",
+                        status="fail",
+                        detail="\nconvex/x.ts(3,1): error TS2304: Cannot find name 'v'.\nmore",
+                    ),
+                ]
+                if outcome == "fail"
+                else []
+            )
+            results.append(
+                ResultRecord(
+                    eval_id=ev,
+                    category=ev.split("/")[0].split("-", 1)[1],
+                    sample_index=s,
+                    outcome=outcome,
+                    failed_step="tsc" if outcome == "fail" else None,
+                    error="provider 503" if outcome == "infra" else None,
+                    steps=steps,
+                )
+            )
     store.record_results(run.id, results)
     summary = summarize(store.results(run.id))
     store.finish_run(run.id, "partial" if summary["overall"]["infra"] else "complete", summary)
@@ -62,22 +89,36 @@ def filled(tmp_path_factory):
     evals = [e.id for e in suite.evals]
     store = Store.open(db)
     for text, set_name in (("p1", "all-active"), ("p2", "none"), ("p3", "all-active"), ("p4", "all-active")):
-        store.save_prompt(SimpleNamespace(hash=text, set_name=set_name, template="default", rules=[], tokens=1, text=text))
+        store.save_prompt(
+            SimpleNamespace(hash=text, set_name=set_name, template="default", rules=[], tokens=1, text=text)
+        )
     ids = {
         # careful with all-active: two full runs (2 and 4 samples), 50% and 75% of samples pass
-        "careful1": _record(store, _spec("sim/careful", "p1", suite.hash, evals), lambda e, s: "pass" if s == 0 else "fail"),
-        "careful1b": _record(store, _spec("sim/careful", "p1", suite.hash, evals, samples=4), lambda e, s: "fail" if s == 3 else "pass"),
+        "careful1": _record(
+            store, _spec("sim/careful", "p1", suite.hash, evals), lambda e, s: "pass" if s == 0 else "fail"
+        ),
+        "careful1b": _record(
+            store, _spec("sim/careful", "p1", suite.hash, evals, samples=4), lambda e, s: "fail" if s == 3 else "pass"
+        ),
         # careful with no rules: one full run, 25% pass (a different rule set: never averaged with the above)
-        "careful2": _record(store, _spec("sim/careful", "p2", suite.hash, evals, samples=4, set_name="none"),
-                            lambda e, s: "pass" if s == 0 else "fail"),
+        "careful2": _record(
+            store,
+            _spec("sim/careful", "p2", suite.hash, evals, samples=4, set_name="none"),
+            lambda e, s: "pass" if s == 0 else "fail",
+        ),
         # expert: one full run, all pass
         "expert": _record(store, _spec("sim/expert", "p1", suite.hash, evals), lambda e, s: "pass"),
         # a one-category run and a run of an older suite version: not on the leaderboard
-        "queries": _record(store, _spec("sim/careful", "p3", suite.hash, [e for e in evals if "queries" in e]), lambda e, s: "pass"),
+        "queries": _record(
+            store, _spec("sim/careful", "p3", suite.hash, [e for e in evals if "queries" in e]), lambda e, s: "pass"
+        ),
         "old": _record(store, _spec("sim/careful", "p4", "sha256:old", evals), lambda e, s: "pass"),
         # infra failures are excluded from the score and make the run partial
-        "infra": _record(store, _spec("openai/gpt-x", "p1", suite.hash, evals[:3]),
-                         lambda e, s: "infra" if s == 1 else ("pass" if e == evals[0] else "fail")),
+        "infra": _record(
+            store,
+            _spec("openai/gpt-x", "p1", suite.hash, evals[:3]),
+            lambda e, s: "infra" if s == 1 else ("pass" if e == evals[0] else "fail"),
+        ),
     }
     store.close()
     yield ids
@@ -125,7 +166,10 @@ def test_leaderboard_never_averages_rule_sets(filled):
     assert r.exit_code == 0, r.output
     rows = json.loads(r.stdout)["rows"]
     assert [(row["model"], row["set_name"], row["prompt_hash"]) for row in rows] == [
-        ("sim/expert", "all-active", "p1"), ("sim/careful", "all-active", "p1"), ("sim/careful", "none", "p2")]
+        ("sim/expert", "all-active", "p1"),
+        ("sim/careful", "all-active", "p1"),
+        ("sim/careful", "none", "p2"),
+    ]
     expert, careful_all, careful_none = rows
     # Two runs of the same model and prompt: 50% and 75%.
     assert careful_all["runs"] == 2 and careful_all["mean"] == pytest.approx(0.625)

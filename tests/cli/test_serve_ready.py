@@ -14,8 +14,13 @@ import urllib.request
 def test_login_url_answers_the_moment_it_is_printed(tmp_path):
     env = {**os.environ, "TUNER_DB": f"sqlite:///{tmp_path / 'tuner.db'}"}
     env.pop("TUNER_SUITE", None)
-    proc = subprocess.Popen([sys.executable, "-m", "tuner.cli.main", "serve", "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tuner.cli.main", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         url = None
         for line in proc.stdout:

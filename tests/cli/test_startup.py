@@ -3,9 +3,20 @@
 import subprocess
 import sys
 
-HEAVY = ("litellm", "dspy", "optuna", "openai", "matplotlib", "scipy",
-         # the viewer's web stack: only `tuner serve` loads it
-         "fastapi", "uvicorn", "starlette", "jinja2", "playwright")
+HEAVY = (
+    "litellm",
+    "dspy",
+    "optuna",
+    "openai",
+    "matplotlib",
+    "scipy",
+    # the viewer's web stack: only `tuner serve` loads it
+    "fastapi",
+    "uvicorn",
+    "starlette",
+    "jinja2",
+    "playwright",
+)
 
 
 def _modules_after(args: list[str]) -> set[str]:
@@ -33,5 +44,9 @@ def test_guideline_commands_import_no_heavy_library(project_dir):
 
 
 def test_session_commands_import_no_web_stack(project_dir):
-    loaded = _modules_after(["sessions", "--help"]) | _modules_after(["export", "--help"]) | _modules_after(["serve", "--help"])
+    loaded = (
+        _modules_after(["sessions", "--help"])
+        | _modules_after(["export", "--help"])
+        | _modules_after(["serve", "--help"])
+    )
     assert not loaded & set(HEAVY), loaded & set(HEAVY)

@@ -31,7 +31,9 @@ def careful():
 @pytest.fixture(scope="module")
 def no_node_set(tmp_path_factory):
     path = tmp_path_factory.mktemp("sets") / "no-node.yaml"
-    path.write_text("description: all-active without the use-node rule\nstatuses: [active]\nexclude: [actions.use-node-directive]\n")
+    path.write_text(
+        "description: all-active without the use-node rule\nstatuses: [active]\nexclude: [actions.use-node-directive]\n"
+    )
     return str(path)
 
 
@@ -44,9 +46,14 @@ def warmed(sim_harness, careful, no_node_set):
     h = sim_harness
     actions = tuple(e.id for e in h.suite.select(category="actions"))
     all_active, no_node = h.guidelines.load_set("all-active"), h.guidelines.load_set(no_node_set)
-    configs = [RunConfig(spec=careful[0], rule_set=rs, eval_ids=actions, samples=IMPROVEMENT_SAMPLES) for rs in (no_node, all_active)]
+    configs = [
+        RunConfig(spec=careful[0], rule_set=rs, eval_ids=actions, samples=IMPROVEMENT_SAMPLES)
+        for rs in (no_node, all_active)
+    ]
     configs += [
-        RunConfig(spec=careful[0], rule_set=all_active, eval_ids=actions, samples=AA_SAMPLES, sample_offset=seed * AA_SAMPLES)
+        RunConfig(
+            spec=careful[0], rule_set=all_active, eval_ids=actions, samples=AA_SAMPLES, sample_offset=seed * AA_SAMPLES
+        )
         for seed in range(SEEDS + 1)
     ]
     execute_runs(h, configs)
@@ -74,8 +81,13 @@ def test_aa_on_disjoint_samples_finds_nothing(warmed, careful):
     significant = []
     for seed in range(1, SEEDS + 1):
         result = compare(
-            warmed, "all-active", "all-active", careful, category="actions",
-            samples=AA_SAMPLES, after_offset=seed * AA_SAMPLES,
+            warmed,
+            "all-active",
+            "all-active",
+            careful,
+            category="actions",
+            samples=AA_SAMPLES,
+            after_offset=seed * AA_SAMPLES,
         )
         assert result.before.runs != result.after.runs  # different sample indices, different runs
         if any(c.verdict != "no detectable change" for c in result.cells):

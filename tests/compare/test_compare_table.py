@@ -5,10 +5,18 @@ from __future__ import annotations
 import pytest
 
 from tuner.compare import (
-    Comparison, SideInfo, build_cells, finalize, pair_results, rate_rows, render_markdown, write_atomic, write_chart,
+    Comparison,
+    SideInfo,
+    build_cells,
+    finalize,
+    pair_results,
+    rate_rows,
+    render_markdown,
+    write_atomic,
+    write_chart,
 )
-from tuner.runs.pairing import Paired
 from tuner.models import ModelSpec
+from tuner.runs.pairing import Paired
 from tuner.stats import bh_adjust
 from tuner.store import ResultRecord
 
@@ -41,7 +49,9 @@ def test_category_filter():
 
 
 def test_rate_rows_exclude_infra_and_add_overall():
-    rows = rate_rows([res("q/1", 0, "pass"), res("q/1", 1, "infra"), res("a/1", 0, "fail", "actions")], ["queries", "actions"])
+    rows = rate_rows(
+        [res("q/1", 0, "pass"), res("q/1", 1, "infra"), res("a/1", 0, "fail", "actions")], ["queries", "actions"]
+    )
     assert [r.category for r in rows] == ["queries", "actions", "overall"]
     assert rows[0].estimate.n == 1 and rows[0].infra == 1 and rows[-1].estimate.passes == 1
     assert all(r.estimate.lo <= r.estimate.rate <= r.estimate.hi for r in rows)
@@ -56,11 +66,17 @@ def _paired(before_pass: int, after_pass: int, tasks: int = 4, k: int = 6) -> Pa
 
 def _comparison(cells) -> Comparison:
     side = SideInfo(token="x", label="x", kind="set")
-    return Comparison(before=side, after=side.model_copy(update={"token": "y", "label": "y"}), samples=6, category=None, cells=cells)
+    return Comparison(
+        before=side, after=side.model_copy(update={"token": "y", "label": "y"}), samples=6, category=None, cells=cells
+    )
 
 
 def test_bh_adjusts_across_the_whole_table_and_verdicts_follow():
-    cells = build_cells(ModelSpec(model="sim/careful"), {"queries": _paired(6, 0), "actions": _paired(0, 6), "idioms": _paired(3, 3)}, None)
+    cells = build_cells(
+        ModelSpec(model="sim/careful"),
+        {"queries": _paired(6, 0), "actions": _paired(0, 6), "idioms": _paired(3, 3)},
+        None,
+    )
     done = finalize(cells)
     assert [c.q_value for c in done] == pytest.approx(bh_adjust([c.p_value for c in cells]))
     verdicts = {c.category: c.verdict for c in done}
@@ -76,7 +92,9 @@ def test_bh_can_turn_a_lone_small_p_into_no_change():
     # One modest effect among many null cells: significant alone, not after adjusting for the family.
     lone = build_cells(ModelSpec(model="m/x"), {"c0": _paired(0, 6, tasks=1)}, None)
     assert lone[0].p_value < 0.05
-    family = build_cells(ModelSpec(model="m/x"), {"c0": _paired(0, 6, tasks=1), **{f"c{i}": _paired(3, 3) for i in range(1, 8)}}, None)
+    family = build_cells(
+        ModelSpec(model="m/x"), {"c0": _paired(0, 6, tasks=1), **{f"c{i}": _paired(3, 3) for i in range(1, 8)}}, None
+    )
     assert finalize(lone)[0].verdict == "improved"
     assert finalize(family)[0].verdict == "no detectable change"
 
@@ -84,22 +102,59 @@ def test_bh_can_turn_a_lone_small_p_into_no_change():
 def test_no_change_gives_exit_zero_and_overall_row_only_with_several_categories():
     one = build_cells(ModelSpec(model="m/x"), {"queries": _paired(3, 3)}, _paired(3, 3))
     assert [c.category for c in one] == ["queries"]
-    two = finalize(build_cells(ModelSpec(model="m/x"), {"queries": _paired(3, 3), "actions": _paired(3, 3)}, _paired(3, 3, tasks=8)))
+    two = finalize(
+        build_cells(
+            ModelSpec(model="m/x"), {"queries": _paired(3, 3), "actions": _paired(3, 3)}, _paired(3, 3, tasks=8)
+        )
+    )
     assert [c.category for c in two][-1] == "overall"
     assert _comparison(two).exit_code == 0
 
 
 def test_json_shape():
-    data = _comparison(finalize(build_cells(ModelSpec(model="sim/careful"), {"queries": _paired(6, 0)}, None))).to_json()
-    assert {"before", "after", "cells", "samples", "alpha", "exit_code", "regressions", "improvements", "simulated_models"} <= set(data)
+    data = _comparison(
+        finalize(build_cells(ModelSpec(model="sim/careful"), {"queries": _paired(6, 0)}, None))
+    ).to_json()
+    assert {
+        "before",
+        "after",
+        "cells",
+        "samples",
+        "alpha",
+        "exit_code",
+        "regressions",
+        "improvements",
+        "simulated_models",
+    } <= set(data)
     cell = data["cells"][0]
-    assert {"model", "model_label", "simulated", "category", "before", "after", "delta", "lo", "hi", "p_value", "q_value",
-            "verdict", "flips", "infra_before", "infra_after"} <= set(cell)
+    assert {
+        "model",
+        "model_label",
+        "simulated",
+        "category",
+        "before",
+        "after",
+        "delta",
+        "lo",
+        "hi",
+        "p_value",
+        "q_value",
+        "verdict",
+        "flips",
+        "infra_before",
+        "infra_after",
+    } <= set(cell)
     assert set(cell["before"]) >= {"rate", "lo", "hi"} and data["exit_code"] == 1
 
 
 def test_report_and_chart_are_written(tmp_path):
-    comparison = _comparison(finalize(build_cells(ModelSpec(model="sim/careful"), {"queries": _paired(6, 0), "actions": _paired(1, 5)}, _paired(3, 3, 8))))
+    comparison = _comparison(
+        finalize(
+            build_cells(
+                ModelSpec(model="sim/careful"), {"queries": _paired(6, 0), "actions": _paired(1, 5)}, _paired(3, 3, 8)
+            )
+        )
+    )
     chart = write_chart(comparison, tmp_path / "c.png")
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = render_markdown(comparison, "c.png")

@@ -45,8 +45,13 @@ def test_aa_at_turn_two_flags_at_most_alpha_and_a_mutant_is_caught(py_suite, tmp
     with Harness(turns=2) as h:
         none = h.guidelines.load_set("none")
         evals = tuple(e.id for e in h.suite.evals)
-        outcomes = execute_runs(h, [RunConfig(spec=spec, rule_set=none, eval_ids=evals, samples=SAMPLES,
-                                              sample_offset=seed * SAMPLES) for seed in range(SEEDS + 1)])
+        outcomes = execute_runs(
+            h,
+            [
+                RunConfig(spec=spec, rule_set=none, eval_ids=evals, samples=SAMPLES, sample_offset=seed * SAMPLES)
+                for seed in range(SEEDS + 1)
+            ],
+        )
         by_turn = outcomes[0].summary["repair"]["by_turn"]
         # The loop does something here: turn 2 repairs some of turn 1's failures.
         assert 0 < by_turn["1"]["overall"]["pass_rate"] < by_turn["2"]["overall"]["pass_rate"] < 1
@@ -63,8 +68,11 @@ def test_aa_at_turn_two_flags_at_most_alpha_and_a_mutant_is_caught(py_suite, tmp
         honest = flagged()
         import tuner.compare.table as table
 
-        monkeypatch.setattr(table, "verdict", lambda delta, q, alpha: "no detectable change" if not delta
-                            else "improved" if delta > 0 else "regressed")
+        monkeypatch.setattr(
+            table,
+            "verdict",
+            lambda delta, q, alpha: "no detectable change" if not delta else "improved" if delta > 0 else "regressed",
+        )
         mutant = flagged()
     print(f"A/A at turn 2: {len(honest)}/{SEEDS} flagged; mutant without error control: {len(mutant)}/{SEEDS}")
     assert len(honest) / SEEDS <= ALPHA

@@ -20,8 +20,20 @@ params = { temperature = 0.7 }
 
 def test_two_temperatures_stay_two_rows(cli, live_project):
     (live_project / "experiments" / "two.toml").write_text(PANEL)
-    r = cli("compare", "--before", "none", "--after", "all-active", "--panel", "two", "--category", "clients",
-            "--samples", "1", "--json")
+    r = cli(
+        "compare",
+        "--before",
+        "none",
+        "--after",
+        "all-active",
+        "--panel",
+        "two",
+        "--category",
+        "clients",
+        "--samples",
+        "1",
+        "--json",
+    )
     data = json.loads(r.stdout)
     # Every cell measured; the exit code is the table's: 1 exactly when a cell regressed.
     assert data["not_measured"] == [] and r.exit_code == (1 if data["regressions"] else 0), r.output

@@ -51,8 +51,11 @@ def _table(rng, categories: int, samples: int):
     placebo_cells = build_cells(SPEC, placebo, _merge(list(placebo.values())))
     main_cells, placebo_cells = finalize_arms(main_cells, placebo_cells, ALPHA)
     rows = helps_rows(main_cells, placebo_cells)
-    return (sum(c.verdict != "no detectable change" for c in placebo_cells), sum(r.claim == BEYOND for r in rows),
-            sum(c.verdict == "improved" for c in main_cells))
+    return (
+        sum(c.verdict != "no detectable change" for c in placebo_cells),
+        sum(r.claim == BEYOND for r in rows),
+        sum(c.verdict == "improved" for c in main_cells),
+    )
 
 
 def _rates(size, seed: int = 5):

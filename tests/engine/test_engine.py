@@ -118,7 +118,9 @@ def test_phrasings_are_weighed_against_the_default_with_the_rule_in():
     assert verdicts[("r00", "alpha")] == HELPS
     assert verdicts[("r00@terse", "alpha")] == HURTS
     assert verdicts[("r01@terse", "alpha")] in (NO_EFFECT, UNDECIDED)
-    assert not [k for k, v in verdicts.items() if v in (HELPS, HURTS) and k not in {("r00", "alpha"), ("r00@terse", "alpha")}]
+    assert not [
+        k for k, v in verdicts.items() if v in (HELPS, HURTS) and k not in {("r00", "alpha"), ("r00@terse", "alpha")}
+    ]
     assert any(pt.swapped for pt in seen)
     cell = next(c for c in out.cells if c.rule == "r00@terse" and c.category == "alpha")
     assert cell.by_eval and all(d < 0 for d, _ in cell.by_eval.values())

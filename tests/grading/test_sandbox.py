@@ -58,7 +58,9 @@ def test_missing_bubblewrap_is_a_toolchain_error_naming_the_install(monkeypatch)
     _fresh_check(monkeypatch)
     monkeypatch.delenv("TUNER_SANDBOX", raising=False)
     real_which = shutil.which
-    monkeypatch.setattr(sandbox.shutil, "which", lambda name, *a, **k: None if name == "bwrap" else real_which(name, *a, **k))
+    monkeypatch.setattr(
+        sandbox.shutil, "which", lambda name, *a, **k: None if name == "bwrap" else real_which(name, *a, **k)
+    )
     with pytest.raises(ToolchainError, match="apt-get install bubblewrap"):
         sandbox.check_available()
     with sandbox.temp_dir() as home, pytest.raises(ToolchainError, match="apt-get install bubblewrap"):
@@ -75,7 +77,9 @@ def test_sandbox_none_runs_unjailed_with_one_warning(monkeypatch, capsys):
     assert capsys.readouterr().err.count("WITHOUT the bubblewrap jail") == 1
 
 
-needs_jail = pytest.mark.skipif(shutil.which("bwrap") is None or not sandbox.enabled(), reason="bubblewrap is not installed")
+needs_jail = pytest.mark.skipif(
+    shutil.which("bwrap") is None or not sandbox.enabled(), reason="bubblewrap is not installed"
+)
 
 
 def _sh(script: str, *, timeout_s: float = 20, writable=()) -> sandbox.Completed:
@@ -85,9 +89,11 @@ def _sh(script: str, *, timeout_s: float = 20, writable=()) -> sandbox.Completed
 
 @needs_jail
 def test_jail_user_filesystem_and_network():
-    done = _sh("id -u; id -g; echo x > /etc/tuner-jail-probe 2>&1 || echo ro-etc; cat /etc/shadow >/dev/null 2>&1 || echo no-shadow;"
-               " echo ok > $HOME/w && cat $HOME/w; ls /tmp | wc -l;"
-               " cat /proc/net/dev | grep -c : ; (exec 3<>/dev/tcp/127.0.0.1/22) 2>/dev/null || echo no-net")
+    done = _sh(
+        "id -u; id -g; echo x > /etc/tuner-jail-probe 2>&1 || echo ro-etc; cat /etc/shadow >/dev/null 2>&1 || echo no-shadow;"
+        " echo ok > $HOME/w && cat $HOME/w; ls /tmp | wc -l;"
+        " cat /proc/net/dev | grep -c : ; (exec 3<>/dev/tcp/127.0.0.1/22) 2>/dev/null || echo no-net"
+    )
     lines = done.stdout.split()
     assert lines[:2] == [str(sandbox.NOBODY)] * 2, done
     assert "ro-etc" in lines and "ok" in lines and "no-net" in lines, done
@@ -99,8 +105,10 @@ def test_jail_user_filesystem_and_network():
 @needs_jail
 def test_jail_kills_detached_sessions_at_exit():
     seconds = f"{300 + os.getpid() % 1000}.25"  # a unique `sleep` to look for
-    done = _sh(f"setsid sleep {seconds} & sleep 0.3; grep -l {seconds} /proc/[0-9]*/cmdline >/dev/null && echo seen",
-               timeout_s=10)
+    done = _sh(
+        f"setsid sleep {seconds} & sleep 0.3; grep -l {seconds} /proc/[0-9]*/cmdline >/dev/null && echo seen",
+        timeout_s=10,
+    )
     assert "seen" in done.stdout, done  # it ran in a new session inside the jail...
     import time
 
@@ -140,8 +148,10 @@ def test_jail_scratch_is_a_bounded_tmpfs_that_never_reaches_the_disk(monkeypatch
     with sandbox.temp_dir() as root:
         scratch = sandbox.hand_over(root / ".scratch")
         home = scratch / "home"
-        script = ("echo ok > $HOME/w; i=0; while [ $i -lt 8 ]; do head -c 10485760 /dev/zero > .scratch/f$i || break;"
-                  " i=$((i+1)); done; echo wrote $i; cat $HOME/w")
+        script = (
+            "echo ok > $HOME/w; i=0; while [ $i -lt 8 ]; do head -c 10485760 /dev/zero > .scratch/f$i || break;"
+            " i=$((i+1)); done; echo wrote $i; cat $HOME/w"
+        )
         done = sandbox.run(["sh", "-c", script], cwd=root, home=home, timeout_s=20, scratch=scratch)
         assert "No space left on device" in done.stderr, done
         assert "wrote 3" in done.stdout and "ok" in done.stdout, done  # 3 x 10 MB fit in 32 MB; HOME is in it
@@ -152,9 +162,18 @@ def test_jail_scratch_is_a_bounded_tmpfs_that_never_reaches_the_disk(monkeypatch
 def test_jail_shows_only_the_system_folders_and_what_the_caller_names():
     with sandbox.temp_dir() as root:
         (root / "visible.txt").write_text("seen\n")
-        done = sandbox.run(["sh", "-c", f"cat visible.txt; ls {ROOT}/evals 2>&1; ls /work /home /root /opt /srv 2>&1 | head -3;"
-                                  f" touch {ROOT}/probe /probe 2>/dev/null || echo ro-root"],
-                           cwd=root, home=root / "home", timeout_s=20, writable=[root / "home"])
+        done = sandbox.run(
+            [
+                "sh",
+                "-c",
+                f"cat visible.txt; ls {ROOT}/evals 2>&1; ls /work /home /root /opt /srv 2>&1 | head -3;"
+                f" touch {ROOT}/probe /probe 2>/dev/null || echo ro-root",
+            ],
+            cwd=root,
+            home=root / "home",
+            timeout_s=20,
+            writable=[root / "home"],
+        )
     assert "seen" in done.stdout, done
     assert f"{ROOT}/evals" in done.stdout and "No such file or directory" in done.stdout, done
     assert "001-fundamentals" not in done.stdout  # the suite's reference answers are not there
@@ -171,8 +190,14 @@ def test_orphaned_grading_folders_of_dead_processes_are_removed_on_the_next_star
     dead.wait()
     alive = subprocess.Popen(["sleep", "30"])
     try:
-        names = [f"tuner-grade-{dead.pid}-x1", f"tuner-grade-{dead.pid}-pytest-x2", f"tuner-grade-{alive.pid}-x3",
-                 f"tuner-grade-{os.getpid()}-x4", "tuner-grade-nopid", f"other-{dead.pid}-x5"]
+        names = [
+            f"tuner-grade-{dead.pid}-x1",
+            f"tuner-grade-{dead.pid}-pytest-x2",
+            f"tuner-grade-{alive.pid}-x3",
+            f"tuner-grade-{os.getpid()}-x4",
+            "tuner-grade-nopid",
+            f"other-{dead.pid}-x5",
+        ]
         for name in names:
             (tmp_path / name / ".scratch").mkdir(parents=True)  # a killed grading leaves its tree
         with sandbox.temp_dir() as fresh:

@@ -20,7 +20,7 @@ GRADING = Path(tuner.grading.__file__).parent
 
 # A kind in a package of its own: answers are text files under notes/, the eval's grader
 # (must.txt) lists words the answer must contain. It uses only tuner.grading's public names.
-_KIND = '''
+_KIND = """
 from pathlib import Path
 
 from tuner.grading import GradeResult, StepResult, check_files, graded_with_cache, step_detail
@@ -62,7 +62,7 @@ def _grade(request):
                         detail=step_detail([f"missing: {w}" for w in missing]))]
     return GradeResult(eval_id=request.eval.id, passed=not problems and not missing, steps=steps,
                        tests_passed=0 if problems or missing else 1, tests_total=0 if problems else 1)
-'''
+"""
 
 
 def _modules() -> list[Path]:
@@ -70,8 +70,11 @@ def _modules() -> list[Path]:
 
 
 # What one kind's grader knows (its tools, files and folders): none of it belongs in the shared code.
-_KIND_WORDS = re.compile(r"convex|vitest|\btsc\b|eslint|\bnpm|\bnode\b|grader\.test|test_grader|_generated|pytest|"
-                         r"junit|__pycache__|\bgcc\b|sanitiz", re.IGNORECASE)
+_KIND_WORDS = re.compile(
+    r"convex|vitest|\btsc\b|eslint|\bnpm|\bnode\b|grader\.test|test_grader|_generated|pytest|"
+    r"junit|__pycache__|\bgcc\b|sanitiz",
+    re.IGNORECASE,
+)
 
 
 def test_no_grading_module_knows_a_kind():
@@ -82,10 +85,14 @@ def test_no_grading_module_knows_a_kind():
             found = _KIND_WORDS.search(line)
             assert found is None, f"{path}:{number} names {found.group()!r}, one kind's business: {line.strip()}"
         for node in ast.walk(ast.parse(text)):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            assert not any(n == "tuner.suites" or n.startswith("tuner.suites.") for n in names), \
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            )
+            assert not any(n == "tuner.suites" or n.startswith("tuner.suites.") for n in names), (
                 f"{path}:{node.lineno} imports {names}: grading sits below the kinds"
+            )
 
 
 @pytest.fixture
@@ -128,8 +135,10 @@ def test_a_kind_needs_no_edit_outside_its_folder_but_its_entry_point(notes_kind,
     suite = load_suite(root)
     assert suite.kind.name == "notes" and suite.steps == ("filesystem", "tests")
     ev = suite.get("001-words/001-say")
-    good, bad, outside = (GradeRequest(eval=ev, files=f) for f in (
-        {"notes/a.txt": "apple and pear"}, {"notes/a.txt": "apple only"}, {"other/a.txt": "apple pear"}))
+    good, bad, outside = (
+        GradeRequest(eval=ev, files=f)
+        for f in ({"notes/a.txt": "apple and pear"}, {"notes/a.txt": "apple only"}, {"other/a.txt": "apple pear"})
+    )
     results = grade(Project(tmp_path), [good, bad, outside], suite=suite)
     assert [r.passed for r in results] == [True, False, False]
     assert [r.failed_step for r in results] == [None, "tests", "filesystem"]

@@ -22,7 +22,10 @@ def test_compose_is_deterministic_and_records_rules(g):
 
 def test_sections_follow_template_order(g):
     text = g.compose(g.load_set("all-active")).text
-    order = [text.index(f"\n## {s}\n") for s in ("Functions", "Schema", "Database", "Queries", "Mutations", "Actions", "Idioms", "Clients")]
+    order = [
+        text.index(f"\n## {s}\n")
+        for s in ("Functions", "Schema", "Database", "Queries", "Mutations", "Actions", "Idioms", "Clients")
+    ]
     assert order == sorted(order)
 
 

@@ -20,10 +20,17 @@ def _guidelines(suite):
     return load_guidelines(Project(REPO, suite))
 
 
-@pytest.mark.parametrize(("suite", "set_name"), [(SUITES[0], "all-active"), (SUITES[0], "everything"),
-                                                 (SUITES[1], "all-active"), (SUITES[1], "everything"),
-                                                 (SUITES[2], "all-active")],
-                         ids=["convex-all", "convex-everything", "python-all", "python-everything", "c-all"])
+@pytest.mark.parametrize(
+    ("suite", "set_name"),
+    [
+        (SUITES[0], "all-active"),
+        (SUITES[0], "everything"),
+        (SUITES[1], "all-active"),
+        (SUITES[1], "everything"),
+        (SUITES[2], "all-active"),
+    ],
+    ids=["convex-all", "convex-everything", "python-all", "python-everything", "c-all"],
+)
 def test_placebo_matches_the_sets_tokens_exactly(suite, set_name):
     g = _guidelines(suite)
     rule_set = g.load_set(set_name)

@@ -1,6 +1,6 @@
 import subprocess
-import tomllib
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -64,10 +64,13 @@ def test_targets_are_checked_against_the_suites_categories(project_dir):
     from tuner.evals import suite_categories
 
     (project_dir / "evals" / "suite.toml").write_text(
-        f'name = "s"\nversion = "1"\nkind = "convex"\ncategories = {_CATEGORIES!r}\n'.replace("'", '"'))
+        f'name = "s"\nversion = "1"\nkind = "convex"\ncategories = {_CATEGORIES!r}\n'.replace("'", '"')
+    )
     project = Project(project_dir)
     write_rule(project_dir, "ok.md", GOOD)
-    assert load_guidelines(project, categories=suite_categories(project)).library.get("test.sample-rule").targets == ("queries",)
+    assert load_guidelines(project, categories=suite_categories(project)).library.get("test.sample-rule").targets == (
+        "queries",
+    )
     write_rule(project_dir, "ok.md", GOOD.replace("targets: [queries]", "targets: [payments]"))
     with pytest.raises(InputError, match=r"extra/ok\.md: field 'targets': .*unknown category payments"):
         _ = load_guidelines(project, categories=suite_categories(project)).library
@@ -76,7 +79,9 @@ def test_targets_are_checked_against_the_suites_categories(project_dir):
 def test_duplicate_id_names_both_files(project_dir):
     write_rule(project_dir, "a.md", GOOD)
     write_rule(project_dir, "b.md", GOOD)
-    with pytest.raises(InputError, match=r"extra/b\.md: field 'id': duplicate id 'test.sample-rule' \(also in .*extra/a\.md\)"):
+    with pytest.raises(
+        InputError, match=r"extra/b\.md: field 'id': duplicate id 'test.sample-rule' \(also in .*extra/a\.md\)"
+    ):
         load_rules(project_dir / "guidelines" / "rules")
 
 
@@ -108,10 +113,16 @@ def test_prompt_hash_identical_across_processes_and_checkouts(project_dir, tmp_p
 
     other = tmp_path / "second-checkout"
     shutil.copytree(project_dir, other)
-    code = "from tuner.guidelines import load_guidelines; from tuner.paths import Project; import sys;" \
+    code = (
+        "from tuner.guidelines import load_guidelines; from tuner.paths import Project; import sys;"
         "g=load_guidelines(Project(__import__('pathlib').Path(sys.argv[1]))); print(g.compose(g.load_set('all-active')).hash)"
-    hashes = {subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=True).stdout.strip()
-              for root in (project_dir, other, project_dir)}
+    )
+    hashes = {
+        subprocess.run(
+            [sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        for root in (project_dir, other, project_dir)
+    }
     assert len(hashes) == 1 and next(iter(hashes)).startswith("sha256:")
 
 

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import frontmatter
 import pytest
-
 from fake_openai import FakeOpenAI
 
 ROOT = Path(__file__).resolve().parents[2]

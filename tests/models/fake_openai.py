@@ -35,14 +35,14 @@ panel entry for ``anthropic/...`` with ``api_base`` pointing here works too.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import socket
+import struct
 import threading
 import time
 from collections import defaultdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-import hashlib
-import socket
-import struct
 
 SLOW_S = 2.0
 ANALYST_S = 0.25
@@ -50,18 +50,23 @@ ANSWER = "# Files\n\n## convex/a.ts\n\n```ts\nexport const a = 1;\n```\n"
 
 
 _ANALYST = {
-    "error_line": "AssertionError: expected a ValueError", "classification": "MODEL_FAULT",
-    "root_cause": "returns None instead of raising", "reasoning": "The code returns None where the task asks for a "
-    "ValueError. The grader checks exactly that.", "problematic_snippet": "return None",
+    "error_line": "AssertionError: expected a ValueError",
+    "classification": "MODEL_FAULT",
+    "root_cause": "returns None instead of raising",
+    "reasoning": "The code returns None where the task asks for a ValueError. The grader checks exactly that.",
+    "problematic_snippet": "return None",
     "expected_snippet": "raise ValueError(...)",
 }
 _DSPY_MODES = {
     "analyst": _ANALYST,
     "analyst-malformed": {**_ANALYST, "classification": "PROBABLY_FINE"},
     "analyst-echo": _ANALYST,
-    "proposer": {"rule_name": "raise-not-return-none", "title": "Raise ValueError for invalid input",
-                 "rule_text": "When input is invalid, raise `ValueError` with a message that names the bad value. "
-                              "Returning None hides the error from the caller."},
+    "proposer": {
+        "rule_name": "raise-not-return-none",
+        "title": "Raise ValueError for invalid input",
+        "rule_text": "When input is invalid, raise `ValueError` with a message that names the bad value. "
+        "Returning None hides the error from the caller.",
+    },
 }
 
 
@@ -88,9 +93,10 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.get("reasoning_content") is not None:
             message["reasoning_content"] = reply["reasoning_content"]
         if reply.get("tool_calls"):
-            message["tool_calls"] = [{"id": f"call_{n}", "type": "function",
-                                      "function": {"name": c["name"], "arguments": c["arguments"]}}
-                                     for n, c in enumerate(reply["tool_calls"])]
+            message["tool_calls"] = [
+                {"id": f"call_{n}", "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
+                for n, c in enumerate(reply["tool_calls"])
+            ]
         finish = reply.get("finish_reason") or ("tool_calls" if reply.get("tool_calls") else "stop")
         body = {
             "id": "chatcmpl-1",
@@ -108,8 +114,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _anthropic_ok(self, request: dict) -> None:
         body = {
-            "id": "msg_1", "type": "message", "role": "assistant", "model": request.get("model", "fake"),
-            "content": [{"type": "text", "text": ANSWER}], "stop_reason": "end_turn", "stop_sequence": None,
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": request.get("model", "fake"),
+            "content": [{"type": "text", "text": ANSWER}],
+            "stop_reason": "end_turn",
+            "stop_sequence": None,
             "usage": {"input_tokens": 11, "output_tokens": 7},
         }
         self._send(200, json.dumps(body).encode())
@@ -200,8 +211,14 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(200, b"")
         if fault == "truncated":
             # Promise a whole answer, send its first half, hang up.
-            body = json.dumps({"id": "chatcmpl-t", "object": "chat.completion", "model": "fake-model",
-                               "choices": [{"index": 0, "message": {"role": "assistant", "content": ANSWER}}]}).encode()
+            body = json.dumps(
+                {
+                    "id": "chatcmpl-t",
+                    "object": "chat.completion",
+                    "model": "fake-model",
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": ANSWER}}],
+                }
+            ).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import pytest
-
 from answer_corpus import SHAPES, verdict_problems
+
 from tuner.models import read_answer
 
 
 def _read(shape):
-    return read_answer(shape.text, extensions=shape.kind["extensions"], roots=shape.kind["roots"],
-                       reasoning=shape.provider_reasoning, tool_calls=shape.tool_calls, finish_reason=shape.finish_reason)
+    return read_answer(
+        shape.text,
+        extensions=shape.kind["extensions"],
+        roots=shape.kind["roots"],
+        reasoning=shape.provider_reasoning,
+        tool_calls=shape.tool_calls,
+        finish_reason=shape.finish_reason,
+    )
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=[s.name for s in SHAPES])

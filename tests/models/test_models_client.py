@@ -168,8 +168,13 @@ def _scripted(server, reply: dict, tools=None) -> Completion:
 
 
 def test_reasoning_is_kept_apart_from_the_answer(fake_server):
-    c = _scripted(fake_server, {"content": "<think>draft:\n```ts\n// convex/x.ts\nbad\n```\n</think>\n\n# Files\n",
-                                "reasoning_content": "From the provider's field."})
+    c = _scripted(
+        fake_server,
+        {
+            "content": "<think>draft:\n```ts\n// convex/x.ts\nbad\n```\n</think>\n\n# Files\n",
+            "reasoning_content": "From the provider's field.",
+        },
+    )
     assert c.status == "ok", c.error
     assert c.text == "# Files\n" and "<think>" not in c.text
     assert c.reasoning.startswith("From the provider's field.") and "// convex/x.ts" in c.reasoning
@@ -207,8 +212,10 @@ def test_tools_are_part_of_the_cache_key(fake_server, tmp_path):
     fake_server.script = lambda request: {"content": "# Files\n"}
     spec = _spec(fake_server, "scripted", max_retries=0)
     with ResponseCache(tmp_path / "c") as cache:
-        plain, tooled = complete_all([CompletionRequest.chat(spec, "r", "t"), CompletionRequest.chat(spec, "r", "t", tools=(WRITE_FILE,))],
-                                     cache=cache)
+        plain, tooled = complete_all(
+            [CompletionRequest.chat(spec, "r", "t"), CompletionRequest.chat(spec, "r", "t", tools=(WRITE_FILE,))],
+            cache=cache,
+        )
         assert plain.cache_key != tooled.cache_key
         [again] = complete_all([CompletionRequest.chat(spec, "r", "t", tools=(WRITE_FILE,))], cache=cache)
         assert again.cached and again.cache_key == tooled.cache_key

@@ -74,7 +74,9 @@ def test_unclosed_block_runs_to_the_end_and_last_duplicate_wins():
 def test_a_kind_names_the_extensions_its_answers_may_have():
     answer = "## src/slug.c\n```c\nint slug(void) { return 0; }\n```\n\n## tests/x.go\n```go\npackage x\n```\n"
     # Not a known extension by default: the parser says why instead of guessing.
-    assert parse_files(answer).error == "2 code block(s) but none names its file (expected a '## <path>' line before each)"
+    assert (
+        parse_files(answer).error == "2 code block(s) but none names its file (expected a '## <path>' line before each)"
+    )
     got = parse_files(answer, extensions=("c", "h"))
     assert got.files == {"src/slug.c": "int slug(void) { return 0; }\n"}
     # A file named on the block's first line as a comment, in a language commented with "//".

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 
-
 def test_ablate_plan_prints_the_mde_and_decide_sizes_the_cap(cli, py_project):
     r = cli("ablate", "--plan", "--model", "sim/careful", "--category", "text")
     assert r.exit_code == 0, r.output
@@ -17,12 +16,26 @@ def test_ablate_plan_prints_the_mde_and_decide_sizes_the_cap(cli, py_project):
     printed = plan["decides"][0]["mde"]
     assert 0 < printed < 1 and plan["decide"] is None
     # Deciding an effect half that size needs a larger cap; --plan shows calls, tokens and cost per model.
-    sized = json.loads(cli("ablate", "--plan", "--json", "--model", "sim/careful", "--category", "text",
-                           "--decide", f"{printed / 2:.3f}").stdout)
+    sized = json.loads(
+        cli(
+            "ablate",
+            "--plan",
+            "--json",
+            "--model",
+            "sim/careful",
+            "--category",
+            "text",
+            "--decide",
+            f"{printed / 2:.3f}",
+        ).stdout
+    )
     assert sized["decide"]["effect"] == pytest.approx(printed / 2, abs=0.001)
     assert sized["cap"]["calls"] == sized["decide"]["calls"] > plan["calls_at_most"]
     assert sized["decides"][0]["mde"] <= sized["decide"]["effect"]
-    assert sized["per_model"][0]["model"].startswith("sim/careful") and sized["per_model"][0]["calls"] == sized["calls_at_most"]
+    assert (
+        sized["per_model"][0]["model"].startswith("sim/careful")
+        and sized["per_model"][0]["calls"] == sized["calls_at_most"]
+    )
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "1", "2", "eight"])
@@ -42,7 +55,9 @@ def test_tune_plan_prints_the_screening_and_confirmation_mde(cli, py_project):
     assert r.exit_code == 0, r.output
     families = [d["family"] for d in json.loads(r.stdout)["decides"]]
     assert families == ["screening of text", "confirmation of the winner on text"]
-    sized = json.loads(cli("tune", "-c", "text", "--plan", "--json", "--model", "sim/careful", "--decide", "0.25").stdout)
+    sized = json.loads(
+        cli("tune", "-c", "text", "--plan", "--json", "--model", "sim/careful", "--decide", "0.25").stdout
+    )
     assert sized["decides"][0]["mde"] <= 0.25 and sized["cap"]["calls"] == sized["decide"]["calls"]
 
 
@@ -85,5 +100,8 @@ def test_tune_names_what_would_decide_its_open_questions(cli, py_project):
     assert not data["accepted"]  # 200 screening calls decide none of the 13 questions (the simulator is deterministic)
     leads = data["screening"]["leads"]
     assert leads and all(x["calls"] is None or x["calls"] > 400 for x in leads)
-    assert "--budget-calls" in data["screening"]["continue"] and "tuner tune --category text" in data["screening"]["continue"]
+    assert (
+        "--budget-calls" in data["screening"]["continue"]
+        and "tuner tune --category text" in data["screening"]["continue"]
+    )
     assert "What would decide the leading open questions" in Path(data["report"]).read_text()

@@ -34,7 +34,9 @@ def test_propose_then_tune_recovers_a_deleted_rule(cli, py_project, sim_run):
     assert rule.provenance.runs == [run_id]
     assert rule.hash() == rule.model_copy(update={"provenance": None}).hash()
     bad = rules / "text" / "bad.md"
-    bad.write_text(original.replace("id: py.casefold", "id: py.bad\nprovenance: {proposed_by: x, date: d, evals: [e], color: red}"))
+    bad.write_text(
+        original.replace("id: py.casefold", "id: py.bad\nprovenance: {proposed_by: x, date: d, evals: [e], color: red}")
+    )
     r = cli("guidelines", "validate")
     assert r.exit_code == 2 and "provenance.color" in r.stderr
     bad.unlink()
@@ -52,7 +54,9 @@ def test_propose_then_tune_recovers_a_deleted_rule(cli, py_project, sim_run):
     assert recorded.path == f"py/guidelines/rules/text/{written['id'].split('.', 1)[1]}.md"
     # Proposing again finds its own candidate: a near-duplicate, skipped, nothing new written.
     again = json.loads(cli("propose", "--category", "text", "--run", run_id, "--json").stdout)
-    assert again["written"] == [] and any(f"near-duplicate of {written['id']}@default" in s["reason"] for s in again["skipped"])
+    assert again["written"] == [] and any(
+        f"near-duplicate of {written['id']}@default" in s["reason"] for s in again["skipped"]
+    )
 
     # tune measures the candidate: its screening weighs it with every rule of the pool on the `text`
     # evals, and the regression check keeps it unless a drop elsewhere is established.
@@ -81,7 +85,10 @@ def test_proposer_on_local_server_and_bad_input(cli, py_project, sim_run, server
     out = json.loads(r.stdout)
     # Every failure got the same advice from the server: one rule, the others merged into it.
     [written] = out["written"]
-    assert written["id"] == "py.raise-not-return-none" and len(written["evals"]) == out["failures"] == server.counts["proposer"]
+    assert (
+        written["id"] == "py.raise-not-return-none"
+        and len(written["evals"]) == out["failures"] == server.counts["proposer"]
+    )
     assert frontmatter.load(written["path"])["provenance"]["simulated"] is False
     assert cli("propose", "--category", "nope").exit_code == 2
     r = cli("propose", "--category", "data", "--proposer", "gpt4")

@@ -15,9 +15,24 @@ def test_propose_with_a_provider_echoing_the_key(py_project, sim_run, server, mo
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", AWS)
     sim_run("--guidelines", "none", "--category", "text", "--samples", "2")
     # A real process: what a person sees, tracebacks included (CliRunner would swallow them).
-    r = subprocess.run([sys.executable, "-m", "tuner.cli.main", "propose", "--category", "text",
-                        "--proposer", "openai/echokey", "--api-base", server.api_base],
-                       cwd=py_project, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tuner.cli.main",
+            "propose",
+            "--category",
+            "text",
+            "--proposer",
+            "openai/echokey",
+            "--api-base",
+            server.api_base,
+        ],
+        cwd=py_project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert server.echoed and all(KEY in e for e in server.echoed)  # the key really came back
     out = r.stdout + r.stderr
     assert KEY not in out and AWS not in out and "Traceback" not in out, out[-3000:]

@@ -18,7 +18,14 @@ def test_publish_then_gate_refuses_regression(cli, live_project):
     # One sample per eval cannot show non-inferiority: the gate says so instead of "passed".
     assert m.gate["status"] in ("passed", "not enough evidence") and m.gate["passed"] == (m.gate["status"] == "passed")
     assert (out / "history" / "1.0.0.prompt.md").is_file()
-    assert {p.name for p in out.iterdir()} >= {"convex_rules.md", "convex_rules.mdc", "AGENTS.md", "CHANGELOG.md", "manifest.json", "history"}
+    assert {p.name for p in out.iterdir()} >= {
+        "convex_rules.md",
+        "convex_rules.mdc",
+        "AGENTS.md",
+        "CHANGELOG.md",
+        "manifest.json",
+        "history",
+    }
     assert (out / "convex_rules.mdc").read_text().startswith("---\ndescription:")
     assert m.rules and all(r.hash.startswith("sha256:") for r in m.rules)
     assert {row["category"] for row in m.evidence} >= {"actions", "queries"}

@@ -12,7 +12,6 @@ import pytest
 pytestmark = [pytest.mark.slow]
 
 
-
 def _manifest(suite: Path, version: str | None = None) -> dict:
     base = suite / "guidelines" / "published" / "python_rules"
     return json.loads((base / ("manifest.json" if version is None else f"history/{version}.json")).read_text())
@@ -43,7 +42,9 @@ def test_publish_gates_against_the_study_then_the_published_text(cli, py_suite):
     assert gate["rows"] and all(row["paired"]["pairs"] > 0 and row["infra"] == 0 for row in gate["rows"])
     assert {row["gate"] for row in gate["rows"]} <= {"non-inferior", "not enough evidence"}
     assert {row["category"] for row in gate["rows"]} == {"data", "text"}  # every held-out category has its row
-    published_text = (py_suite / "guidelines" / "published" / "python_rules" / "history" / "1.0.0.prompt.md").read_text()
+    published_text = (
+        py_suite / "guidelines" / "published" / "python_rules" / "history" / "1.0.0.prompt.md"
+    ).read_text()
     assert "copy" in published_text.lower()
 
     # A template edit changes the published bytes: a new version, the old one kept, and the gate's
@@ -69,8 +70,9 @@ def test_publish_with_a_failing_provider_writes_nothing_and_exits_4(cli, py_suit
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-local-000000")
     server.fault_rate, server.timeout_sleep_s = 1.0, 0.6
     panel = Path.cwd() / "experiments" / "down.toml"
-    panel.write_text(f'[[models]]\nmodel = "openai/faulty"\napi_base = "{server.api_base}"\n'
-                     "max_retries = 0\ntimeout_s = 0.3\n")
+    panel.write_text(
+        f'[[models]]\nmodel = "openai/faulty"\napi_base = "{server.api_base}"\nmax_retries = 0\ntimeout_s = 0.3\n'
+    )
     r = cli("publish", "--from", "all-active", "--panel", "down", "--samples", "1")
     assert r.exit_code == 4, r.output
     assert "not measured" in r.output and "nothing published" in r.output
@@ -88,8 +90,11 @@ def test_the_gate_has_a_row_for_every_held_out_category_and_an_empty_one_is_not_
         run = SimpleNamespace(id="r", model="sim/careful", params={})
         return {"k": RunOutcome(run=run, prompt=None, results=results, summary={}, new_calls=0)}
 
-    rows_of = [SimpleNamespace(eval_id=f"a/{i}", category="a", sample_index=s, outcome="pass") for i in range(3)
-               for s in range(40)]
+    rows_of = [
+        SimpleNamespace(eval_id=f"a/{i}", category="a", sample_index=s, outcome="pass")
+        for i in range(3)
+        for s in range(40)
+    ]
     rows, status = gate([side(rows_of), side(list(rows_of))], 0.15, ["a", "b"])
     assert {r["category"]: r["gate"] for r in rows} == {"a": "non-inferior", "b": "not measured"}
     assert status == "not measured"
@@ -99,11 +104,15 @@ def test_a_gate_retried_with_more_samples_continues_one_sequential_test(cli, py_
     """The same candidate against the same other side (here: no guidelines, under two names) is one
     sequence of looks: the first tests non-inferiority at 2/3 of alpha, the retry with more samples
     only at what is left (tuner.publish.gate_looks), and the two levels together stay within alpha."""
-    first = cli("publish", "--from", "all-active", "--name", "retry_a", "--model", "sim/careful", "--samples", "2", "--json")
+    first = cli(
+        "publish", "--from", "all-active", "--name", "retry_a", "--model", "sim/careful", "--samples", "2", "--json"
+    )
     assert first.exit_code == 0, first.output
     one = json.loads(first.stdout)["manifest"]["gate"]
     assert one["noninferiority_alpha"] == pytest.approx(0.05 * 2 / 3) and len(one["looks"]) == 1
-    again = cli("publish", "--from", "all-active", "--name", "retry_b", "--model", "sim/careful", "--samples", "4", "--json")
+    again = cli(
+        "publish", "--from", "all-active", "--name", "retry_b", "--model", "sim/careful", "--samples", "4", "--json"
+    )
     assert again.exit_code == 0, again.output
     two = json.loads(again.stdout)["manifest"]["gate"]
     assert two["looks"][0] == one["looks"][0] and len(two["looks"]) == 2

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from reliability_helpers import SUITE, FakeOpenAI, make_project, reference_answers, suite_answer_for
 
 

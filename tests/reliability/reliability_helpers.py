@@ -65,7 +65,12 @@ def write_panel(project: Path, name: str, model: str, api_base: str, **settings)
 def env_for(project: Path) -> dict[str, str]:
     """The environment a `tuner` subprocess of this project gets."""
     env = dict(os.environ)
-    env.update(TUNER_HOME=str(project), TUNER_SUITE=str(SUITE), TUNER_CACHE_DIR=str(project / "experiments" / "cache"),
-               LITELLM_LOCAL_MODEL_COST_MAP="True", OPENAI_API_KEY="sk-test-local-000000")
+    env.update(
+        TUNER_HOME=str(project),
+        TUNER_SUITE=str(SUITE),
+        TUNER_CACHE_DIR=str(project / "experiments" / "cache"),
+        LITELLM_LOCAL_MODEL_COST_MAP="True",
+        OPENAI_API_KEY="sk-test-local-000000",
+    )
     env.pop("TUNER_DB", None)
     return env

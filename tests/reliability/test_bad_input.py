@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from reliability_helpers import make_project
 
 CASES = yaml.safe_load((Path(__file__).resolve().parents[1] / "fixtures" / "bad_input" / "cases.yaml").read_text())

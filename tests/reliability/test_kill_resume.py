@@ -21,13 +21,14 @@ import time
 from pathlib import Path
 
 import pytest
-
 from reliability_helpers import SUITE, env_for, make_project, write_panel
 
 pytestmark = [pytest.mark.slow]
 
 SEED = 20261123
-TUNER = str(Path(os.environ.get("VIRTUAL_ENV") or Path(shutil.which("python") or "python").parent.parent) / "bin" / "tuner")
+TUNER = str(
+    Path(os.environ.get("VIRTUAL_ENV") or Path(shutil.which("python") or "python").parent.parent) / "bin" / "tuner"
+)
 IN_FLIGHT_WINDOW_S = 1.0  # an answer sent this long before a kill may not have reached the cache yet
 
 
@@ -60,7 +61,9 @@ class _Killer:
         """True if the command ended by itself (successfully), False if it was killed."""
         seen = len(self.server.calls)
         started = time.monotonic()
-        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        proc = subprocess.Popen(
+            argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        )
         if self.startup is None:  # learn when the command starts calling the provider
             while proc.poll() is None and len(self.server.calls) == seen and time.monotonic() - started < 120:
                 time.sleep(0.01)
@@ -80,8 +83,9 @@ class _Killer:
         proc.wait()
         proc.stderr.close()
         self.kills += 1
-        self.in_flight += sum(1 for c in self.server.calls[seen:]
-                              if c["answered"] is None or c["answered"] > now - IN_FLIGHT_WINDOW_S)
+        self.in_flight += sum(
+            1 for c in self.server.calls[seen:] if c["answered"] is None or c["answered"] > now - IN_FLIGHT_WINDOW_S
+        )
         _reap(proc.pid)
         return False
 
@@ -94,7 +98,9 @@ def _reap(pgid: int) -> None:
         pass
 
 
-def _kill_and_resume(killer: _Killer, commands: list[list[str]], env: dict, window_s: float, kills: int, cli) -> list[list[str]]:
+def _kill_and_resume(
+    killer: _Killer, commands: list[list[str]], env: dict, window_s: float, kills: int, cli
+) -> list[list[str]]:
     """Kill each command until it finishes by itself; go on to the next command until ``kills``
     kills have landed; finish each with the same command run once more (in this process: the
     same code, without a second start-up). The commands used."""
@@ -174,14 +180,19 @@ def test_sigkill_at_random_moments_then_resume(job, tmp_path, provider, cli, mon
     env = env_for(project)
     if job == "run":  # 12 kills (the tune below: 8 more)
         provider.latency_s = 0.25
-        commands = [[_tuner_exe(), "run", "--panel", "p", "--samples", str(k), "--guidelines", name]
-                    for k in (2, 3, 4) for name in ("all-active", "none")]
+        commands = [
+            [_tuner_exe(), "run", "--panel", "p", "--samples", str(k), "--guidelines", name]
+            for k in (2, 3, 4)
+            for name in ("all-active", "none")
+        ]
         kills, window = 12, 2.5
     else:
         provider.latency_s = 0.02
         env["TUNER_SUITE"] = str(_small_suite(tmp_path / "small-suite"))
-        commands = [[_tuner_exe(), "tune", "--panel", "p", "--category", "text", "--budget-calls", str(n),
-                     "--samples", "1"] for n in (100, 150, 200)]
+        commands = [
+            [_tuner_exe(), "tune", "--panel", "p", "--category", "text", "--budget-calls", str(n), "--samples", "1"]
+            for n in (100, 150, 200)
+        ]
         kills, window = 8, 5.0
     for name in ("TUNER_HOME", "TUNER_SUITE", "TUNER_CACHE_DIR", "OPENAI_API_KEY"):
         monkeypatch.setenv(name, env[name])  # for the commands run in this process
@@ -209,5 +220,7 @@ def test_sigkill_at_random_moments_then_resume(job, tmp_path, provider, cli, mon
     assert results == _results(ref_db)
     if job == "tune":
         assert trials == _trials(ref_db)
-    print(f"{job}: {killer.kills} kills over {len(used)} command(s), {paid} calls paid, {cached} answers cached, "
-          f"{killer.in_flight} in flight at a kill")
+    print(
+        f"{job}: {killer.kills} kills over {len(used)} command(s), {paid} calls paid, {cached} answers cached, "
+        f"{killer.in_flight} in flight at a kill"
+    )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from reliability_helpers import write_panel
 
 pytestmark = [pytest.mark.slow]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from reliability_helpers import write_panel
 
 pytestmark = [pytest.mark.slow]
@@ -38,7 +37,9 @@ def test_faults_on_30_percent_of_calls_leave_the_scores_of_a_fault_free_run(cli,
     assert got["status"] == "complete"
     assert got["categories"] == expected["categories"] and got["overall"] == expected["overall"]
     # Every kind of fault happened, and each was retried into the same answer.
-    assert set(provider.faults) == {"429", "500", "503", "timeout", "reset", "malformed", "empty", "truncated"}, provider.faults
+    assert set(provider.faults) == {"429", "500", "503", "timeout", "reset", "malformed", "empty", "truncated"}, (
+        provider.faults
+    )
     faulty_calls = sum(1 for c in provider.calls) - 32  # the clean run's calls
     assert faulty_calls > 32  # 8 bodies × 4 samples, plus the retries
     from tuner.store import Store

@@ -10,7 +10,7 @@ from tuner import secrets
 ENV = {
     "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",  # ends in ACCESS_KEY, not API_KEY
     "AZURE_OPENAI_KEY_2": "azure-Lm4Nb6Vc8Xz0",  # KEY in the middle
-    "GOOGLE_APPLICATION_CREDENTIALS_JSON": "{\"private\": \"pk-Zx9Yw8Vu7\"}",
+    "GOOGLE_APPLICATION_CREDENTIALS_JSON": '{"private": "pk-Zx9Yw8Vu7"}',
     "DB_PASSWORD": "hunter2-Rt5Gy7",
     "SLACK_TOKEN_OLD": "plain-Hj6Kl8Mn0Pq",
 }
@@ -31,11 +31,20 @@ def test_short_values_and_other_names_are_left_alone(monkeypatch):
     assert secrets.scrub("false gpt-4o-mini-2024") == "false gpt-4o-mini-2024"
 
 
-@pytest.mark.parametrize("shape", [
-    "sk-proj-ABCDEFGH12345678", "sk-ant-api03-abcdefghijkl", "AKIAIOSFODNN7EXAMPLE", "AIza" + "x" * 30,
-    "ghp_" + "a1" * 15, "github_pat_" + "B2" * 15, "hf_" + "c3" * 15, "xoxb-1234567890-abcdef",
-    "tk_0123456789ab_" + "Zy" * 12,
-])
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "sk-proj-ABCDEFGH12345678",
+        "sk-ant-api03-abcdefghijkl",
+        "AKIAIOSFODNN7EXAMPLE",
+        "AIza" + "x" * 30,
+        "ghp_" + "a1" * 15,
+        "github_pat_" + "B2" * 15,
+        "hf_" + "c3" * 15,
+        "xoxb-1234567890-abcdef",
+        "tk_0123456789ab_" + "Zy" * 12,
+    ],
+)
 def test_key_shapes_are_masked_without_any_variable(shape):
     out = secrets.scrub(f"Error: key {shape} rejected")
     assert shape not in out and shape[4:12] not in out

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from reliability_helpers import SUITE, write_panel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -33,6 +32,7 @@ def _producers(cli, provider) -> list[Producer]:
             r = cli(*args)
             assert r.exit_code in ok, r.output
             return r.stdout + r.stderr
+
         return run
 
     def panels(project: Path) -> str:
@@ -45,12 +45,21 @@ def _producers(cli, provider) -> list[Producer]:
         Producer("run echoing the key", command("run", "--panel", "echo", ok=(4,))),
         Producer("run", command("run", "--panel", "p", "--samples", "2")),
         Producer("runs list", command("runs", "list", "--json")),
-        Producer("compare", command("compare", "--before", "none", "--after", "all-active", "--panel", "p", "--samples", "1", ok=(0, 1))),
-        Producer("tune", command("tune", "--panel", "p", "--category", "text", "--samples", "1", "--budget-calls", "100")),
+        Producer(
+            "compare",
+            command(
+                "compare", "--before", "none", "--after", "all-active", "--panel", "p", "--samples", "1", ok=(0, 1)
+            ),
+        ),
+        Producer(
+            "tune", command("tune", "--panel", "p", "--category", "text", "--samples", "1", "--budget-calls", "100")
+        ),
         Producer("publish", command("publish", "--panel", "p", "--samples", "1", "--force")),
         Producer("label", command("label", "--all", "--ready", "--status", "correct")),
-        *[Producer(f"export {fmt}", command("export", "--format", fmt, "-o", f"experiments/export.{fmt}"))
-          for fmt in ("deepeval", "openai", "text")],
+        *[
+            Producer(f"export {fmt}", command("export", "--format", fmt, "-o", f"experiments/export.{fmt}"))
+            for fmt in ("deepeval", "openai", "text")
+        ],
         Producer("viewer", _viewer_pages),
         Producer("analysis", _analysis(cli, provider)),
         Producer("store check", command("store", "check")),
@@ -70,6 +79,7 @@ def _analysis(cli, provider):
         assert a.exit_code == 0, a.output
         assert list((project / "reports").glob("*/*/*.md")), "no analysis report was written"
         return r.stdout + a.stdout + a.stderr
+
     return run
 
 
@@ -88,11 +98,15 @@ def _viewer_pages(project: Path) -> str:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            with TestClient(create_app(store, find_project(), Login("secrets-test-login")), base_url="http://127.0.0.1") as client:
+            with TestClient(
+                create_app(store, find_project(), Login("secrets-test-login")), base_url="http://127.0.0.1"
+            ) as client:
                 assert client.get("/login?token=secrets-test-login", follow_redirects=False).status_code == 303
                 paths = ["/", "/runs", "/leaderboard", "/reports"]
                 paths += [f"/runs/{run.id}" for run in store.runs()]
-                paths += [f"/runs/{run.id}/evals/{r.eval_id}" for run in store.runs()[:3] for r in store.results(run.id)[:2]]
+                paths += [
+                    f"/runs/{run.id}/evals/{r.eval_id}" for run in store.runs()[:3] for r in store.results(run.id)[:2]
+                ]
                 for path in paths:
                     r = client.get(path)
                     assert r.status_code == 200, (path, r.status_code)
@@ -116,6 +130,11 @@ def test_no_key_anywhere(cli, py_project, provider, tmp_path, monkeypatch):
     found = scan_project(py_project, SECRETS, outputs, extra=[published])
     assert found == [], found
     # ...and the artefacts exist (a scan of nothing passes trivially).
-    for produced in ("experiments/tuner.db", "experiments/cache/responses", "reports/compare", "reports/tune",
-                     published / "python_rules" / "manifest.json"):
+    for produced in (
+        "experiments/tuner.db",
+        "experiments/cache/responses",
+        "reports/compare",
+        "reports/tune",
+        published / "python_rules" / "manifest.json",
+    ):
         assert (py_project / produced).exists(), produced

@@ -20,7 +20,8 @@ def scripted_suite(tmp_path, monkeypatch, server) -> Path:
     for d in ("guidelines", "evals", "experiments"):
         (root / d).mkdir()
     (root / "experiments" / "local.toml").write_text(
-        f'[[models]]\nmodel = "openai/scripted"\napi_base = "{server.api_base}"\nmax_retries = 0\ntimeout_s = 20\n')
+        f'[[models]]\nmodel = "openai/scripted"\napi_base = "{server.api_base}"\nmax_retries = 0\ntimeout_s = 20\n'
+    )
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-local-000000")
     monkeypatch.setenv("TUNER_HOME", str(root))
     monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))

@@ -28,11 +28,17 @@ def tool_project(scripted_suite, server) -> Path:
     def reply(request: dict) -> dict:
         user = request["messages"][-1]["content"]
         ev = max((e for e in evals if e.task.strip() in user), key=lambda e: len(e.task))
-        calls = [{"name": "write_file", "arguments": json.dumps({"path": "proj\\" + p.replace("/", "\\"), "content": c})}
-                 for p, c in ev.answer_files().items()]
+        calls = [
+            {"name": "write_file", "arguments": json.dumps({"path": "proj\\" + p.replace("/", "\\"), "content": c})}
+            for p, c in ev.answer_files().items()
+        ]
         if ev.id.endswith("002-wrap"):  # cut off in the middle of its only call
-            return {"content": None, "tool_calls": [{"name": "write_file", "arguments": calls[0]["arguments"][:60]}],
-                    "finish_reason": "length", "reasoning_content": "Wrapping is greedy."}
+            return {
+                "content": None,
+                "tool_calls": [{"name": "write_file", "arguments": calls[0]["arguments"][:60]}],
+                "finish_reason": "length",
+                "reasoning_content": "Wrapping is greedy.",
+            }
         return {"content": "<think>The reference idea.</think>", "tool_calls": calls}
 
     server.script = reply
@@ -44,7 +50,9 @@ def test_tool_answers_run_and_compare_end_to_end(cli, tool_project, server):
     assert r.exit_code == 0, r.output
     [run] = json.loads(r.stdout)
     bodies = server.bodies["scripted"]
-    assert bodies and all(b["tools"][0]["function"]["name"] == "write_file" and b["tool_choice"] == "auto" for b in bodies)
+    assert bodies and all(
+        b["tools"][0]["function"]["name"] == "write_file" and b["tool_choice"] == "auto" for b in bodies
+    )
     assert all("`write_file` tool" in b["messages"][-1]["content"] for b in bodies)
 
     from tuner.store import Store
@@ -79,7 +87,9 @@ def test_tool_answers_run_and_compare_end_to_end(cli, tool_project, server):
     finally:
         store.close()
     [failure] = summary.failures
-    assert failure.reason == TRUNCATED and analyst_inputs(failure)["model_output"].startswith(f"(the answer is incomplete: {TRUNCATED})")
+    assert failure.reason == TRUNCATED and analyst_inputs(failure)["model_output"].startswith(
+        f"(the answer is incomplete: {TRUNCATED})"
+    )
 
     # The viewer's eval and session pages show the reason and the reasoning.
     from fastapi.testclient import TestClient
@@ -95,13 +105,25 @@ def test_tool_answers_run_and_compare_end_to_end(cli, tool_project, server):
             assert TRUNCATED in page and "data-reasoning" in page and "Wrapping is greedy." in page
             assert "Tool calls" in page
             page = viewer.get(f"/sessions/{wrap.response_key.removeprefix('sha256:')}").text
-            assert f"<p class=\"error\" data-stopped>{TRUNCATED}</p>" in page and "Wrapping is greedy." in page
+            assert f'<p class="error" data-stopped>{TRUNCATED}</p>' in page and "Wrapping is greedy." in page
     finally:
         store.close()
 
     calls = len(bodies)
-    r = cli("compare", "--panel", "local", "--category", "text", "--before", "none", "--after", "all-active", "--samples", "1",
-            "--json")
+    r = cli(
+        "compare",
+        "--panel",
+        "local",
+        "--category",
+        "text",
+        "--before",
+        "none",
+        "--after",
+        "all-active",
+        "--samples",
+        "1",
+        "--json",
+    )
     assert r.exit_code == 0, r.output  # the same answers before and after: no change, every pair measured
     out = json.loads(r.stdout)
     assert len(server.bodies["scripted"]) > calls  # the second prompt was asked, through the tool format

@@ -26,7 +26,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reliability"))
 
 from reliability_helpers import SUITE, FakeOpenAI, make_project, reference_answers, suite_answer_for, write_panel  # noqa: E402
 
-
 TUNER = str(Path(sys.executable).with_name("tuner"))
 SLOTS = 2  # calls each worker makes at once (--calls): a kill cuts at most this many
 # 100 calls: the screening, the regression check and the confirmation all run (decision: withheld).
@@ -61,9 +60,14 @@ def project(tmp_path_factory, provider) -> Path:
 
 def _env(project: Path, cache: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("TUNER_DB", "TUNER_CLUSTER")}
-    env.update(TUNER_HOME=str(project), TUNER_SUITE=str(project / "suites" / "small"),
-               TUNER_CACHE_DIR=str(project / "experiments" / cache), LITELLM_LOCAL_MODEL_COST_MAP="True",
-               OPENAI_API_KEY="sk-test-local-000000", TUNER_CLUSTER_WAIT_S="120")
+    env.update(
+        TUNER_HOME=str(project),
+        TUNER_SUITE=str(project / "suites" / "small"),
+        TUNER_CACHE_DIR=str(project / "experiments" / cache),
+        LITELLM_LOCAL_MODEL_COST_MAP="True",
+        OPENAI_API_KEY="sk-test-local-000000",
+        TUNER_CLUSTER_WAIT_S="120",
+    )
     return env
 
 
@@ -72,13 +76,25 @@ def cluster(project):
     """{"address": ..., "workers": [Popen, Popen]}: one scheduler and two workers, each a process
     (and a session) of its own, each worker with a cache of its own."""
     address = f"tcp://127.0.0.1:{_free_port()}"
-    procs = [subprocess.Popen([TUNER, "cluster", "scheduler", "--port", address.rsplit(":", 1)[1]],
-                              env=_env(project, "cache-scheduler"), stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, start_new_session=True)]
+    procs = [
+        subprocess.Popen(
+            [TUNER, "cluster", "scheduler", "--port", address.rsplit(":", 1)[1]],
+            env=_env(project, "cache-scheduler"),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    ]
     for i in (1, 2):
-        procs.append(subprocess.Popen([TUNER, "cluster", "worker", address, "--calls", str(SLOTS), "--name", f"w{i}"],
-                                      env=_env(project, f"cache-w{i}"), stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL, start_new_session=True))
+        procs.append(
+            subprocess.Popen(
+                [TUNER, "cluster", "worker", address, "--calls", str(SLOTS), "--name", f"w{i}"],
+                env=_env(project, f"cache-w{i}"),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
     yield {"address": address, "workers": procs[1:]}
     for p in procs:
         _kill(p)
@@ -106,7 +122,7 @@ def _tune(project: Path, cache: str, db: str, cluster: str | None = None) -> dic
         mp.chdir(project)
         done = CliRunner().invoke(app, [*TUNE, "--db", db] + (["--cluster", cluster] if cluster else []))
     assert done.exit_code == 0, done.output[-3000:]
-    return json.loads(done.stdout[done.stdout.index("{"):])
+    return json.loads(done.stdout[done.stdout.index("{") :])
 
 
 def _recorded(db: str) -> dict:
@@ -118,14 +134,30 @@ def _recorded(db: str) -> dict:
     try:
         runs = {}
         for run in store.runs():
-            runs[run.id] = (run.status, sorted((r.eval_id, r.sample_index, r.outcome, r.failed_step, r.output,
-                                                r.tests_passed, r.tests_total, r.grade_key, r.response_key)
-                                               for r in store.results(run.id)))
+            runs[run.id] = (
+                run.status,
+                sorted(
+                    (
+                        r.eval_id,
+                        r.sample_index,
+                        r.outcome,
+                        r.failed_step,
+                        r.output,
+                        r.tests_passed,
+                        r.tests_total,
+                        r.grade_key,
+                        r.response_key,
+                    )
+                    for r in store.results(run.id)
+                ),
+            )
         points = {}
         experiments = {}
         for exp in store.experiments():
             found = store.design_points(exp["id"])
-            points[exp["id"]] = sorted((k, p.outcome, p.failed_step, p.response_key, p.grade_key) for k, p in found.items())
+            points[exp["id"]] = sorted(
+                (k, p.outcome, p.failed_step, p.response_key, p.grade_key) for k, p in found.items()
+            )
             experiments[exp["id"]] = (exp["kind"], exp["status"], sorted(store.experiment_runs(exp["id"])))
         return {"runs": runs, "points": points, "experiments": experiments}
     finally:
@@ -205,13 +237,16 @@ def test_tune_on_a_cluster_is_the_one_machine_tune(project, provider, cluster, o
 
 
 @pytest.mark.slow
-def test_a_worker_killed_mid_run_loses_nothing_and_pays_nothing_twice(project, provider, cluster, one_machine, tmp_path):
+def test_a_worker_killed_mid_run_loses_nothing_and_pays_nothing_twice(
+    project, provider, cluster, one_machine, tmp_path
+):
     provider.latency_s = 0.4  # calls stay in flight long enough for the kill to cut some
     seen = len(provider.calls)
     db = f"sqlite:///{tmp_path / 'killed.db'}"
     argv = [TUNER, *TUNE, "--db", db, "--cluster", cluster["address"]]
-    proc = subprocess.Popen(argv, env=_env(project, "cache-killed"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen(
+        argv, env=_env(project, "cache-killed"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         deadline = time.monotonic() + 300
         while len(provider.calls) - seen < 8 and proc.poll() is None and time.monotonic() < deadline:
@@ -227,7 +262,9 @@ def test_a_worker_killed_mid_run_loses_nothing_and_pays_nothing_twice(project, p
     assert proc.returncode == 0, err[-3000:]
     report = json.loads(out)
     calls = provider.calls[seen:]
-    in_flight = sum(1 for c in calls if c["arrived"] <= killed_at and (c["answered"] is None or c["answered"] > killed_at - 0.2))
+    in_flight = sum(
+        1 for c in calls if c["arrived"] <= killed_at and (c["answered"] is None or c["answered"] > killed_at - 0.2)
+    )
 
     # Nothing lost: the same store and decision as one machine.
     assert _decision(report, paid=False) == _decision(one_machine["report"], paid=False)
@@ -244,5 +281,7 @@ def test_a_worker_killed_mid_run_loses_nothing_and_pays_nothing_twice(project, p
     # Done: the same command buys nothing more.
     again = _tune(project, "cache-killed", db, cluster["address"])
     assert len(provider.calls) == seen + len(bodies) and again["spent"]["calls"] == 0
-    print(f"kill: {len(bodies)} calls, {bought_again} bought again, {in_flight} in flight, "
-          f"spent {report['spent']['calls']}")
+    print(
+        f"kill: {len(bodies)} calls, {bought_again} bought again, {in_flight} in flight, "
+        f"spent {report['spent']['calls']}"
+    )

@@ -41,8 +41,9 @@ def test_provider_receives_the_documented_messages_byte_for_byte(cli, live_proje
     store = Store.open(project.db_url())
     try:
         results = store.results(out["run"])
-        assert results and all(r.response_model == "fake-model" and r.finish_reason == "stop" and r.attempts == 1
-                                for r in results)
+        assert results and all(
+            r.response_model == "fake-model" and r.finish_reason == "stop" and r.attempts == 1 for r in results
+        )
         for r in results:
             assert store.chat_messages(r) == bodies[store.chat_messages(r)[1]["content"]]["messages"]
             assert r.messages[0] == {"role": "system", "prompt_hash": prompt.hash}  # stored once, by hash

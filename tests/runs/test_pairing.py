@@ -9,8 +9,10 @@ from tuner.store import ResultRecord
 
 
 def _results(outcomes, eval_id="001-a/001-x", category="a", offset=0):
-    return [ResultRecord(eval_id=eval_id, category=category, sample_index=offset + i, outcome=o, steps=[])
-            for i, o in enumerate(outcomes)]
+    return [
+        ResultRecord(eval_id=eval_id, category=category, sample_index=offset + i, outcome=o, steps=[])
+        for i, o in enumerate(outcomes)
+    ]
 
 
 def test_an_infra_failure_drops_its_pair_and_invents_no_flip():
@@ -59,14 +61,17 @@ def test_ablation_effects_pair_by_sample():
     # Before the fix the rank pairing read this as a +1/3 effect of the rule.
     with_rule = _Outcome(_results(["pass", "pass", "fail", "fail"]), _Run(params={}))
     without = _Outcome(_results(["infra", "pass", "fail", "fail"]), _Run(params={}))
-    (effect,) = paired_effects([_Variant("reference"), _Variant("add:r.x")],
-                               [{"m": without}, {"m": with_rule}], design="add")
+    (effect,) = paired_effects(
+        [_Variant("reference"), _Variant("add:r.x")], [{"m": without}, {"m": with_rule}], design="add"
+    )
     assert effect.delta == 0
 
 
 def _answers(outcomes, texts, eval_id="001-a/001-x", category="a"):
-    return [ResultRecord(eval_id=eval_id, category=category, sample_index=i, outcome=o, output=t, steps=[])
-            for i, (o, t) in enumerate(zip(outcomes, texts))]
+    return [
+        ResultRecord(eval_id=eval_id, category=category, sample_index=i, outcome=o, output=t, steps=[])
+        for i, (o, t) in enumerate(zip(outcomes, texts))
+    ]
 
 
 def test_identical_answers_repeated_across_samples_are_one_pair():

@@ -19,7 +19,8 @@ def py_project(tmp_path, monkeypatch, server) -> str:
     for d in ("guidelines", "evals", "experiments"):
         (root / d).mkdir()
     (root / "experiments" / "local.toml").write_text(
-        f'[[models]]\nmodel = "openai/steady"\napi_base = "{server.api_base}"\nmax_retries = 0\ntimeout_s = 10\n')
+        f'[[models]]\nmodel = "openai/steady"\napi_base = "{server.api_base}"\nmax_retries = 0\ntimeout_s = 10\n'
+    )
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-local-000000")
     monkeypatch.setenv("TUNER_HOME", str(root))
     monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "cache"))
@@ -46,12 +47,15 @@ def _runs(root: Path) -> int:
         store.close()
 
 
-@pytest.mark.parametrize("command", [
-    ["run", "--samples", "2"],
-    ["compare", "--before", "none", "--after", "all-active", "--samples", "2"],
-    ["ablate", "--design", "loo"],
-    ["ablate", "--design", "screening", "--runs", "2"],  # its cells are design points, not runs
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["run", "--samples", "2"],
+        ["compare", "--before", "none", "--after", "all-active", "--samples", "2"],
+        ["ablate", "--design", "loo"],
+        ["ablate", "--design", "screening", "--runs", "2"],  # its cells are design points, not runs
+    ],
+)
 def test_plan_calls_nothing_and_bounds_what_the_command_then_calls(cli, py_project, server, command):
     args = [*command, "--suite", py_project, "--panel", "local"]
     r = cli(*args, "--plan", "--json")
@@ -137,17 +141,22 @@ def test_tune_plans_cached_tokens_for_its_phases_of_few_prompts(cli, py_project,
     for phase, prompts in ((baseline, 1), (check, 2), (alone, 1), (confirmation, 2)):
         assert phase["tokens_in_cached"] == per_call * (phase["calls"] - prompts), phase["name"]
 
+
 def _faulty_panel(server, retries: int = 3) -> None:
     server.fault_rate, server.timeout_sleep_s = 0.5, 1.5
     (Path.cwd() / "experiments" / "faulty.toml").write_text(
         f'[[models]]\nmodel = "openai/faulty"\napi_base = "{server.api_base}"\nmax_retries = {retries}\n'
-        'timeout_s = 1\nbackoff_s = 0.01\n')
+        "timeout_s = 1\nbackoff_s = 0.01\n"
+    )
 
 
-@pytest.mark.parametrize("command", [
-    ["run", "--samples", "2"],
-    ["ablate", "--category", "text"],  # the adaptive design, rounds of its own choosing
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["run", "--samples", "2"],
+        ["ablate", "--category", "text"],  # the adaptive design, rounds of its own choosing
+    ],
+)
 def test_retries_are_calls_and_never_overrun_the_cap(cli, py_project, server, command):
     """Half the provider's answers fail (429, 5xx, timeouts, resets, bad bodies): every retry is a
     call the cap must grant, so the provider never sees more requests than the cap, and the

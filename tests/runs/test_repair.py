@@ -12,15 +12,23 @@ from tuner.store import ResultRecord, StepRecord
 
 
 def _failed(detail: str, step: str = "tests") -> ResultRecord:
-    return ResultRecord(eval_id="e", category="c", sample_index=0, outcome="fail", failed_step=step,
-                        steps=[StepRecord(name="parse", status="pass"), StepRecord(name=step, status="fail", detail=detail)])
+    return ResultRecord(
+        eval_id="e",
+        category="c",
+        sample_index=0,
+        outcome="fail",
+        failed_step=step,
+        steps=[StepRecord(name="parse", status="pass"), StepRecord(name=step, status="fail", detail=detail)],
+    )
 
 
 def test_feedback_names_the_failed_step_and_hides_secrets_and_host_paths(monkeypatch, tmp_path):
     secret = "sk-live-0123456789abcdefghij"
     monkeypatch.setenv("MY_PROVIDER_API_KEY", "plainvalue-9876543210")
-    detail = (f"AssertionError at {tmp_path}/proj/app/wrap.py:3 (key {secret}, token plainvalue-9876543210)\n"
-              "  File \"/home/alice/checkout/app/wrap.py\", line 3\nexpected 'a b' got 'a'")
+    detail = (
+        f"AssertionError at {tmp_path}/proj/app/wrap.py:3 (key {secret}, token plainvalue-9876543210)\n"
+        "  File \"/home/alice/checkout/app/wrap.py\", line 3\nexpected 'a b' got 'a'"
+    )
     text = feedback_message(_failed(detail), roots=[tmp_path / "proj"])
     assert "`tests` step" in text and "expected 'a b' got 'a'" in text and "app/wrap.py" in text
     for leaked in (secret, "plainvalue-9876543210", str(tmp_path), "/home/alice"):
@@ -30,16 +38,28 @@ def test_feedback_names_the_failed_step_and_hides_secrets_and_host_paths(monkeyp
 def test_feedback_is_bounded_and_falls_back_to_the_error():
     text = feedback_message(_failed("z" * 50_000))
     assert len(text) < FEEDBACK_LIMIT + 400 and text.count("z") == FEEDBACK_LIMIT and "[... cut]" in text
-    bare = ResultRecord(eval_id="e", category="c", sample_index=0, outcome="fail", failed_step="parse",
-                        error="no files in the answer")
+    bare = ResultRecord(
+        eval_id="e", category="c", sample_index=0, outcome="fail", failed_step="parse", error="no files in the answer"
+    )
     assert "`parse` step" in feedback_message(bare) and "no files in the answer" in feedback_message(bare)
 
 
 def test_outcome_at_a_turn():
-    repaired = ResultRecord(eval_id="e", category="c", sample_index=0, outcome="pass", pass_turn=2,
-                            turns=[{"turn": 1, "outcome": "fail"}, {"turn": 2, "outcome": "pass"}])
-    lost = ResultRecord(eval_id="e", category="c", sample_index=1, outcome="infra",
-                        turns=[{"turn": 1, "outcome": "fail"}, {"turn": 2, "outcome": "infra"}])
+    repaired = ResultRecord(
+        eval_id="e",
+        category="c",
+        sample_index=0,
+        outcome="pass",
+        pass_turn=2,
+        turns=[{"turn": 1, "outcome": "fail"}, {"turn": 2, "outcome": "pass"}],
+    )
+    lost = ResultRecord(
+        eval_id="e",
+        category="c",
+        sample_index=1,
+        outcome="infra",
+        turns=[{"turn": 1, "outcome": "fail"}, {"turn": 2, "outcome": "infra"}],
+    )
     one_shot = ResultRecord(eval_id="e", category="c", sample_index=2, outcome="pass")
     assert [outcome_at(repaired, k) for k in (1, 2, 3)] == ["fail", "pass", "pass"]
     # A turn lost to the provider is not measured from then on, never a failed repair.
@@ -48,8 +68,15 @@ def test_outcome_at_a_turn():
     assert [r.outcome for r in at_turn([repaired, lost, one_shot], 1)] == ["fail", "fail", "pass"]
     # Read at an earlier turn, a result is that turn's answer: its step, and its grade's key (pairing
     # folds samples by it), not the last answer's.
-    graded = repaired.model_copy(update={"grade_key": "g2", "turns": [{"turn": 1, "outcome": "fail", "failed_step": "tests",
-                                                                       "grade_key": "g1"}, {"turn": 2, "outcome": "pass"}]})
+    graded = repaired.model_copy(
+        update={
+            "grade_key": "g2",
+            "turns": [
+                {"turn": 1, "outcome": "fail", "failed_step": "tests", "grade_key": "g1"},
+                {"turn": 2, "outcome": "pass"},
+            ],
+        }
+    )
     early = at_turn([graded], 1)[0]
     assert (early.outcome, early.failed_step, early.grade_key) == ("fail", "tests", "g1")
     assert at_turn([graded], 2)[0] is graded
@@ -66,7 +93,9 @@ def test_one_turn_keeps_the_run_ids_it_had(py_suite):
     spec = ModelSpec(model="sim/careful")
     assert repair_identity(1) is None
     with Harness(turns=1) as one, Harness(turns=2) as two, Harness(turns=3) as three:
-        before = sha256_json({"answer_format": one.suite.answer_instructions(), "sim": fingerprint(None, one.suite.root)})
+        before = sha256_json(
+            {"answer_format": one.suite.answer_instructions(), "sim": fingerprint(None, one.suite.root)}
+        )
         assert inputs_hash(one, spec) == before  # what every one-shot run was addressed by
         assert len({inputs_hash(h, spec) for h in (one, two, three)}) == 3
     with pytest.raises(Exception, match="--turns 0"):

@@ -67,7 +67,9 @@ def test_a_failed_first_turn_is_repaired_at_the_second(cli, repair_project, serv
         results = h.store.results(out["run"])
     assert {x.pass_turn for x in results} == {2}
     assert all(x.turns[0]["outcome"] == "fail" and x.turns[1]["outcome"] == "pass" for x in results)
-    assert SECRET not in json.dumps([x.model_dump(mode="json", exclude={"output", "files", "messages"}) for x in results])
+    assert SECRET not in json.dumps(
+        [x.model_dump(mode="json", exclude={"output", "files", "messages"}) for x in results]
+    )
 
 
 def test_a_turn_lost_to_the_provider_is_not_measured(cli, repair_project, server):

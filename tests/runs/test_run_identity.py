@@ -12,7 +12,6 @@ import pytest
 pytestmark = [pytest.mark.slow]
 
 
-
 @pytest.fixture
 def py_suite(py_suite, tmp_path, monkeypatch) -> Path:
     """The shared Python-suite project, with caches of its own: these tests count what is called."""
@@ -55,8 +54,10 @@ def test_the_answer_format_text_is_in_the_run_id(py_suite, monkeypatch):
 def test_compare_against_a_stored_run_calls_its_model_as_it_was(cli, py_suite, monkeypatch, server):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-local-000000")
     panel = Path.cwd() / "experiments" / "local.toml"
-    panel.write_text(f'[[models]]\nmodel = "openai/steady"\napi_base = "{server.api_base}"\nmax_retries = 0\n'
-                     "timeout_s = 5\nconcurrency = 3\n")
+    panel.write_text(
+        f'[[models]]\nmodel = "openai/steady"\napi_base = "{server.api_base}"\nmax_retries = 0\n'
+        "timeout_s = 5\nconcurrency = 3\n"
+    )
     r = cli("run", "--guidelines", "none", "--panel", "local", "--samples", "1", "--json")
     assert r.exit_code == 0, r.output
     [run] = json.loads(r.stdout)

@@ -18,7 +18,9 @@ def test_run_records_and_rerun_costs_nothing(cli, live_project):
     q = first["categories"]["queries"]
     n = len(load_suite(find_project()).select(category="queries"))
     assert q["pass"] + q["fail"] == 2 * n and q["infra"] == 0
-    again = json.loads(cli("run", "--model", "sim/careful", "--category", "queries", "--samples", "2", "--json").stdout)[0]
+    again = json.loads(
+        cli("run", "--model", "sim/careful", "--category", "queries", "--samples", "2", "--json").stdout
+    )[0]
     assert again["run"] == first["run"]
     assert again["calls"]["provider_calls"] == 0 and again["calls"]["kept"] == 2 * n
     assert again["categories"] == first["categories"]

@@ -31,13 +31,35 @@ def prompt(project_dir, store):
 
 def _run(store, prompt, model: str, samples: int, answers: list[tuple[int, int | None, float | None]]) -> str:
     """A run whose results are (attempts, prompt tokens, cost) each; completion tokens 10 a paid answer."""
-    spec = RunSpec(prompt_hash=prompt.hash, set_name="s", model=model, model_key=f"sha256:{model}", params={},
-                   suite="python", suite_hash="sha256:s", grader_hash="sha256:g", eval_ids=["001-text/001-a"],
-                   samples=samples)
+    spec = RunSpec(
+        prompt_hash=prompt.hash,
+        set_name="s",
+        model=model,
+        model_key=f"sha256:{model}",
+        params={},
+        suite="python",
+        suite_hash="sha256:s",
+        grader_hash="sha256:g",
+        eval_ids=["001-text/001-a"],
+        samples=samples,
+    )
     run = store.start_run(spec)
-    store.record_results(run.id, [ResultRecord(eval_id="001-text/001-a", category="text", sample_index=i, outcome="pass",
-                                               attempts=a, prompt_tokens=t, completion_tokens=10, cost_usd=c)
-                                  for i, (a, t, c) in enumerate(answers)])
+    store.record_results(
+        run.id,
+        [
+            ResultRecord(
+                eval_id="001-text/001-a",
+                category="text",
+                sample_index=i,
+                outcome="pass",
+                attempts=a,
+                prompt_tokens=t,
+                completion_tokens=10,
+                cost_usd=c,
+            )
+            for i, (a, t, c) in enumerate(answers)
+        ],
+    )
     store.finish_run(run.id, "complete", {})
     return run.id
 
@@ -68,10 +90,26 @@ def test_an_experiment_counts_its_own_runs_and_points_and_a_reused_run_once(stor
     store.link_runs("sha256:cmp", [other], "before")
     store.link_runs("sha256:cmp", [first], "after")
     store.start_experiment("sha256:abl", "ablate", "ablate", {})
-    store.record_points("sha256:abl", [PointRecord(prompt_hash=prompt.hash, model_key="sha256:m", model="sim/careful",
-                                                   inputs_key="sha256:i", eval_id="001-text/001-a", category="text",
-                                                   sample_index=i, dropped=[], outcome="pass", attempts=a,
-                                                   prompt_tokens=40, completion_tokens=4) for i, a in enumerate((1, 1, 0))])
+    store.record_points(
+        "sha256:abl",
+        [
+            PointRecord(
+                prompt_hash=prompt.hash,
+                model_key="sha256:m",
+                model="sim/careful",
+                inputs_key="sha256:i",
+                eval_id="001-text/001-a",
+                category="text",
+                sample_index=i,
+                dropped=[],
+                outcome="pass",
+                attempts=a,
+                prompt_tokens=40,
+                completion_tokens=4,
+            )
+            for i, a in enumerate((1, 1, 0))
+        ],
+    )
     links = experiment_links(store, ["sha256:run", "sha256:cmp", "sha256:abl"])
     u = experiment_usage(store, links)
     assert (u["sha256:run"].spent.calls, u["sha256:run"].runs, u["sha256:run"].reused_runs) == (2, 1, 0)

@@ -16,12 +16,19 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from sessionkit import add_tool_session
 
 SPEC = "deepeval>=4.3,<4.4"
-NETWORK = ("failed to fetch", "error sending request", "dns error", "connection refused", "network is unreachable",
-           "timed out", "could not connect", "tcp connect error")
+NETWORK = (
+    "failed to fetch",
+    "error sending request",
+    "dns error",
+    "connection refused",
+    "network is unreachable",
+    "timed out",
+    "could not connect",
+    "tcp connect error",
+)
 
 LOADER = r"""
 import json, sys
@@ -48,14 +55,24 @@ def _deepeval_python() -> Path:
         building = base / "deepeval-4.3.building"
         shutil.rmtree(building, ignore_errors=True)
         shutil.rmtree(venv, ignore_errors=True)
-        subprocess.run([str(uv), "venv", "-q", str(building), "--python", sys.executable], check=True,
-                       capture_output=True, timeout=120)
-        done = subprocess.run([str(uv), "pip", "install", "-q", "--python", str(building / "bin" / "python"), SPEC],
-                              capture_output=True, text=True, timeout=600)
+        subprocess.run(
+            [str(uv), "venv", "-q", str(building), "--python", sys.executable],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        done = subprocess.run(
+            [str(uv), "pip", "install", "-q", "--python", str(building / "bin" / "python"), SPEC],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         if done.returncode != 0:
             shutil.rmtree(building, ignore_errors=True)
             if any(word in done.stderr.lower() for word in NETWORK):
-                pytest.skip(f"the package index is unreachable, cannot install {SPEC}: {done.stderr.strip().splitlines()[-1]}")
+                pytest.skip(
+                    f"the package index is unreachable, cannot install {SPEC}: {done.stderr.strip().splitlines()[-1]}"
+                )
             pytest.fail(f"installing {SPEC} failed: {done.stderr}")
         (building / ".ready").write_text(SPEC, encoding="utf-8")
         building.rename(venv)
@@ -68,7 +85,9 @@ def test_deepeval_loads_our_export_unchanged(store, tmp_path):
 
     python = _deepeval_python()
     sessions = list_sessions(store, session_filter(model="sim/overeager"), limit=3).items
-    apply_labels(store, [s.key for s in sessions[:2]], label_change(status="golden", expected_output="as the reference"))
+    apply_labels(
+        store, [s.key for s in sessions[:2]], label_change(status="golden", expected_output="as the reference")
+    )
     apply_labels(store, [sessions[2].key], label_change(status="incorrect"))
     key = add_tool_session(store, sessions[0].run_id)
     apply_labels(store, [key], label_change(status="correct", expected_output="About 21 °C."))
@@ -78,9 +97,17 @@ def test_deepeval_loads_our_export_unchanged(store, tmp_path):
     work = tmp_path / "cwd"
     work.mkdir()
     done = subprocess.run(
-        [str(python), "-c", LOADER, str(path)], cwd=work, capture_output=True, text=True, timeout=300,
-        env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "DEEPEVAL_TELEMETRY_OPT_OUT": "YES",
-             "DEEPEVAL_DISABLE_DOTENV": "1"},
+        [str(python), "-c", LOADER, str(path)],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={
+            "PATH": os.environ["PATH"],
+            "HOME": str(tmp_path),
+            "DEEPEVAL_TELEMETRY_OPT_OUT": "YES",
+            "DEEPEVAL_DISABLE_DOTENV": "1",
+        },
     )
     assert done.returncode == 0, done.stderr
     loaded = json.loads(done.stdout.strip().splitlines()[-1])

@@ -6,7 +6,6 @@ import json
 import re
 
 import pytest
-
 from sessionkit import add_tool_session
 
 
@@ -43,8 +42,8 @@ def test_text_format_is_exactly_the_documented_layout(store):
 
 
 def test_openai_jsonl_has_the_whole_conversation_in_openai_shape(store):
-    from pydantic import TypeAdapter
     from openai.types.chat import ChatCompletionMessageParam
+    from pydantic import TypeAdapter
 
     from tuner.sessions import export_sessions
 
@@ -66,9 +65,21 @@ def test_openai_jsonl_has_the_whole_conversation_in_openai_shape(store):
     plain, tools = convs
     [result] = [r for r in store.results(s.run_id) if r.response_key == s.key]
     assert plain["messages"] == [*store.chat_messages(result), {"role": "assistant", "content": result.output}]
-    assert [m["role"] for m in tools["messages"]] == ["system", "user", "assistant", "user", "assistant", "tool", "assistant"]
+    assert [m["role"] for m in tools["messages"]] == [
+        "system",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+    ]
     call = tools["messages"][4]["tool_calls"][0]
-    assert call == {"id": "call_w1", "type": "function", "function": {"name": "weather", "arguments": '{"city": "Paris"}'}}
+    assert call == {
+        "id": "call_w1",
+        "type": "function",
+        "function": {"name": "weather", "arguments": '{"city": "Paris"}'},
+    }
     assert tools["messages"][5] == {"role": "tool", "tool_call_id": "call_w1", "content": '{"temp_c": 21}'}
     assert tools["messages"][-1] == {"role": "assistant", "content": "It is 21 °C in Paris."}
     assert tools["messages"][0]["content"] == plain["messages"][0]["content"] != ""  # the prompt text, not its hash
@@ -105,7 +116,7 @@ def test_text_format_with_tool_calls_and_a_known_cost(store):
     _label(store, [key], status="incorrect")
     text = export_sessions(store, "text").text
     assert re.search(r"\*\*Assistant:\*\* \[tool calls\] weather\(\{\"city\": \"Paris\"\}\)", text)
-    assert "**Tool (call_w1):** {\"temp_c\": 21}" in text
+    assert '**Tool (call_w1):** {"temp_c": 21}' in text
     # No tags: the line ends at the colon (no trailing space).
     assert text.endswith(f"---\nTokens: 129 | Cost: $0.00042 | Model: {run.model}\nStatus: incorrect | Tags:\n")
 
@@ -137,13 +148,28 @@ def test_an_answer_written_with_write_file_exports_as_its_calls_with_its_reasoni
 
     calls = [{"id": "c0", "name": "write_file", "arguments": '{"path": "app/a.py", "content": "A = 1\\n"}'}]
     conv = Conversation(
-        session=Session(key="sha256:" + "1" * 64, result_id=1, run_id="r", model="openai/x", eval_id="e", category="c",
-                        sample_index=0, outcome="pass"),
+        session=Session(
+            key="sha256:" + "1" * 64,
+            result_id=1,
+            run_id="r",
+            model="openai/x",
+            eval_id="e",
+            category="c",
+            sample_index=0,
+            outcome="pass",
+        ),
         messages=[{"role": "user", "content": "Write A."}, {"role": "assistant", "content": "", "tool_calls": calls}],
-        reasoning="One constant.", finish_reason="tool_calls")
+        reasoning="One constant.",
+        finish_reason="tool_calls",
+    )
     [case] = deepeval_cases(conv)
     assert case["input"] == "Write A." and "write_file" in case["actual_output"] and "app/a.py" in case["actual_output"]
-    assert openai_messages(conv)[-1]["tool_calls"][0]["function"] == {"name": "write_file", "arguments": calls[0]["arguments"]}
+    assert openai_messages(conv)[-1]["tool_calls"][0]["function"] == {
+        "name": "write_file",
+        "arguments": calls[0]["arguments"],
+    }
     text = to_text([conv])
     assert text.index("**Reasoning:** One constant.") < text.index("**Assistant:**")
-    assert conv.stopped is None and Conversation(**{**conv.model_dump(), "finish_reason": "length"}).stopped.startswith("truncated")
+    assert conv.stopped is None and Conversation(**{**conv.model_dump(), "finish_reason": "length"}).stopped.startswith(
+        "truncated"
+    )

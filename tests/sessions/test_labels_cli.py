@@ -29,8 +29,18 @@ def test_sessions_list_filters_and_pages(env):
 
 def test_label_one_and_many_then_filter_by_status_and_tag(env):
     one = _sessions("--model", "sim/careful")[0]
-    r = invoke("label", one["key"][7:19], "--status", "golden", "--tag", "keep", "--notes", "clean answer",
-               "--expected-output", "EXPECTED")
+    r = invoke(
+        "label",
+        one["key"][7:19],
+        "--status",
+        "golden",
+        "--tag",
+        "keep",
+        "--notes",
+        "clean answer",
+        "--expected-output",
+        "EXPECTED",
+    )
     assert r.exit_code == 0, r.output
     [s] = _sessions("--status", "golden")
     assert s["key"] == one["key"] and s["eval_ready"] and s["eval_tags"] == ["keep"]
@@ -48,7 +58,10 @@ def test_label_one_and_many_then_filter_by_status_and_tag(env):
 def test_label_refuses_bad_input_with_one_line_and_writes_nothing(env):
     key = _sessions()[0]["key"]
     cases = [
-        (["label", key, "--status", "great"], "status 'great': must be one of golden, correct, incorrect, needs_review"),
+        (
+            ["label", key, "--status", "great"],
+            "status 'great': must be one of golden, correct, incorrect, needs_review",
+        ),
         (["label", "--status", "golden"], "say which sessions"),
         (["label", key], "nothing to change"),
         (["label", "deadbeefdead", "--status", "golden"], "unknown session 'deadbeefdead'"),
@@ -75,9 +88,13 @@ def test_labels_survive_regrading_and_rerecording(env, store):
     # The same run recorded again (a resumed run upserts its rows): the review stays.
     store.record_results(run.id, results)
     # Re-grading: a new grader makes a new run with the same generations (same response keys).
-    regraded = store.start_run(RunSpec(**{**run.model_dump(include=set(RunSpec.model_fields)), "grader_hash": "sha256:new-grader"}))
+    regraded = store.start_run(
+        RunSpec(**{**run.model_dump(include=set(RunSpec.model_fields)), "grader_hash": "sha256:new-grader"})
+    )
     assert regraded.id != run.id
-    flipped = [x.model_copy(update={"outcome": "fail" if x.outcome == "pass" else "pass", "grade_key": "g2"}) for x in results]
+    flipped = [
+        x.model_copy(update={"outcome": "fail" if x.outcome == "pass" else "pass", "grade_key": "g2"}) for x in results
+    ]
     store.record_results(regraded.id, flipped)
     [s] = _sessions("--status", "golden")
     assert s["key"] == target.response_key and s["eval_tags"] == ["kept"]

@@ -31,13 +31,26 @@ LOOKS = {"Convex default": (9, 8), "Python default": (3, 15), "large budget": (3
 
 
 def _improved(evals: int, samples: int, gain: float, seeds: int = SEEDS) -> float:
-    w = World(shape=Shape.of({"t": (evals, 0)}), target="t", baseline=("r",), candidates=("c",),
-              terms=(Term(("c",), {"t": gain}),), rates=(0.3, 0.8))
+    w = World(
+        shape=Shape.of({"t": (evals, 0)}),
+        target="t",
+        baseline=("r",),
+        candidates=("c",),
+        terms=(Term(("c",), {"t": gain}),),
+        rates=(0.3, 0.8),
+    )
     hits = 0
     for seed in range(seeds):
         config = w.config(seed)
-        fresh, _, spent = confirm(w.suite(), config, w.specs(), {"r": "default"}, {"r": "default", "c": "default"},
-                                  budget_calls=2 * evals * samples, measure=w.measure(seed))
+        fresh, _, spent = confirm(
+            w.suite(),
+            config,
+            w.specs(),
+            {"r": "default"},
+            {"r": "default", "c": "default"},
+            budget_calls=2 * evals * samples,
+            measure=w.measure(seed),
+        )
         assert sum(spent.planned_rounds) == samples
         hits += any(r.paired.verdict == "improved" for r in fresh)
     return hits / seeds

@@ -28,8 +28,7 @@ import pytest
 
 from tuner.ablation import MIN_BUDGET
 from tuner.engine import Plan, planned_looks, planned_spending, run_engine
-from tuner.stats import ALPHA
-from tuner.stats import zones
+from tuner.stats import ALPHA, zones
 from tuner.stats.simulate import task_rates
 from tuner.stats.zones import HELPS, HURTS, Zone
 
@@ -47,8 +46,16 @@ def _u(*parts) -> float:
 
 
 def _plan(cap: int, seed: int = 0, anchor=None, made=()) -> Plan:
-    return Plan(rules=RULES, evals=CATEGORIES, models=("m",), budget_calls=cap, zone=Zone(), seed=seed, anchor=anchor,
-                made=tuple(made))
+    return Plan(
+        rules=RULES,
+        evals=CATEGORIES,
+        models=("m",),
+        budget_calls=cap,
+        zone=Zone(),
+        seed=seed,
+        anchor=anchor,
+        made=tuple(made),
+    )
 
 
 def _world(seed: int, effect: float, rule: str | None):
@@ -158,8 +165,9 @@ def test_a_continuation_replays_the_looks_made_and_buys_only_new_points():
         assert sum(b for _, _, b in last.made) <= Zone().beta
         # The experiment at once (as the calibration below runs it) is the four invocations.
         whole, _ = _experiment(seed, effect=effect)
-        assert [(c.rule, c.category, c.verdict, c.delta) for c in whole.cells] == \
-            [(c.rule, c.category, c.verdict, c.delta) for c in last.cells]
+        assert [(c.rule, c.category, c.verdict, c.delta) for c in whole.cells] == [
+            (c.rule, c.category, c.verdict, c.delta) for c in last.cells
+        ]
         assert whole.made == last.made
 
 
@@ -217,6 +225,8 @@ def test_a_planted_effect_at_the_printed_minimum_detectable_effect_is_decided_ac
         look = _first_flag(out, "r0")
         first += look is not None and look <= ends[0]
         last += look is not None and next(c for c in out.cells if c.rule == "r0" and c.category == "a").verdict == HELPS
-    print(f"continuation, {printed:+.3f} (printed MDE) on r0 x a: decided {first / seeds:.2f} at the first cap, "
-          f"{last / seeds:.2f} after three continuations")
+    print(
+        f"continuation, {printed:+.3f} (printed MDE) on r0 x a: decided {first / seeds:.2f} at the first cap, "
+        f"{last / seeds:.2f} after three continuations"
+    )
     assert 0.80 - 0.07 <= last / seeds <= 0.80 + 0.07 and first < last

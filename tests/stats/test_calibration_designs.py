@@ -10,8 +10,8 @@
 import numpy as np
 import pytest
 
-from tuner.engine import Plan, run_engine
 from tuner.ablation.effects import Effect, finalize, rule_effects
+from tuner.engine import Plan, run_engine
 from tuner.stats import ALPHA, paired_compare
 from tuner.stats.simulate import World, task_rates
 from tuner.stats.zones import HELPS, HURTS, Zone
@@ -43,8 +43,10 @@ def _screening_a_a(seeds: int = SEEDS) -> tuple[float, float]:
         effects = []
         for cat in ("a", "b"):
             fit = rule_effects(_screen(rng, {}), RULES)
-            effects += [Effect(rule=r, model="m", category=cat, delta=fit[r][0], lo=fit[r][1], hi=fit[r][2], p_value=fit[r][3])
-                        for r in RULES]
+            effects += [
+                Effect(rule=r, model="m", category=cat, delta=fit[r][0], lo=fit[r][1], hi=fit[r][2], p_value=fit[r][3])
+                for r in RULES
+            ]
         per_rule += [e.p_value < ALPHA for e in effects]
         family += any(e.verdict != "no detectable effect" for e in finalize(effects, {}))
     return float(np.mean(per_rule)), family / seeds
@@ -102,7 +104,9 @@ def _loo_a_a(seeds: int = 200) -> float:
             reference = draw()
             for rule in RULES:
                 pr = paired_compare(draw(), reference)
-                effects.append(Effect(rule=rule, model="m", category=cat, delta=pr.delta, lo=pr.lo, hi=pr.hi, p_value=pr.p_value))
+                effects.append(
+                    Effect(rule=rule, model="m", category=cat, delta=pr.delta, lo=pr.lo, hi=pr.hi, p_value=pr.p_value)
+                )
         family += any(e.verdict != "no detectable effect" for e in finalize(effects, {}))
     return family / seeds
 
@@ -134,7 +138,9 @@ def test_adaptive_a_a_flags_nothing_over_its_looks():
         def observe(points, rng=rng, base=base):
             return [{"m": bool(rng.random() < base[p.eval_id])} for p in points], len(points)
 
-        out = run_engine(Plan(rules=tuple(rules), evals=categories, models=("m",), budget_calls=300, zone=Zone(), seed=seed), observe)
+        out = run_engine(
+            Plan(rules=tuple(rules), evals=categories, models=("m",), budget_calls=300, zone=Zone(), seed=seed), observe
+        )
         looks += out.rounds
         flagged += any(c.verdict in (HELPS, HURTS) for c in out.cells)
     print(f"adaptive A/A any flag: {flagged / 200:.3f}, mean looks {looks / 200:.1f}")

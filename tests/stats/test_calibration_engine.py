@@ -34,8 +34,14 @@ RULES = tuple(f"r{i}" for i in range(7))
 SEEDS = 200
 
 
-def _design(seed: int, effect: float = 0.0, rule: str | None = "r0", category: str = "a", budget: int = MIN_BUDGET,
-            models: int = 1):
+def _design(
+    seed: int,
+    effect: float = 0.0,
+    rule: str | None = "r0",
+    category: str = "a",
+    budget: int = MIN_BUDGET,
+    models: int = 1,
+):
     """One design in a world where only ``rule`` moves ``category``'s evals, by ``effect`` (``rule``
     None: every rule moves every category by ``effect``, additively)."""
     rng = np.random.default_rng(seed)
@@ -72,8 +78,9 @@ def test_planned_shares_sum_to_alpha_and_do_not_depend_on_the_data():
     assert shares[0][0] < 0.01 * zone.alpha and shares[-1][0] > 0.4 * zone.alpha
 
 
-def _first_flags(effect: float = 0.0, seeds: int = SEEDS, rule: str | None = "r0",
-                 models: int = 1) -> tuple[list[int | None], list[int], float]:
+def _first_flags(
+    effect: float = 0.0, seeds: int = SEEDS, rule: str | None = "r0", models: int = 1
+) -> tuple[list[int | None], list[int], float]:
     """Per design, the look at which the first flag came (None: never): any cell in an A/A or when
     every cell moves (``rule`` None), the planted cell (r0 on a) otherwise; the planned looks; the
     mean number of looks run."""
@@ -152,10 +159,16 @@ def test_the_checks_fail_on_an_engine_without_its_error_spending(monkeypatch, wo
     at +delta0, 0.010 with the mutant, flags too rarely to tell: the boundary is checked with every
     cell on it.) Two models: 0.035 in total, 0.030 at the first look."""
     # The engine's spending (Zone.continued, a first invocation's included): the full alpha at every look.
-    monkeypatch.setattr(Zone, "continued", lambda self, start, looks, spent, anchor: [(self.alpha, self.beta)] * len(looks))
+    monkeypatch.setattr(
+        Zone, "continued", lambda self, start, looks, spent, anchor: [(self.alpha, self.beta)] * len(looks)
+    )
     two = world.endswith("two models")
-    first, looks, _ = _first_flags(effect=Zone().delta0 if "delta0" in world else 0.0, rule=None,
-                                   seeds=SEVERAL if two else SEEDS, models=2 if two else 1)
+    first, looks, _ = _first_flags(
+        effect=Zone().delta0 if "delta0" in world else 0.0,
+        rule=None,
+        seeds=SEVERAL if two else SEEDS,
+        models=2 if two else 1,
+    )
     monkeypatch.undo()  # the bound is the real plan's
     beyond = _beyond_planned_spending(first, looks)
     print(f"mutant, {world}: flagged {sum(f is not None for f in first) / SEEDS:.3f}; {beyond}")
@@ -177,8 +190,10 @@ def test_a_rule_that_matters_is_rarely_called_no_meaningful_effect():
         missed += cell.verdict == NO_EFFECT
         found += cell.verdict == HELPS
         settled += sum(c.verdict == NO_EFFECT for c in cells if c.rule != "r0")
-    print(f"engine at {BETA_BUDGET}: +delta called no effect {missed / seeds:.3f}, found {found / seeds:.3f}, "
-          f"null cells settled {settled / seeds:.1f} of 13")
+    print(
+        f"engine at {BETA_BUDGET}: +delta called no effect {missed / seeds:.3f}, found {found / seeds:.3f}, "
+        f"null cells settled {settled / seeds:.1f} of 13"
+    )
     assert settled / seeds >= 3  # the design does call nulls "no meaningful effect" here: the check bites
     assert missed / seeds <= Zone().beta
 

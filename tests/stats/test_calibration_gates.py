@@ -34,8 +34,10 @@ def _arrays(before, after):
 
 def _tables(before, after):
     """One simulated suite as the {eval: [passed, ...]} tables the product passes around."""
-    return ({f"e{i}": list(map(bool, row)) for i, row in enumerate(before)},
-            {f"e{i}": list(map(bool, row)) for i, row in enumerate(after)})
+    return (
+        {f"e{i}": list(map(bool, row)) for i, row in enumerate(before)},
+        {f"e{i}": list(map(bool, row)) for i, row in enumerate(after)},
+    )
 
 
 def _at_margin(mu: float, margin: float) -> World:
@@ -151,7 +153,9 @@ def test_one_sided_bounds_hold_on_every_world(over):
     the margin), and "regressed" in an A/A."""
     rng = np.random.default_rng(8)
     for samples in (1, 3):
-        for world in (World(mu, rho, s, sp) for mu in (0.1, 0.5, 0.9) for rho in (0.0, 0.3, 0.9) for s, sp in SHIFT_GRID):
+        for world in (
+            World(mu, rho, s, sp) for mu in (0.1, 0.5, 0.9) for rho in (0.0, 0.3, 0.9) for s, sp in SHIFT_GRID
+        ):
             before, after, conditional = draw_pairs(rng, world, SEEDS, TASKS, samples)
             _, lo, hi = difference_bounds(*_arrays(before, after), tail=ALPHA, over=over)
             truth = population_delta(world) if over == "evals" else conditional

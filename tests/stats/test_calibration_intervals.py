@@ -58,10 +58,12 @@ def test_the_rate_coverage_check_fails_without_the_design_effect(monkeypatch):
 
     monkeypatch.setattr(intervals, "effective_n", lambda k, m: np.asarray(m, dtype=float).sum(axis=-1))
     rng = np.random.default_rng(3)
-    worst = min(float(((lo <= mu) & (mu <= hi)).mean())
-                for mu, rho in RATE_GRID
-                for passes in [draw_rates(rng, World(mu, rho), SIMS, TASKS, 3)]
-                for _, lo, hi in [rate_bounds(passes, np.full_like(passes, 3))])
+    worst = min(
+        float(((lo <= mu) & (mu <= hi)).mean())
+        for mu, rho in RATE_GRID
+        for passes in [draw_rates(rng, World(mu, rho), SIMS, TASKS, 3)]
+        for _, lo, hi in [rate_bounds(passes, np.full_like(passes, 3))]
+    )
     print(f"rate interval without the design effect: worst coverage {worst:.3f}")
     assert worst < MIN_COVERAGE
 
@@ -74,8 +76,11 @@ def test_the_difference_coverage_check_fails_on_a_mutant(monkeypatch, over, muta
 
     if mutant == "tasks not the unit":
         real = difference.difference_bounds
-        monkeypatch.setattr(difference, "difference_bounds",
-                            lambda kb, ka, disc, m, tail=0.025, over="evals": real(kb, ka, disc, m, tail, "samples"))
+        monkeypatch.setattr(
+            difference,
+            "difference_bounds",
+            lambda kb, ka, disc, m, tail=0.025, over="evals": real(kb, ka, disc, m, tail, "samples"),
+        )
     else:
         real_se = difference.discordance_se
         monkeypatch.setattr(difference, "discordance_se", lambda disc, n: real_se(disc, n) / 2)

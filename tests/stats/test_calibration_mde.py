@@ -81,8 +81,11 @@ def test_an_mde_without_its_error_control_is_caught(mutant):
     Measured (200): 22 points decided 0.45; 15 points 0.14."""
     plan = _plan(MIN_BUDGET)
     design = engine_designs(plan)["a"]["rules"]
-    design = (replace(design, questions=1) if mutant == "no multiplicity"
-              else replace(design, se=tuple(s / 2 for s in design.se)))
+    design = (
+        replace(design, questions=1)
+        if mutant == "no multiplicity"
+        else replace(design, se=tuple(s / 2 for s in design.se))
+    )
     wrong = mde(design)
     rate = _engine_power(plan, wrong)
     print(f"engine mutant ({mutant}): MDE {wrong:.3f} decided {rate:.3f}")
@@ -99,12 +102,25 @@ def test_the_confirmation_decides_the_printed_mde_80_percent_of_the_time(evals, 
 
     rounds = planned_rounds(12, 2 * evals, 2 * evals * samples)
     printed = confirmation_family(rounds, evals, 1, Zone()).mde
-    w = World(shape=Shape.of({"t": (evals, 0)}), target="t", baseline=("r",), candidates=("c",),
-              terms=(Term(("c",), {"t": printed}),), rates=(0.5 - printed / 2, 0.5 - printed / 2))
+    w = World(
+        shape=Shape.of({"t": (evals, 0)}),
+        target="t",
+        baseline=("r",),
+        candidates=("c",),
+        terms=(Term(("c",), {"t": printed}),),
+        rates=(0.5 - printed / 2, 0.5 - printed / 2),
+    )
     hits = 0
     for seed in range(SEEDS):
-        fresh, _, _ = confirm(w.suite(), w.config(seed), w.specs(), {"r": "default"}, {"r": "default", "c": "default"},
-                              budget_calls=2 * evals * samples, measure=w.measure(seed))
+        fresh, _, _ = confirm(
+            w.suite(),
+            w.config(seed),
+            w.specs(),
+            {"r": "default"},
+            {"r": "default", "c": "default"},
+            budget_calls=2 * evals * samples,
+            measure=w.measure(seed),
+        )
         hits += any(r.paired.verdict == "improved" for r in fresh)
     print(f"confirmation {evals} evals x {samples}: MDE {printed:.3f} decided {hits / SEEDS:.3f}")
     assert BAND[0] <= hits / SEEDS <= BAND[1]
@@ -133,13 +149,16 @@ def _paired_power(cells: int, evals: int, samples: int, effect: float, gate: boo
     return hits / PAIRED_SEEDS
 
 
-@pytest.mark.parametrize("gate,cells,evals,samples", [(False, 3, 3, 3), (False, 8, 3, 12), (True, 8, 3, 12),
-                                                      (True, 2, 1, 12)])
+@pytest.mark.parametrize(
+    "gate,cells,evals,samples", [(False, 3, 3, 3), (False, 8, 3, 12), (True, 8, 3, 12), (True, 2, 1, 12)]
+)
 def test_compare_and_the_gate_decide_the_printed_mde_80_percent_of_the_time(gate, cells, evals, samples):
     """Measured (1000): compare 3 x 3 x 3 0.805; gate 2 x 1 x 12 0.793 (exact: 0.803, 0.802)."""
     printed = paired_family(evals * samples, cells, family="x", one_sided=gate).mde
     rate = _paired_power(cells, evals, samples, printed, gate)
-    print(f"{'gate' if gate else 'compare'} {cells} cells x {evals} evals x {samples}: MDE {printed:.3f} decided {rate:.3f}")
+    print(
+        f"{'gate' if gate else 'compare'} {cells} cells x {evals} evals x {samples}: MDE {printed:.3f} decided {rate:.3f}"
+    )
     assert BAND[0] <= rate <= BAND[1]
 
 

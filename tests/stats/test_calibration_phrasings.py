@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from tuner.ablation import MIN_BUDGET
-from tuner.engine import engine as _engine
 from tuner.engine import Plan, run_engine
+from tuner.engine import engine as _engine
 from tuner.stats import ALPHA
 from tuner.stats.simulate import task_rates
 from tuner.stats.zones import HELPS, HURTS, Zone
@@ -43,8 +43,15 @@ def _a_a(seeds: int = SEEDS) -> tuple[float, float]:
         def observe(points, rng=rng, base=base):
             return [{"m": bool(rng.random() < base[pt.eval_id])} for pt in points], len(points)
 
-        plan = Plan(rules=RULES, evals=CATEGORIES, models=("m",), budget_calls=MIN_BUDGET, zone=Zone(), seed=seed,
-                    variants=PHRASINGS)
+        plan = Plan(
+            rules=RULES,
+            evals=CATEGORIES,
+            models=("m",),
+            budget_calls=MIN_BUDGET,
+            zone=Zone(),
+            seed=seed,
+            variants=PHRASINGS,
+        )
         cells = run_engine(plan, observe).cells
         flagged += any(c.verdict in (HELPS, HURTS) for c in cells)
         tested += all(c.lo is not None for c in cells if "@" in c.rule)

@@ -43,8 +43,9 @@ def _design(seed: int):
             out.append({"m": bool(rng.random() < base[pt.eval_id] + (CURE if cured else 0.0))})
         return out, len(points)
 
-    return run_engine(Plan(rules=RULES, evals=CATEGORIES, models=("m",), budget_calls=MIN_BUDGET, zone=Zone(), seed=seed),
-                        observe)
+    return run_engine(
+        Plan(rules=RULES, evals=CATEGORIES, models=("m",), budget_calls=MIN_BUDGET, zone=Zone(), seed=seed), observe
+    )
 
 
 def test_a_redundant_pair_reads_its_estimand_and_leaks_nowhere():

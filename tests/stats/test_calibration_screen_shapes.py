@@ -32,10 +32,19 @@ def _first_flags(models: int, seeds: int = SEEDS):
         base = {m: {e: rng.uniform(0.3, 0.8) for e in EVALS["actions"]} for m in names}
 
         def observe(points, rng=rng, base=base):
-            return [{m: bool(rng.random() < base[m][pt.eval_id]) for m in names} for pt in points], len(points) * len(names)
+            return [{m: bool(rng.random() < base[m][pt.eval_id]) for m in names} for pt in points], len(points) * len(
+                names
+            )
 
-        plan = Plan(rules=RULES, evals=EVALS, models=names, budget_calls=screen_budget(2475) * models, zone=Zone(),
-                    seed=seed, variants=PHRASINGS)
+        plan = Plan(
+            rules=RULES,
+            evals=EVALS,
+            models=names,
+            budget_calls=screen_budget(2475) * models,
+            zone=Zone(),
+            seed=seed,
+            variants=PHRASINGS,
+        )
         out = run_engine(plan, observe)
         looks = out.looks
         first.append(next((h["round"] for h in out.history if h.get(HELPS, 0) + h.get(HURTS, 0)), None))
@@ -54,7 +63,9 @@ def test_tunes_screen_a_a():
 def test_tunes_screen_check_fails_without_error_spending(monkeypatch):
     """Measured (40): any flag 0.050 (not beyond alpha), 0.025 by the second look where 0.0004 was planned."""
     # The engine's spending (Zone.continued, a first invocation's included): the full alpha at every look.
-    monkeypatch.setattr(Zone, "continued", lambda self, start, looks, spent, anchor: [(self.alpha, self.beta)] * len(looks))
+    monkeypatch.setattr(
+        Zone, "continued", lambda self, start, looks, spent, anchor: [(self.alpha, self.beta)] * len(looks)
+    )
     first, looks = _first_flags(1)
     monkeypatch.undo()
     rate = sum(f is not None for f in first) / SEEDS

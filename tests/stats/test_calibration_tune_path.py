@@ -45,8 +45,15 @@ def shape(suite: str) -> Shape:
 
 def world(suite: str, target: str, gain: float, harm: tuple[str, float] | None = None, **kw) -> World:
     shifts = {target: gain, **({harm[0]: -harm[1]} if harm else {})}
-    return World(shape=shape(suite), target=target, baseline=RULES, candidates=("c1", "c2"),
-                 terms=(Term(("c1",), shifts),), target_rates=(0.3, 0.6), **kw)
+    return World(
+        shape=shape(suite),
+        target=target,
+        baseline=RULES,
+        candidates=("c1", "c2"),
+        terms=(Term(("c1",), shifts),),
+        target_rates=(0.3, 0.6),
+        **kw,
+    )
 
 
 def rates(w: World, seeds: int, **kw) -> dict[str, float]:

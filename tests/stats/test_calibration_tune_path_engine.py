@@ -40,8 +40,14 @@ def test_a_gain_only_on_the_evals_it_was_chosen_on_is_claimed_only_there():
     when its 3 evals happen to gain. Measured: accepted 0.02 (the claim, "on its tuning evals", is then
     true of those evals; it was 18% selected and read +13 points in the former flow)."""
     base = world("suites/python", "data", 0.0)
-    spread = World(shape=base.shape, target="data", baseline=base.baseline, candidates=base.candidates,
-                   terms=(Term(("c1",), {"data": 0.0}, spread=0.15),), target_rates=(0.3, 0.6))
+    spread = World(
+        shape=base.shape,
+        target="data",
+        baseline=base.baseline,
+        candidates=base.candidates,
+        terms=(Term(("c1",), {"data": 0.0}, spread=0.15),),
+        target_rates=(0.3, 0.6),
+    )
     r = rates(spread, 100)
     print("python, per-eval spread:", r)
     assert r.get("accepted", 0) <= 0.10
@@ -52,8 +58,14 @@ def test_a_candidate_redundant_with_a_baseline_rule_is_not_offered():
     the screening's prompts c1 reads about +7, so the screening may take it; in the full prompt it
     adds nothing, and the confirmation says so. Accepted 0.00 (the target not confirmed 0.96)."""
     base = world("suites/python", "data", 0.0)
-    redundant = World(shape=base.shape, target="data", baseline=base.baseline, candidates=base.candidates,
-                      terms=(Term(("r1", "c1"), {"data": 0.30}),), target_rates=(0.3, 0.6))
+    redundant = World(
+        shape=base.shape,
+        target="data",
+        baseline=base.baseline,
+        candidates=base.candidates,
+        terms=(Term(("r1", "c1"), {"data": 0.30}),),
+        target_rates=(0.3, 0.6),
+    )
     r = rates(redundant, 100)
     print("python, redundant candidate:", r)
     assert r.get("accepted", 0) <= 0.05

@@ -9,8 +9,16 @@ import pytest
 
 from tuner.errors import InputError
 from tuner.stats import (
-    NON_INFERIOR, NOT_ENOUGH, REGRESSED, difference_interval, drop_counts, drop_tests, noninferiority, pair_interval,
-    paired_compare, rate_interval,
+    NON_INFERIOR,
+    NOT_ENOUGH,
+    REGRESSED,
+    difference_interval,
+    drop_counts,
+    drop_tests,
+    noninferiority,
+    pair_interval,
+    paired_compare,
+    rate_interval,
 )
 
 

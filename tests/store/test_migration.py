@@ -33,8 +33,26 @@ def _v1_postgres(pg_url: str) -> str:
         pytest.skip("psql (PostgreSQL's client) is needed to load the v1 dump")
     url = sqlalchemy.engine.make_url(pg_url.split("?")[0])
     # pg_dump writes COPY ... FROM stdin: only psql loads that.
-    done = subprocess.run([psql, "-h", url.host, "-p", str(url.port or 5432), "-U", url.username, "-d", url.database,
-                           "-v", "ON_ERROR_STOP=1", "-q"], input=dump, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [
+            psql,
+            "-h",
+            url.host,
+            "-p",
+            str(url.port or 5432),
+            "-U",
+            url.username,
+            "-d",
+            url.database,
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-q",
+        ],
+        input=dump,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return pg_url
 
@@ -93,8 +111,13 @@ def _snapshot(store: Store) -> dict:
     runs = sorted(store.runs(), key=lambda r: r.id)
     return {
         "runs": [r.model_dump(exclude={"updated_at"}) for r in runs],
-        "results": {r.id: [x.model_dump(exclude={"messages", "response_model", "finish_reason", "attempts"})
-                           for x in store.results(r.id)] for r in runs},
+        "results": {
+            r.id: [
+                x.model_dump(exclude={"messages", "response_model", "finish_reason", "attempts"})
+                for x in store.results(r.id)
+            ]
+            for r in runs
+        },
         "labels": {x.id: [lb.model_dump() for lb in store.labels(x.id)] for r in runs for x in store.results(r.id)},
     }
 
@@ -105,7 +128,10 @@ def test_v1_store_migrates_with_nothing_lost(kind, tmp_path, request):
     engine = sqlalchemy.create_engine(url)
     with engine.connect() as conn:
         assert conn.execute(text("SELECT value FROM tuner_meta WHERE key = 'schema_version'")).scalar() == "1"
-        counts = {t: conn.execute(text(f"SELECT count(*) FROM {t}")).scalar() for t in ("runs", "results", "steps", "labels", "prompts", "experiments")}
+        counts = {
+            t: conn.execute(text(f"SELECT count(*) FROM {t}")).scalar()
+            for t in ("runs", "results", "steps", "labels", "prompts", "experiments")
+        }
     engine.dispose()
     assert counts["results"] > 0 and counts["labels"] > 0
 
@@ -124,7 +150,9 @@ def test_v1_store_migrates_with_nothing_lost(kind, tmp_path, request):
 
     engine = sqlalchemy.create_engine(url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT value FROM tuner_meta WHERE key = 'schema_version'")).scalar() == str(SCHEMA_VERSION)
+        assert conn.execute(text("SELECT value FROM tuner_meta WHERE key = 'schema_version'")).scalar() == str(
+            SCHEMA_VERSION
+        )
     engine.dispose()
     _same_schema_as_fresh(url, kind, tmp_path, request)
 
@@ -154,8 +182,16 @@ def test_v4_store_gains_design_points(kind, tmp_path, request):
         assert [e["id"] for e in store.experiments("ablate")] == ["exp-1"]  # nothing lost
 
         store.save_prompt(_Prompt)
-        base = dict(prompt_hash="sha256:p", model_key="m", model="sim/careful", inputs_key="i", eval_id="e",
-                    category="c", sample_index=0, dropped=["r1"])
+        base = dict(
+            prompt_hash="sha256:p",
+            model_key="m",
+            model="sim/careful",
+            inputs_key="i",
+            eval_id="e",
+            category="c",
+            sample_index=0,
+            dropped=["r1"],
+        )
         assert store.record_points("exp-1", [PointRecord(**base, outcome="fail", response_key="k1")]) == 1
         # A later outage does not overwrite what the model did; an infra point is replaced.
         assert store.record_points("exp-1", [PointRecord(**base, outcome="infra")]) == 0
@@ -169,7 +205,9 @@ def test_v4_store_gains_design_points(kind, tmp_path, request):
         store.close()
     engine = sqlalchemy.create_engine(url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT value FROM tuner_meta WHERE key = 'schema_version'")).scalar() == str(SCHEMA_VERSION)
+        assert conn.execute(text("SELECT value FROM tuner_meta WHERE key = 'schema_version'")).scalar() == str(
+            SCHEMA_VERSION
+        )
     engine.dispose()
     _same_schema_as_fresh(url, kind, tmp_path, request)
 
@@ -181,8 +219,18 @@ def _older_run(url: str, version: int, missing: tuple[str, ...], samples: int) -
 
     store = Store.open(url)
     store.save_prompt(_Prompt)
-    spec = RunSpec(prompt_hash="sha256:p", set_name="s", model="m", model_key="k", params={}, suite="x", suite_hash="h",
-                   grader_hash="g", eval_ids=["e"], samples=samples)
+    spec = RunSpec(
+        prompt_hash="sha256:p",
+        set_name="s",
+        model="m",
+        model_key="k",
+        params={},
+        suite="x",
+        suite_hash="h",
+        grader_hash="g",
+        eval_ids=["e"],
+        samples=samples,
+    )
     run = store.start_run(spec)
     store.close()
     engine = sqlalchemy.create_engine(url)
@@ -190,9 +238,13 @@ def _older_run(url: str, version: int, missing: tuple[str, ...], samples: int) -
         for column in missing:
             conn.execute(text(f"ALTER TABLE results DROP COLUMN {column}"))
         conn.execute(text(f"UPDATE tuner_meta SET value = '{version}' WHERE key = 'schema_version'"))
-        conn.execute(text("INSERT INTO results (run_id, eval_id, category, sample_index, outcome, output, created_at) "
-                          "VALUES (:r, 'e', 'c', 0, :outcome, :output, CURRENT_TIMESTAMP)"),
-                     {"r": run.id, **_OLD_RESULT[version]})
+        conn.execute(
+            text(
+                "INSERT INTO results (run_id, eval_id, category, sample_index, outcome, output, created_at) "
+                "VALUES (:r, 'e', 'c', 0, :outcome, :output, CURRENT_TIMESTAMP)"
+            ),
+            {"r": run.id, **_OLD_RESULT[version]},
+        )
     engine.dispose()
     return run
 
@@ -212,8 +264,19 @@ def test_v5_store_gains_reasoning_and_tool_calls(kind, tmp_path, request):
         [old] = store.results(run.id)
         assert old.output == "<think>hm</think>\n# Files" and old.reasoning is None and old.tool_calls is None
         calls = [{"id": "c0", "name": "write_file", "arguments": '{"path": "app/a.py", "content": "A = 1"}'}]
-        store.record_result(run.id, ResultRecord(eval_id="e", category="c", sample_index=1, outcome="pass", output="",
-                                                 reasoning="one file", tool_calls=calls, finish_reason="tool_calls"))
+        store.record_result(
+            run.id,
+            ResultRecord(
+                eval_id="e",
+                category="c",
+                sample_index=1,
+                outcome="pass",
+                output="",
+                reasoning="one file",
+                tool_calls=calls,
+                finish_reason="tool_calls",
+            ),
+        )
         new = next(r for r in store.results(run.id) if r.sample_index == 1)
         assert (new.reasoning, new.tool_calls, new.output) == ("one file", calls, "")
     finally:
@@ -233,8 +296,9 @@ def test_v6_store_gains_the_repair_loop(kind, tmp_path, request):
         [old] = store.results(run.id)
         assert old.turns is None and old.pass_turn is None and outcome_at(old, 3) == "pass"
         turns = [{"turn": 1, "outcome": "fail", "feedback": "Your answer failed"}, {"turn": 2, "outcome": "pass"}]
-        store.record_result(run.id, ResultRecord(eval_id="e", category="c", sample_index=1, outcome="pass",
-                                                 pass_turn=2, turns=turns))
+        store.record_result(
+            run.id, ResultRecord(eval_id="e", category="c", sample_index=1, outcome="pass", pass_turn=2, turns=turns)
+        )
         new = next(r for r in store.results(run.id) if r.sample_index == 1)
         assert (new.pass_turn, new.turns) == (2, turns)
     finally:

@@ -9,9 +9,8 @@ import pytest
 import storekit as kit
 
 from tuner.errors import InputError, NotFoundError
-from tuner.store import Store
+from tuner.store import Store, keys, prompts, reports, results, runs, studies, usage
 from tuner.store import experiments as ex
-from tuner.store import keys, prompts, reports, results, runs, studies, usage
 
 
 @pytest.fixture
@@ -87,14 +86,21 @@ def test_known_values_and_first_use(store):
 
 def test_results_of_a_page_and_why_one_failed(store):
     run = kit.start(store, samples=2, evals=("005-actions/001-a", "005-actions/002-b"))
-    store.record_results(run, [
-        kit.result(sample=0), kit.result(sample=1, outcome="fail", detail="TS2305: no export\nmore"),
-        kit.result("005-actions/002-b", outcome="fail", error="parse error: no files"),
-        kit.result("001-queries/001-q", category="queries")])
+    store.record_results(
+        run,
+        [
+            kit.result(sample=0),
+            kit.result(sample=1, outcome="fail", detail="TS2305: no export\nmore"),
+            kit.result("005-actions/002-b", outcome="fail", error="parse error: no files"),
+            kit.result("001-queries/001-q", category="queries"),
+        ],
+    )
     rows = results.category_rows(store, run, "actions")
     assert [(r["eval_id"], r["sample_index"], r["outcome"], r["detail"]) for r in rows] == [
-        ("005-actions/001-a", 0, "pass", None), ("005-actions/001-a", 1, "fail", "TS2305: no export\nmore"),
-        ("005-actions/002-b", 0, "fail", None)]
+        ("005-actions/001-a", 0, "pass", None),
+        ("005-actions/001-a", 1, "fail", "TS2305: no export\nmore"),
+        ("005-actions/002-b", 0, "fail", None),
+    ]
     stored = store.results(run)
     by = {(r.eval_id, r.sample_index): r for r in stored}
     failed, parse = by[("005-actions/001-a", 1)], by[("005-actions/002-b", 0)]
@@ -107,8 +113,14 @@ def test_results_of_a_page_and_why_one_failed(store):
     assert list(full) == [failed.id] and [s.name for s in full[failed.id].steps] == ["filesystem", "tsc"]
     assert results.results_by_id(store, []) == {}
     outline = results.result_outlines(store, run)
-    assert outline[("005-actions/001-a", 1)] == {"id": failed.id, "eval_id": "005-actions/001-a", "category": "actions",
-                                                 "sample_index": 1, "outcome": "fail", "failed_step": "tsc"}
+    assert outline[("005-actions/001-a", 1)] == {
+        "id": failed.id,
+        "eval_id": "005-actions/001-a",
+        "category": "actions",
+        "sample_index": 1,
+        "outcome": "fail",
+        "failed_step": "tsc",
+    }
     assert len(outline) == 4
 
 
@@ -117,11 +129,22 @@ def test_prompts_and_reports(store):
     with pytest.raises(NotFoundError, match="unknown prompt"):
         prompts.prompt(store, "sha256:nope")
     kit.save_prompt(store, "sha256:p2", rules=(("r.a", "default", "sha256:ra2"),), text="other")
-    assert dict(prompts.prompt_rules(store)) == {"sha256:p1": [["r.a", "default", "sha256:ra1"], ["r.b", "terse", "sha256:rb1"]],
-                                                 "sha256:p2": [["r.a", "default", "sha256:ra2"]]}
+    assert dict(prompts.prompt_rules(store)) == {
+        "sha256:p1": [["r.a", "default", "sha256:ra1"], ["r.b", "terse", "sha256:rb1"]],
+        "sha256:p2": [["r.a", "default", "sha256:ra2"]],
+    }
     for i in range(3):
-        reports.save_report(store, reports.ReportRecord(kind="analysis", run_id=f"sha256:r{i}", model="sim/careful",
-                                                        author_model="sim/analyst", path=f"reports/a{i}.md", body={"i": i}))
+        reports.save_report(
+            store,
+            reports.ReportRecord(
+                kind="analysis",
+                run_id=f"sha256:r{i}",
+                model="sim/careful",
+                author_model="sim/analyst",
+                path=f"reports/a{i}.md",
+                body={"i": i},
+            ),
+        )
     heads = reports.report_heads(store, 2)
     assert [h.path for h in heads] == ["reports/a2.md", "reports/a1.md"] and heads[0].run_id == "sha256:r2"
 
@@ -154,20 +177,41 @@ def test_usage_sums_calls_tokens_and_what_is_priced(store):
     sim = kit.start(store)
     paid = kit.start(store, model="openai/gpt-x")
     empty = kit.start(store, model="openai/gpt-y")
-    store.record_results(sim, [kit.result(sample=0, attempts=2, cost=None), kit.result(sample=1, attempts=0, cost=None)])
-    store.record_results(paid, [kit.result(sample=0, attempts=1, cost=0.5), kit.result(sample=1, attempts=1, cost=None),
-                                kit.result(sample=2, attempts=None, cost=0.25)])  # attempts null: a v1 store, paid
+    store.record_results(
+        sim, [kit.result(sample=0, attempts=2, cost=None), kit.result(sample=1, attempts=0, cost=None)]
+    )
+    store.record_results(
+        paid,
+        [
+            kit.result(sample=0, attempts=1, cost=0.5),
+            kit.result(sample=1, attempts=1, cost=None),
+            kit.result(sample=2, attempts=None, cost=0.25),
+        ],
+    )  # attempts null: a v1 store, paid
     got = usage.run_usage(store, [sim, paid, empty, sim])
     assert list(got) == [sim, paid, empty]
     s, p = got[sim], got[paid]
-    assert (s.results, s.calls, s.tokens, s.paid, s.priced, s.cost_known) == (2, 2, 15, 1, 1, True)  # the cache hit bought nothing
+    assert (s.results, s.calls, s.tokens, s.paid, s.priced, s.cost_known) == (
+        2,
+        2,
+        15,
+        1,
+        1,
+        True,
+    )  # the cache hit bought nothing
     assert s.cost_text() == "$0.0000"
     assert (p.results, p.calls, p.prompt_tokens, p.paid, p.priced, p.cost_usd) == (3, 2, 30, 3, 2, 0.75)
     assert not p.cost_known and p.cost_text() == ">= $0.7500 (2/3 priced)"
     assert got[empty] == usage.Usage() and usage.total_usage([s, p]).calls == 4
     store.save_experiment("d", "design", "ablate", {})
-    store.record_points("d", [kit.point(attempts=3), kit.point(sample=1, attempts=0),
-                              kit.point(sample=2, model="openai/gpt-x", attempts=1, cost=None)])
+    store.record_points(
+        "d",
+        [
+            kit.point(attempts=3),
+            kit.point(sample=1, attempts=0),
+            kit.point(sample=2, model="openai/gpt-x", attempts=1, cost=None),
+        ],
+    )
     pts = usage.points_usage(store, ["d", "none"])
     assert (pts["d"].results, pts["d"].calls, pts["d"].paid, pts["d"].priced, pts["d"].tokens) == (3, 4, 2, 1, 20)
     assert pts["none"] == usage.Usage()
@@ -181,8 +225,11 @@ def test_a_study_not_in_the_store_reads_as_empty(store):
 
 def test_trials_of_a_study_stored_in_the_store(store):
     optuna = pytest.importorskip("optuna")
-    study = optuna.create_study(study_name="s1", storage=store.url if "postgresql" not in store.url else
-                                store.engine.url.render_as_string(hide_password=False), direction="maximize")
+    study = optuna.create_study(
+        study_name="s1",
+        storage=store.url if "postgresql" not in store.url else store.engine.url.render_as_string(hide_password=False),
+        direction="maximize",
+    )
     for value, attrs in ((0.5, {"baseline": True, "run_ids": ["a"]}), (0.7, {"constraint": 1, "regressed": ["m · c"]})):
         trial = study.ask()
         for k, v in attrs.items():
@@ -191,7 +238,9 @@ def test_trials_of_a_study_stored_in_the_store(store):
     study.ask()  # a running trial is not read
     assert studies.trial_values(store, "s1") == [(0, 0.5), (1, 0.7)]
     assert studies.trial_attributes(store, "s1", ["baseline", "constraint", "run_ids"]) == [
-        {"number": 0, "baseline": True, "run_ids": ["a"]}, {"number": 1, "constraint": 1}]
+        {"number": 0, "baseline": True, "run_ids": ["a"]},
+        {"number": 1, "constraint": 1},
+    ]
     assert studies.trial_values(store, "other") == []
 
 
@@ -210,8 +259,11 @@ def test_design_points_keep_a_recorded_outcome_over_a_later_outage(store):
 
 def test_reports_are_one_per_file_and_filtered(store):
     """``save_report`` / ``list_reports`` (tuner/store/reports.py)."""
+
     def rep(kind, run, path, body):
-        return reports.ReportRecord(kind=kind, run_id=run, model="sim/careful", author_model="sim/a", path=path, body=body)
+        return reports.ReportRecord(
+            kind=kind, run_id=run, model="sim/careful", author_model="sim/a", path=path, body=body
+        )
 
     one = reports.save_report(store, rep("analysis", "sha256:r1", "reports/a.md", {"v": 1}))
     again = reports.save_report(store, rep("analysis", "sha256:r1", "reports/a.md", {"v": 2}))

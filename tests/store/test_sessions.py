@@ -28,10 +28,16 @@ def recorded(store):
     """Run a: K1 pass, K2 fail, K3 an infra failure with no answer, K4 pass (queries). Run b (a
     re-grade, recorded later) holds K1 again, now failing, and another model's run holds nothing."""
     a = kit.start(store, samples=4)
-    store.record_results(a, [kit.result(sample=0, key=K1), kit.result(sample=1, key=K2, outcome="fail"),
-                             kit.result(sample=2, key=K3, outcome="infra", output=None),
-                             kit.result("001-queries/001-q", category="queries", key=K4),
-                             kit.result(sample=3, key=None)])  # no response key: not a session
+    store.record_results(
+        a,
+        [
+            kit.result(sample=0, key=K1),
+            kit.result(sample=1, key=K2, outcome="fail"),
+            kit.result(sample=2, key=K3, outcome="infra", output=None),
+            kit.result("001-queries/001-q", category="queries", key=K4),
+            kit.result(sample=3, key=None),
+        ],
+    )  # no response key: not a session
     b = kit.start(store, model="sim/sloppy", samples=4, offset=0, set_name="regrade", suite="python")
     store.record_results(b, [kit.result(sample=0, key=K1, outcome="fail")])
     return a, b
@@ -53,11 +59,19 @@ def test_a_generation_is_one_session_shown_through_its_newest_answer(store, reco
     assert mine[0].tokens == 15 and mine[0].title == "001-queries/001-q · sim/careful · sample 0"
 
 
-@pytest.mark.parametrize(("filt", "want"), [
-    ({"model": "sim/careful"}, [K4, K2]), ({"category": "queries"}, [K4]), ({"eval": "005-actions/001-a"}, [K1, K2]),
-    ({"outcome": "fail"}, [K1, K2]), ({"outcome": "infra"}, []), ({"status": "needs_review"}, [K1, K4, K2]),
-    ({"keys": (K2, K4)}, [K4, K2]), ({"keys": ()}, []),
-])
+@pytest.mark.parametrize(
+    ("filt", "want"),
+    [
+        ({"model": "sim/careful"}, [K4, K2]),
+        ({"category": "queries"}, [K4]),
+        ({"eval": "005-actions/001-a"}, [K1, K2]),
+        ({"outcome": "fail"}, [K1, K2]),
+        ({"outcome": "infra"}, []),
+        ({"status": "needs_review"}, [K1, K4, K2]),
+        ({"keys": (K2, K4)}, [K4, K2]),
+        ({"keys": ()}, []),
+    ],
+)
 def test_filters_narrow_and_list_iter_count_agree(store, recorded, filt, want):
     f = ss.SessionFilter(**filt)
     assert keys(ss.iter_sessions(store, f)) == want
@@ -79,8 +93,14 @@ def test_reviews_follow_the_generation_and_filter_it(store, recorded):
     when = datetime(2026, 11, 27, 12, 0)
 
     def golden(key, label):
-        return label.model_copy(update={"eval_status": "golden", "eval_ready": True, "eval_tags": ["t1", "x.y"],
-                                        "eval_notes": f"seen {key[-2:]}"})
+        return label.model_copy(
+            update={
+                "eval_status": "golden",
+                "eval_ready": True,
+                "eval_tags": ["t1", "x.y"],
+                "eval_notes": f"seen {key[-2:]}",
+            }
+        )
 
     assert ss.update_labels(store, [K1, K2, K1], golden, when) == 2
     got = ss.session_labels(store, [K2, K4])

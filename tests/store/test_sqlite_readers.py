@@ -17,21 +17,42 @@ _SLOW_READ_S = 2.0
 
 
 def _spec() -> RunSpec:
-    return RunSpec(prompt_hash="sha256:p", set_name="all-active", model="sim/careful", model_key="sha256:m",
-                   params={}, suite="python", suite_hash="sha256:s", grader_hash="sha256:g",
-                   eval_ids=["001-text/001-a"], samples=1)
+    return RunSpec(
+        prompt_hash="sha256:p",
+        set_name="all-active",
+        model="sim/careful",
+        model_key="sha256:m",
+        params={},
+        suite="python",
+        suite_hash="sha256:s",
+        grader_hash="sha256:g",
+        eval_ids=["001-text/001-a"],
+        samples=1,
+    )
 
 
 @pytest.fixture
 def filled(tmp_path):
     path = tmp_path / "tuner.db"
     store = Store.open(f"sqlite:///{path}")
-    store.save_prompt(SimpleNamespace(hash="sha256:p", set_name="all-active", template="default", rules=[], tokens=1,
-                                      text="the system prompt"))
+    store.save_prompt(
+        SimpleNamespace(
+            hash="sha256:p", set_name="all-active", template="default", rules=[], tokens=1, text="the system prompt"
+        )
+    )
     run = store.start_run(_spec())
-    store.record_result(run.id, ResultRecord(eval_id="001-text/001-a", category="text", sample_index=0, outcome="pass",
-                                             output="answer", response_key="sha256:" + "ab" * 32,
-                                             messages=[{"role": "user", "content": "hi"}]))
+    store.record_result(
+        run.id,
+        ResultRecord(
+            eval_id="001-text/001-a",
+            category="text",
+            sample_index=0,
+            outcome="pass",
+            output="answer",
+            response_key="sha256:" + "ab" * 32,
+            messages=[{"role": "user", "content": "hi"}],
+        ),
+    )
     yield store, path, run
     store.close()
 
@@ -51,7 +72,9 @@ def _writer_wait(path, started: threading.Event) -> float:
         conn.close()
 
 
-@pytest.mark.parametrize("read", ["results", "runs", "run", "sessions", "export", "viewer", "check", "usage", "api-key"])
+@pytest.mark.parametrize(
+    "read", ["results", "runs", "run", "sessions", "export", "viewer", "check", "usage", "api-key"]
+)
 def test_a_long_read_does_not_block_a_writer(filled, read):
     store, path, run = filled
     started = threading.Event()
@@ -67,9 +90,9 @@ def test_a_long_read_does_not_block_a_writer(filled, read):
     waits: list[float] = []
     writer = threading.Thread(target=lambda: waits.append(_writer_wait(path, started)))
     writer.start()
-    from tuner.sessions import export_sessions, list_sessions, session_filter
     from tuner.apikeys import verify_key
     from tuner.runs.usage import run_usage
+    from tuner.sessions import export_sessions, list_sessions, session_filter
     from tuner.store.integrity import check_store
     from tuner.web.data import category_results
 

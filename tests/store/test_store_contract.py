@@ -24,17 +24,35 @@ def prompt(project_dir):
 
 def spec(prompt, **over):
     base = dict(
-        prompt_hash=prompt.hash, set_name="all-active", model="sim/careful", model_key="sha256:m",
-        params={"temperature": 0.2}, suite="convex", suite_hash="sha256:s", grader_hash="sha256:g",
-        eval_ids=["005-actions/001-a"], samples=2,
+        prompt_hash=prompt.hash,
+        set_name="all-active",
+        model="sim/careful",
+        model_key="sha256:m",
+        params={"temperature": 0.2},
+        suite="convex",
+        suite_hash="sha256:s",
+        grader_hash="sha256:g",
+        eval_ids=["005-actions/001-a"],
+        samples=2,
     )
     base.update(over)
     return RunSpec(**base)
 
 
 def result(outcome, sample=0, **over):
-    steps = [StepRecord(name="filesystem", status="pass", duration_s=0.1), StepRecord(name="tsc", status="fail" if outcome == "fail" else "pass", detail="TS2305")]
-    data = dict(eval_id="005-actions/001-a", category="actions", sample_index=sample, outcome=outcome, steps=steps, output="# Files", files={"convex/a.ts": "x"})
+    steps = [
+        StepRecord(name="filesystem", status="pass", duration_s=0.1),
+        StepRecord(name="tsc", status="fail" if outcome == "fail" else "pass", detail="TS2305"),
+    ]
+    data = dict(
+        eval_id="005-actions/001-a",
+        category="actions",
+        sample_index=sample,
+        outcome=outcome,
+        steps=steps,
+        output="# Files",
+        files={"convex/a.ts": "x"},
+    )
     data.update(over)
     return ResultRecord(**data)
 
@@ -43,7 +61,9 @@ def test_open_is_idempotent_and_versioned(store_url):
     Store.open(store_url).close()
     s = Store.open(store_url)
     with s.engine.connect() as conn:
-        assert conn.execute(text("select value from tuner_meta where key='schema_version'")).scalar() == str(SCHEMA_VERSION)
+        assert conn.execute(text("select value from tuner_meta where key='schema_version'")).scalar() == str(
+            SCHEMA_VERSION
+        )
     s.close()
 
 

@@ -8,8 +8,14 @@ from tuner.tuning.evidence import CategoryRow
 def _row(category, before, after, *, verdict, infra=0):
     paired = paired_compare(before, after)
     paired.verdict = verdict
-    return CategoryRow(model="sim/careful (simulator)", category=category, before=rate_interval(before),
-                       after=rate_interval(after), paired=paired, infra=infra)
+    return CategoryRow(
+        model="sim/careful (simulator)",
+        category=category,
+        before=rate_interval(before),
+        after=rate_interval(after),
+        paired=paired,
+        infra=infra,
+    )
 
 
 def _same(n=12, evals=3):
@@ -25,7 +31,10 @@ def _gain(n=12):
 
 
 def test_an_established_held_out_drop_withholds_the_winner_even_when_the_sequential_test_is_undecided():
-    fresh = [_row("data", _gain(), _same(), verdict="improved"), _row("text", _same(), _same(), verdict="no meaningful change")]
+    fresh = [
+        _row("data", _gain(), _same(), verdict="improved"),
+        _row("text", _same(), _same(), verdict="no meaningful change"),
+    ]
     held = [_row("text", _same(), _drop(), verdict="undecided")]  # 18 of 36 pairs pass -> fail: p < 1e-5
     a = accept("data", fresh, held, changed=True)
     assert a.decision == "withheld" and not a.accepted
@@ -35,7 +44,10 @@ def test_an_established_held_out_drop_withholds_the_winner_even_when_the_sequent
 
 def test_a_point_estimate_from_one_held_out_eval_withholds_nothing():
     """Issue 28.11: a -50% point estimate from one eval and two samples used to withhold a clear winner."""
-    fresh = [_row("data", _gain(), _same(), verdict="improved"), _row("text", _same(), _same(), verdict="no meaningful change")]
+    fresh = [
+        _row("data", _gain(), _same(), verdict="improved"),
+        _row("text", _same(), _same(), verdict="no meaningful change"),
+    ]
     held = [_row("text", {"h": [True, True]}, {"h": [True, False]}, verdict="undecided")]
     a = accept("data", fresh, held, changed=True)
     assert a.accepted, a.reasons
@@ -43,8 +55,14 @@ def test_a_point_estimate_from_one_held_out_eval_withholds_nothing():
 
 
 def test_a_clean_improvement_is_accepted_and_its_claim_names_where_it_was_measured():
-    fresh = [_row("data", _gain(), _same(), verdict="improved"), _row("text", _same(), _same(), verdict="no meaningful change")]
-    held = [_row("text", _same(), _same(), verdict="undecided"), _row("data", _same(evals=1), _same(evals=1), verdict="undecided")]
+    fresh = [
+        _row("data", _gain(), _same(), verdict="improved"),
+        _row("text", _same(), _same(), verdict="no meaningful change"),
+    ]
+    held = [
+        _row("text", _same(), _same(), verdict="undecided"),
+        _row("data", _same(evals=1), _same(evals=1), verdict="undecided"),
+    ]
     a = accept("data", fresh, held, changed=True)
     assert a.accepted
     [claim] = a.claim
@@ -67,7 +85,9 @@ def test_the_drop_family_pools_a_categorys_tuning_and_held_out_evals():
 def test_no_confirmed_gain_is_withheld_and_an_unchanged_winner_is_no_change():
     fresh = [_row("data", _same(), _same(), verdict="undecided")]
     a = accept("data", fresh, [], changed=True)
-    assert a.decision == "withheld" and "did not confirmably improve on fresh samples of its tuning evals" in a.reasons[0]
+    assert (
+        a.decision == "withheld" and "did not confirmably improve on fresh samples of its tuning evals" in a.reasons[0]
+    )
     assert accept("data", [], [], changed=False).decision == "no change"
 
 
@@ -89,12 +109,27 @@ def test_the_report_says_a_phase_did_not_run_rather_than_that_the_suite_lacks_ev
     from tuner.tuning.markdown import render_markdown
     from tuner.tuning.report import TuneReport
 
-    report = TuneReport(study="s", category="actions", baseline="all-active", trials=1, best_trial=0,
-                        baseline_selection={"a": "default"}, best_selection={"a": "default"}, baseline_tokens=10,
-                        best_tokens=10, fresh=[], held_out=[], rule_effects=[], importance={}, found_helpful=[],
-                        found_harmful=[], calls=0, tolerance=0.15,
-                        confirmation={"design": "none", "looks": 0, "calls": 0, "stopped": "no change"})
+    report = TuneReport(
+        study="s",
+        category="actions",
+        baseline="all-active",
+        trials=1,
+        best_trial=0,
+        baseline_selection={"a": "default"},
+        best_selection={"a": "default"},
+        baseline_tokens=10,
+        best_tokens=10,
+        fresh=[],
+        held_out=[],
+        rule_effects=[],
+        importance={},
+        found_helpful=[],
+        found_harmful=[],
+        calls=0,
+        tolerance=0.15,
+        confirmation={"design": "none", "looks": 0, "calls": 0, "stopped": "no change"},
+    )
     text = render_markdown(report)
     assert "has no held-out evals" not in text
-    section = text[text.index("## Confirmation on held-out evals"):]
+    section = text[text.index("## Confirmation on held-out evals") :]
     assert section.splitlines()[2] == "(not run: no change)"

@@ -19,7 +19,9 @@ HELD = [f"{c}/h{i}" for c in CATS for i in range(2)]
 
 def _harness():
     evals = [SimpleNamespace(id=e, category=e.split("/")[0], held_out=e in HELD) for e in TUNING + HELD]
-    return SimpleNamespace(suite=SimpleNamespace(evals=evals, select=lambda held_out: [e for e in evals if e.held_out == held_out]))
+    return SimpleNamespace(
+        suite=SimpleNamespace(evals=evals, select=lambda held_out: [e for e in evals if e.held_out == held_out])
+    )
 
 
 def _fake_runs(rate, calls_log):
@@ -35,11 +37,18 @@ def _fake_runs(rate, calls_log):
                 for i in range(offset, offset + samples):
                     draw = random.Random(f"{0 if same else arm}|{e}|{i}").random()
                     passed = draw < rate(0 if same else arm, e.split("/")[0])
-                    results.append(SimpleNamespace(eval_id=e, category=e.split("/")[0], sample_index=i,
-                                                   outcome="pass" if passed else "fail"))
+                    results.append(
+                        SimpleNamespace(
+                            eval_id=e, category=e.split("/")[0], sample_index=i, outcome="pass" if passed else "fail"
+                        )
+                    )
             run = SimpleNamespace(id=f"run-{0 if same else arm}-{offset}", model="sim/careful", params={})
-            groups.append({spec.key: RunOutcome(run=run, prompt=None, results=results, summary={}, new_calls=len(results))
-                           for spec in SPECS})
+            groups.append(
+                {
+                    spec.key: RunOutcome(run=run, prompt=None, results=results, summary={}, new_calls=len(results))
+                    for spec in SPECS
+                }
+            )
         return groups
 
     return measure
@@ -57,8 +66,16 @@ def setup():
 
 
 SPECS = [SimpleNamespace(key="sim/careful#0")]
-CONFIG = TuneConfig(category="alpha", models=[{"model": "sim/careful"}], samples=4, tolerance=0.15, baseline="b",
-                    baseline_selection={}, pool=["r"], eval_ids=TUNING)  # K = 12
+CONFIG = TuneConfig(
+    category="alpha",
+    models=[{"model": "sim/careful"}],
+    samples=4,
+    tolerance=0.15,
+    baseline="b",
+    baseline_selection={},
+    pool=["r"],
+    eval_ids=TUNING,
+)  # K = 12
 
 
 def test_same_prompt_both_sides_is_decided_no_change_and_stops_early(setup):
@@ -75,7 +92,9 @@ def test_same_prompt_both_sides_is_decided_no_change_and_stops_early(setup):
 
 def test_a_large_gain_is_improved_and_an_unchanged_category_is_not_flagged(setup):
     setup(lambda arm, cat: 0.9 if (arm and cat == "alpha") else 0.5)
-    fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=20_000, measure=setup.measure)
+    fresh, held, spent = confirm(
+        _harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=20_000, measure=setup.measure
+    )
     verdicts = {r.category: r.paired.verdict for r in fresh}
     assert verdicts["alpha"] == "improved"
     assert verdicts["beta"] in ("no meaningful change", "undecided")
@@ -99,6 +118,8 @@ def test_budget_caps_the_calls_and_a_larger_budget_retraces_the_same_rounds(setu
 
 def test_undecided_cells_say_so(setup):
     setup(lambda arm, cat: 0.55 if arm else 0.5)
-    fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=200, measure=setup.measure)
+    fresh, held, spent = confirm(
+        _harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=200, measure=setup.measure
+    )
     assert spent.stopped == "budget"
     assert "undecided" in {r.paired.verdict for r in fresh + held}

@@ -15,9 +15,18 @@ from tuner.tuning.scoring import TrialScore
 from tuner.tuning.study import best_trial, load_config, open_study, recorder, set_winner, trials
 
 PACKAGE = Path(__file__).resolve().parents[2] / "tuner"
-CONFIG = TuneConfig(category="c", models=[{"model": "sim/careful"}], baseline="b", baseline_selection={"a": "default"},
-                    pool=["a", "b"], variants={"a": ["default", "terse"], "b": ["default"]}, eval_ids=["c/1", "d/1"])
-LIBRARY = SimpleNamespace(get=lambda rid: SimpleNamespace(variant_names=["default", "terse"] if rid == "a" else ["default"]))
+CONFIG = TuneConfig(
+    category="c",
+    models=[{"model": "sim/careful"}],
+    baseline="b",
+    baseline_selection={"a": "default"},
+    pool=["a", "b"],
+    variants={"a": ["default", "terse"], "b": ["default"]},
+    eval_ids=["c/1", "d/1"],
+)
+LIBRARY = SimpleNamespace(
+    get=lambda rid: SimpleNamespace(variant_names=["default", "terse"] if rid == "a" else ["default"])
+)
 
 
 def _score(target: float | None = 0.5, constraint: float = -0.05, **more) -> TrialScore:
@@ -28,8 +37,13 @@ def _optuna_use(tree) -> tuple[bool, list[str]]:
     """(whether the module imports optuna, the private names it imports or attributes it reads)."""
     imports, private = False, []
     for node in ast.walk(tree):
-        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                 else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        names = (
+            [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else []
+        )
         if any(n == "optuna" or n.startswith("optuna.") for n in names):
             imports = True
             private += [n for n in names if any(part.startswith("_") for part in n.split("."))]
@@ -51,7 +65,9 @@ def test_optuna_is_imported_by_the_adapter_alone_and_never_privately():
     assert private == {"study.py": []}
     # The check sees what the former modules did.
     assert _optuna_use(ast.parse("from optuna.storages._rdb import models\nx = study._storage"))[1] == [
-        "optuna.storages._rdb", "._storage"]
+        "optuna.storages._rdb",
+        "._storage",
+    ]
 
 
 def test_open_creates_then_loads_and_refuses_another_configuration(tmp_path):
@@ -86,7 +102,9 @@ def test_a_recorded_selection_is_one_complete_trial_written_once(tmp_path):
     recorder(study, CONFIG, LIBRARY)({"a": "default"}, _score(0.4), True)
     got = trials(study)
     assert [(t.number, t.complete, t.baseline, t.selection, t.value) for t in got] == [
-        (0, True, True, {"a": "default"}, 0.4), (1, True, False, {"a": "terse", "b": "default"}, 0.7)]
+        (0, True, True, {"a": "default"}, 0.4),
+        (1, True, False, {"a": "terse", "b": "default"}, 0.7),
+    ]
     assert got[1].feasible and got[1].tokens == 10 and got[1].calls == 4 and got[1].run_ids == ["r1"]
     assert all(t.state.name != "RUNNING" for t in study.get_trials())
 

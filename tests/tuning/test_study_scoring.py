@@ -34,14 +34,23 @@ class _Outcome:
 def outcome(passes: dict[str, list[bool]], tokens=100, run_id="r") -> _Outcome:
     results = [
         ResultRecord(eval_id=f"{cat}/e{i}", category=cat, sample_index=s, outcome="pass" if ok else "fail")
-        for cat, oks in passes.items() for i, chunk in enumerate([oks[j:j + 2] for j in range(0, len(oks), 2)])
+        for cat, oks in passes.items()
+        for i, chunk in enumerate([oks[j : j + 2] for j in range(0, len(oks), 2)])
         for s, ok in enumerate(chunk)
     ]
     return _Outcome(_Run(run_id), _Prompt(tokens), results)
 
 
-CONFIG = TuneConfig(category="actions", models=[{"model": "sim/careful"}], samples=2, tolerance=0.1, baseline="all-active",
-                    baseline_selection={}, pool=["a.x", "b.y"], eval_ids=[])
+CONFIG = TuneConfig(
+    category="actions",
+    models=[{"model": "sim/careful"}],
+    samples=2,
+    tolerance=0.1,
+    baseline="all-active",
+    baseline_selection={},
+    pool=["a.x", "b.y"],
+    eval_ids=[],
+)
 
 
 def test_target_rate_and_no_regression_is_feasible():
@@ -93,8 +102,12 @@ def test_ties_go_to_the_fewest_changes_from_the_baseline():
     dist = CategoricalDistribution([OFF, "default"])
     # Same value: the baseline itself (0 changes, 300 tokens) and a two-change selection (fewer tokens).
     for params, tokens in (({"a.x": "default", "b.y": OFF}, 300), ({"a.x": OFF, "b.y": "default"}, 100)):
-        trial = optuna.trial.create_trial(params=params, distributions={"a.x": dist, "b.y": dist}, value=0.5,
-                                          user_attrs={"constraint": -1.0, "tokens": tokens})
+        trial = optuna.trial.create_trial(
+            params=params,
+            distributions={"a.x": dist, "b.y": dist},
+            value=0.5,
+            user_attrs={"constraint": -1.0, "tokens": tokens},
+        )
         study.add_trial(trial)
     assert best_trial(study).params == {"a.x": "default", "b.y": OFF}
 
@@ -120,8 +133,12 @@ def test_fresh_samples_live_in_a_window_of_their_own_per_study():
     from tuner.engine import Plan, planned_looks
     from tuner.tuning import fresh_offset
 
-    plan = Plan(rules=tuple(f"r{i}" for i in range(7)), evals={"actions": ("a/1", "a/2", "a/3")}, models=("m",),
-                budget_calls=200_000)
+    plan = Plan(
+        rules=tuple(f"r{i}" for i in range(7)),
+        evals={"actions": ("a/1", "a/2", "a/3")},
+        models=("m",),
+        budget_calls=200_000,
+    )
     assert planned_looks(plan)[-1] > 1000  # what the former fixed offset met
     other = CONFIG.model_copy(update={"category": "queries"})
     assert min(fresh_offset(CONFIG), fresh_offset(other)) > planned_looks(plan)[-1]

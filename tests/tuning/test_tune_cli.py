@@ -16,7 +16,10 @@ def test_tune_runs_reruns_and_reports(cli, py_suite):
     data = json.loads(first.stdout)
     assert data["category"] == "data" and data["trials"] == data["screening"]["checked"] >= 1
     # The screening's verdicts are the rule evidence: every pool rule and phrasing, on the target.
-    assert data["evidence"]["design"] == "screening" and data["evidence"]["rounds"] == data["screening"]["engine"]["rounds"]
+    assert (
+        data["evidence"]["design"] == "screening"
+        and data["evidence"]["rounds"] == data["screening"]["engine"]["rounds"]
+    )
     assert {e["category"] for e in data["rule_effects"]} == {"data"}
     assert all(e["verdict"] in ("helps", "hurts", "no meaningful effect", "undecided") for e in data["rule_effects"])
     from tuner.evals import load_suite
@@ -39,7 +42,9 @@ def test_tune_runs_reruns_and_reports(cli, py_suite):
     assert verdicts <= {"improved", "regressed", "no meaningful change", "undecided"}
     assert (py_suite.parents[1] / "reports" / "tune" / f"{data['study']}.md").is_file()
     # The check's first trial is the baseline; the winner is the trial publish will read.
-    study = optuna.load_study(study_name=data["study"], storage=f"sqlite:///{py_suite.parents[1] / 'experiments' / 'tuner.db'}")
+    study = optuna.load_study(
+        study_name=data["study"], storage=f"sqlite:///{py_suite.parents[1] / 'experiments' / 'tuner.db'}"
+    )
     assert study.trials[0].user_attrs.get("baseline") is True
     assert json.loads(study.trials[data["best_trial"]].user_attrs["selection"]) == data["best_selection"]
     # The same command again is the same study, replayed from the caches: no call paid twice.

@@ -37,15 +37,22 @@ def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, p
     assert [e["verdict"] for e in copy] == ["helps"] and copy[0]["category"] == "data"
     assert data["evidence"]["design"] == "screening" and data["evidence"]["calls"] == 0  # no separate evidence step
     phases = data["plan"]["phases"]
-    assert data["plan"]["calls_always"] == sum(p["calls"] for p in phases if not p["only_if"]) < data["plan"]["calls_at_most"]
+    assert (
+        data["plan"]["calls_always"]
+        == sum(p["calls"] for p in phases if not p["only_if"])
+        < data["plan"]["calls_at_most"]
+    )
     # the calls the design made (replays from the shared cache included, which cost nothing)
     made = data["screening"]["calls"] + data["confirmation"]["calls"]
     assert made <= data["plan"]["calls_at_most"]
     # Within 10% of the phases that ran (a check phase for each pair of trials it ran, the
     # confirmation when it ran), unless a phase ended sooner because its question was answered.
     checks = [p["calls"] for p in phases if p["name"].startswith("regression check")]
-    ran = (data["plan"]["calls_always"] + sum(checks[: max(0, data["screening"]["checked"] - 1)])
-           + (phases[-1]["calls"] if data["confirmation"]["design"] != "none" else 0))
+    ran = (
+        data["plan"]["calls_always"]
+        + sum(checks[: max(0, data["screening"]["checked"] - 1)])
+        + (phases[-1]["calls"] if data["confirmation"]["design"] != "none" else 0)
+    )
     assert data["screening"]["checked"] == 2 and data["confirmation"]["design"] != "none"
     early = data["screening"]["engine"]["stopped"] == "enough" or data["confirmation"]["stopped"] == "decided"
     assert made <= ran and (made >= 0.9 * ran or early), (made, ran)
@@ -55,8 +62,10 @@ def test_tune_data_with_defaults_offers_only_a_winner_with_clean_evidence(cli, p
         assert cell["check"] in ("improved", "no gain", "no drop shown"), cell
     # Every category was measured again on fresh samples, and judged (issue 28.2).
     assert {r["category"] for r in data["fresh"]} == {"data", "text"}
-    assert {(d["category"], d["evals"]) for d in data["acceptance"]["drops"]} == {("text", "tuning + held-out"),
-                                                                                 ("data", "held-out")}
+    assert {(d["category"], d["evals"]) for d in data["acceptance"]["drops"]} == {
+        ("text", "tuning + held-out"),
+        ("data", "held-out"),
+    }
     # The claim says where it was measured (issue 28.5); publish ships it without --force (28.11).
     assert [c["tuning_evals"]["verdict"] for c in data["acceptance"]["claim"]] == ["improved"]
     published = cli("publish", "--suite", py_suite, "--json")
@@ -85,10 +94,17 @@ def test_a_cure_that_breaks_another_category_is_not_offered(cli, py_suite):
 
     path = Path(py_suite) / "sim" / "profiles.yaml"
     profiles = yaml.safe_load(path.read_text())
-    profiles["profiles"]["careful"]["side_effects"] = [{
-        "id": "careful.copies-too-much", "description": "Over-applies copy-inputs: text functions return None.",
-        "rule_cue": "do not change the arguments a caller passes in", "categories": ["text"], "probability": 0.9,
-        "trigger": "^def ", "transform": [{"pattern": r"^(\s*)return (.+)$", "replace": r"\1return None"}]}]
+    profiles["profiles"]["careful"]["side_effects"] = [
+        {
+            "id": "careful.copies-too-much",
+            "description": "Over-applies copy-inputs: text functions return None.",
+            "rule_cue": "do not change the arguments a caller passes in",
+            "categories": ["text"],
+            "probability": 0.9,
+            "trigger": "^def ",
+            "transform": [{"pattern": r"^(\s*)return (.+)$", "replace": r"\1return None"}],
+        }
+    ]
     path.write_text(yaml.safe_dump(profiles, sort_keys=False))
     r = cli("tune", "--suite", py_suite, "--category", "data", "--json")
     assert r.exit_code == 0, r.output
@@ -116,18 +132,33 @@ def test_the_winner_is_assembled_from_the_screening_verdicts():
     verdict points the wrong way for any model is never taken."""
     from tuner.ablation import Effect
     from tuner.tuning.config import TuneConfig
-    from tuner.tuning.screen import assemble
     from tuner.tuning.records import Change, apply_changes
+    from tuner.tuning.screen import assemble
 
-    config = TuneConfig(category="c", models=[{"model": "m"}], samples=4, tolerance=0.15, baseline="b",
-                        baseline_selection={"keep": "default", "bad": "default"}, pool=["keep", "bad", "new"],
-                        variants={"new": ["default", "terse"]}, eval_ids=["c/1"])
+    config = TuneConfig(
+        category="c",
+        models=[{"model": "m"}],
+        samples=4,
+        tolerance=0.15,
+        baseline="b",
+        baseline_selection={"keep": "default", "bad": "default"},
+        pool=["keep", "bad", "new"],
+        variants={"new": ["default", "terse"]},
+        eval_ids=["c/1"],
+    )
 
     def cell(rule, delta, verdict, p=1.0, model="m"):
         return Effect(rule=rule, model=model, category="c", delta=delta, lo=None, hi=None, p_value=p, verdict=verdict)
 
-    moves, how = assemble(config, [cell("keep", 0.2, "helps"), cell("bad", -0.1, "hurts"), cell("new", 0.1, "helps"),
-                                   cell("new@terse", 0.05, "helps")])
+    moves, how = assemble(
+        config,
+        [
+            cell("keep", 0.2, "helps"),
+            cell("bad", -0.1, "hurts"),
+            cell("new", 0.1, "helps"),
+            cell("new@terse", 0.05, "helps"),
+        ],
+    )
     assert how == "decided"
     assert sorted((m.kind, m.rule) for m in moves) == [("add", "new"), ("drop", "bad"), ("variant", "new")]
     ordered = sorted(moves, key=lambda m: m.kind == "variant")
@@ -136,8 +167,14 @@ def test_the_winner_is_assembled_from_the_screening_verdicts():
     moves, _ = assemble(config, [cell("new", 0.1, "helps"), cell("new", -0.1, "hurts", model="m2")])
     assert moves == []
     # Nothing decided: the strongest evidence beyond +delta0 in the right direction, nothing below it.
-    moves, how = assemble(config, [cell("new", 0.06, "undecided", p=0.2), cell("bad", -0.08, "undecided", p=0.1),
-                                   cell("keep", -0.015, "undecided", p=0.01)])
+    moves, how = assemble(
+        config,
+        [
+            cell("new", 0.06, "undecided", p=0.2),
+            cell("bad", -0.08, "undecided", p=0.1),
+            cell("keep", -0.015, "undecided", p=0.01),
+        ],
+    )
     assert how == "promising" and moves == [Change(kind="drop", rule="bad")]
     moves, how = assemble(config, [cell("keep", 0.3, "helps"), cell("new", 0.01, "undecided", p=0.5)])
     assert (moves, how) == ([], "none")

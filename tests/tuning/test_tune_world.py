@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from tune_world import suite_world, use_world
+
 from tuner.tuning.simulate import Term
 
 COPY, LOWER = "py.copy-inputs", "py.lower-is-enough"
@@ -73,6 +73,7 @@ def test_a_harm_elsewhere_is_not_offered_and_publish_refuses(cli, suite, monkeyp
 
 def test_an_answer_lost_in_the_regression_check_is_not_measured(cli, suite, monkeypatch):
     """Item 3: before, the trial was merely infeasible, the baseline won, and tune said "no change"."""
+
     def lose_one(selections, eval_ids, samples, offset, groups):
         if offset == 0 and len(selections) == 1 and COPY in selections[0][1] and len(eval_ids) > 3:  # the check
             for outcome in groups[0].values():
@@ -81,7 +82,9 @@ def test_an_answer_lost_in_the_regression_check_is_not_measured(cli, suite, monk
     use_world(monkeypatch, suite_world((Term((COPY,), {"data": 0.4}),)), tamper=lose_one)
     r, data = _tune(cli, suite)
     assert r.exit_code == 4, r.output
-    assert data["decision"] == "not measured" and "regression check was not measured" in data["acceptance"]["reasons"][0]
+    assert (
+        data["decision"] == "not measured" and "regression check was not measured" in data["acceptance"]["reasons"][0]
+    )
 
 
 def test_publish_refuses_a_selection_tune_did_not_accept(cli, suite, monkeypatch, py_suite):
@@ -104,9 +107,15 @@ def test_publish_refuses_a_selection_tune_did_not_accept(cli, suite, monkeypatch
     storage = f"sqlite:///{py_suite.parents[1] / 'experiments' / 'tuner.db'}"
     twin = optuna.load_study(study_name="twin", storage=storage)
     moved = {k: v for k, v in data["best_selection"].items() if k != "py.casefold"}
-    trial = next(t for t in twin.trials if t.user_attrs.get("selection") == json.dumps(data["best_selection"], sort_keys=True))
-    added = optuna.trial.create_trial(params={**trial.params, "py.casefold": "off"}, distributions=trial.distributions,
-                                      value=trial.value, user_attrs={**trial.user_attrs, "selection": json.dumps(moved, sort_keys=True)})
+    trial = next(
+        t for t in twin.trials if t.user_attrs.get("selection") == json.dumps(data["best_selection"], sort_keys=True)
+    )
+    added = optuna.trial.create_trial(
+        params={**trial.params, "py.casefold": "off"},
+        distributions=trial.distributions,
+        value=trial.value,
+        user_attrs={**trial.user_attrs, "selection": json.dumps(moved, sort_keys=True)},
+    )
     added.set_constraint("no_regression", -1.0)
     twin.add_trial(added)
     twin.set_user_attr(WINNER_ATTR, json.dumps(moved, sort_keys=True))

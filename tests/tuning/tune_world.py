@@ -16,16 +16,28 @@ from types import SimpleNamespace
 from tuner.tuning.simulate import Term, World
 
 
-def suite_world(terms: tuple[Term, ...], *, target: str = "data", lost: float = 0.0,
-                target_rates: tuple[float, float] | None = (0.3, 0.6)) -> World:
+def suite_world(
+    terms: tuple[Term, ...],
+    *,
+    target: str = "data",
+    lost: float = 0.0,
+    target_rates: tuple[float, float] | None = (0.3, 0.6),
+) -> World:
     """A world over the current project's suite (its real eval ids; rules are named by their real
     ids in ``terms``)."""
     from tuner.evals import load_suite
     from tuner.paths import find_project
     from tuner.tuning.simulate import Shape
 
-    return World(shape=Shape.of_suite(load_suite(find_project())), target=target, baseline=(), candidates=(),
-                 terms=terms, lost=lost, target_rates=target_rates)
+    return World(
+        shape=Shape.of_suite(load_suite(find_project())),
+        target=target,
+        baseline=(),
+        candidates=(),
+        terms=terms,
+        lost=lost,
+        target_rates=target_rates,
+    )
 
 
 def use_world(monkeypatch, world: World, seed: int = 0, tamper=None):
@@ -80,15 +92,22 @@ def use_world(monkeypatch, world: World, seed: int = 0, tamper=None):
     def execute_runs(h, configs, progress=None):
         out = []
         for cfg in configs:
-            rules = {r.id: r.variant for r in cfg.prompt.rules} if cfg.prompt is not None else {
-                rid: cfg.rule_set.variants.get(rid, "default") for rid in cfg.rule_set.include}
+            rules = (
+                {r.id: r.variant for r in cfg.prompt.rules}
+                if cfg.prompt is not None
+                else {rid: cfg.rule_set.variants.get(rid, "default") for rid in cfg.rule_set.include}
+            )
             log.append(("runs", sorted(rules), list(cfg.eval_ids), cfg.samples, cfg.sample_offset))
-            [group] = measure_for([cfg.spec])([(cfg.rule_set.name, rules)], list(cfg.eval_ids), cfg.samples,
-                                              cfg.sample_offset)
+            [group] = measure_for([cfg.spec])(
+                [(cfg.rule_set.name, rules)], list(cfg.eval_ids), cfg.samples, cfg.sample_offset
+            )
             outcome = group[cfg.spec.key]
             prompt = cfg.prompt or h.guidelines.compose(cfg.rule_set)
-            out.append(RunOutcome(run=outcome.run, prompt=prompt, results=outcome.results, summary={},
-                                  new_calls=outcome.new_calls))
+            out.append(
+                RunOutcome(
+                    run=outcome.run, prompt=prompt, results=outcome.results, summary={}, new_calls=outcome.new_calls
+                )
+            )
         return out
 
     for module in (screen, tune, study, importlib.import_module("tuner.tuning.confirmation")):

@@ -15,8 +15,8 @@ pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.te
 
 
 def _rows(page: str) -> dict[str, str]:
-    table = page[page.index('<table id="experiments">'):]
-    table = table[:table.index("</table>")]
+    table = page[page.index('<table id="experiments">') :]
+    table = table[: table.index("</table>")]
     return {m.group(1): m.group(0) for m in re.finditer(r'<tr data-kind="([a-z]+)".*?</tr>', table, flags=re.S)}
 
 
@@ -28,8 +28,14 @@ def test_home_counts_equal_what_the_commands_printed_as_spent(flows, flows_viewe
     page = flows_viewer.get("/").text
     rows = _rows(page)
     assert set(rows) == {"run", "compare", "ablate", "tune", "analyze"}, set(rows)
-    shown = {k: {"calls": int(_cell(rows[k], "calls").replace(",", "")), "tokens": int(_cell(rows[k], "tokens").replace(",", "")),
-                 "cost": _cell(rows[k], "cost")} for k in flows.spent}
+    shown = {
+        k: {
+            "calls": int(_cell(rows[k], "calls").replace(",", "")),
+            "tokens": int(_cell(rows[k], "tokens").replace(",", "")),
+            "cost": _cell(rows[k], "cost"),
+        }
+        for k in flows.spent
+    }
     assert shown == flows.spent
     assert all(s["calls"] > 0 for s in flows.spent.values())  # answers were bought: the equality is not 0 == 0
     total = sum(s["calls"] for s in flows.spent.values())
@@ -38,7 +44,9 @@ def test_home_counts_equal_what_the_commands_printed_as_spent(flows, flows_viewe
     runs_cell = re.search(r'<td class="num runs">(.*?)</td>', rows["compare"], flags=re.S).group(1)
     assert runs_cell.startswith("1 ") and "+1 reused" in runs_cell and _cell(rows["run"], "runs").strip() == "1"
     assert _cell(rows["ablate"], "runs") == "0" and int(_cell(rows["ablate"], "points")) > 0
-    assert "python" in rows["ablate"] and "sim/careful" in rows["ablate"]  # a design with no runs names its suite and model
+    assert (
+        "python" in rows["ablate"] and "sim/careful" in rows["ablate"]
+    )  # a design with no runs names its suite and model
 
 
 def test_an_experiments_internal_runs_are_never_listed_as_its_own(flows, flows_viewer, monkeypatch):
@@ -54,7 +62,7 @@ def test_an_experiments_internal_runs_are_never_listed_as_its_own(flows, flows_v
     run = next(r for r in listed if r["id"] == flows.run)
     assert run["usage"]["calls"] == flows.spent["run"]["calls"] and run["usage"]["cost_usd"] == 0.0
     page = flows_viewer.get(f"/runs/{flows.run}").text
-    assert f'{run["usage"]["calls"]} provider calls' in page and "cost <b>$0.0000</b>" in page
+    assert f"{run['usage']['calls']} provider calls" in page and "cost <b>$0.0000</b>" in page
 
 
 def _position(page: str, marker: str) -> int:
@@ -70,10 +78,14 @@ def test_the_tune_page_leads_with_its_decision_and_reason(flows, flows_viewer):
     decision = re.search(r'<p class="decision" id="decision">Decision: ([a-z ]+)', page).group(1).strip()
     assert decision in ("accepted", "withheld", "no change")
     assert decision in flows.out["tune"] and decision in tune_row  # the same decision as the CLI said, on home too
-    reasons = re.findall(r"<li>(.*?)</li>", page[_position(page, 'id="reasons"'):_position(page, 'id="winner"')], flags=re.S)
+    reasons = re.findall(
+        r"<li>(.*?)</li>", page[_position(page, 'id="reasons"') : _position(page, 'id="winner"')], flags=re.S
+    )
     assert reasons and "data" in reasons[0]  # the reason names the category it is about
     # The answer comes before the charts, the runs and the design points, which are collapsed.
-    assert _position(page, 'id="answer"') < _position(page, 'id="about"') < _position(page, 'class="section runs-section"')
+    assert (
+        _position(page, 'id="answer"') < _position(page, 'id="about"') < _position(page, 'class="section runs-section"')
+    )
     assert 'class="section runs-section" id="runs-trial" open' not in page
     assert 'id="design-points" open' not in page and 'class="points"' not in page
     assert 'href="/reports/tune/' in page
@@ -82,20 +94,24 @@ def test_the_tune_page_leads_with_its_decision_and_reason(flows, flows_viewer):
 
 
 def test_the_ablation_page_leads_with_its_verdict_counts_and_decided_cells(flows, flows_viewer):
-    page = flows_viewer.get(re.search(r'href="(/experiments/[^"]+)"', _rows(flows_viewer.get("/").text)["ablate"]).group(1)).text
+    page = flows_viewer.get(
+        re.search(r'href="(/experiments/[^"]+)"', _rows(flows_viewer.get("/").text)["ablate"]).group(1)
+    ).text
     counts = re.search(r'id="verdict-counts">([^<]+)<', page).group(1)
     helps = int(re.search(r"(\d+) helps", counts).group(1))
     assert helps >= 1 and f"{helps} helps" in flows.out["ablate"]  # the CLI's own count line
-    decided = page[_position(page, 'id="decided"'):]
-    decided = decided[:decided.index("</table>")]
+    decided = page[_position(page, 'id="decided"') :]
+    decided = decided[: decided.index("</table>")]
     assert decided.count('class="v-up"') == helps
     assert _position(page, 'id="answer"') < _position(page, "chart heatmap")
 
 
 def test_the_compare_page_leads_with_its_per_category_table(flows, flows_viewer):
-    page = flows_viewer.get(re.search(r'href="(/experiments/[^"]+)"', _rows(flows_viewer.get("/").text)["compare"]).group(1)).text
-    table = page[_position(page, 'id="compare-cells"'):]
-    table = table[:table.index("</table>")]
+    page = flows_viewer.get(
+        re.search(r'href="(/experiments/[^"]+)"', _rows(flows_viewer.get("/").text)["compare"]).group(1)
+    ).text
+    table = page[_position(page, 'id="compare-cells"') :]
+    table = table[: table.index("</table>")]
     assert {"text", "data", "overall"} <= set(re.findall(r'data-category="([a-z_]+)"', table))
     assert "improved" in table or "no detectable change" in table
     assert re.search(r'href="/compare/sha256:[0-9a-f]{64}/sha256:[0-9a-f]{64}', table)
@@ -105,7 +121,7 @@ def test_rule_effects_answer_a_category_and_the_rules_list_has_an_effect_column(
     page = flows_viewer.get("/effects").text
     assert 'href="?category=data' in page
     data = flows_viewer.get("/effects?category=data").text
-    helps = data[_position(data, 'id="helps"'):_position(data, 'id="hurts"')]
+    helps = data[_position(data, 'id="helps"') : _position(data, 'id="hurts"')]
     found = set(re.findall(r'href="/rule/([^"]+)"', helps))
     assert found and all(r.startswith("py.") for r in found)
     assert "no rule decided to hurt" in data or 'id="hurts"' in data
@@ -115,7 +131,9 @@ def test_rule_effects_answer_a_category_and_the_rules_list_has_an_effect_column(
 
 
 def test_side_by_side_flips_first_prompt_diff_collapsed_category_and_pages(flows, flows_viewer):
-    compare = flows_viewer.get(re.search(r'href="(/experiments/[^"]+)"', _rows(flows_viewer.get("/").text)["compare"]).group(1)).text
+    compare = flows_viewer.get(
+        re.search(r'href="(/experiments/[^"]+)"', _rows(flows_viewer.get("/").text)["compare"]).group(1)
+    ).text
     href = re.search(r'href="(/compare/sha256:[0-9a-f]{64}/sha256:[0-9a-f]{64})', compare).group(1)
     page = flows_viewer.get(href).text
     assert 'id="prompt-diff"' in page and '<details class="section diff" id="prompt-diff">' in page  # collapsed

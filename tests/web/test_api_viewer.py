@@ -66,25 +66,30 @@ def test_export_needs_a_valid_unrevoked_key(client, store, key):
     assert client.get(url, headers={"Authorization": f"Basic {key}"}).status_code == 401
     ok = client.get(url, headers=_auth(key))
     assert ok.status_code == 200 and ok.headers["x-tuner-sessions"] == "2"
-    assert len(ok.text.splitlines()) == 2 and 'attachment; filename="sessions-openai-' in ok.headers["content-disposition"]
+    assert (
+        len(ok.text.splitlines()) == 2 and 'attachment; filename="sessions-openai-' in ok.headers["content-disposition"]
+    )
     other = create_key(store, "other").secret
     revoke_key(store, next(k.id for k in list_keys(store) if k.name == "tests"))
     assert client.get(url, headers=_auth(key)).status_code == 401
     assert client.get(url, headers=_auth(other)).status_code == 200
 
 
-@pytest.mark.parametrize("query, message", [
-    ("", "format is required: one of deepeval, openai, text"),
-    ("format=xml", "format 'xml': must be one of deepeval, openai, text"),
-    ("format=text&status=great", "status 'great': must be one of golden, correct, incorrect, needs_review"),
-    ("format=text&limit=0", "limit '0': must be a whole number from 1 to 100000"),
-    ("format=text&limit=ten", "limit 'ten': must be a whole number"),
-    ("format=text&tag=%22x%22", "tag '\"x\"'"),
-    ("format=text&stauts=golden", "unknown parameter 'stauts'"),
-    ("format=text&format=json", "parameter 'format' given 2 times"),
-    ("format=text&session=abc", "session 'abc': not a session key"),
-    ("format=text&outcome=maybe", "outcome 'maybe': must be one of pass, fail, infra"),
-])
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("", "format is required: one of deepeval, openai, text"),
+        ("format=xml", "format 'xml': must be one of deepeval, openai, text"),
+        ("format=text&status=great", "status 'great': must be one of golden, correct, incorrect, needs_review"),
+        ("format=text&limit=0", "limit '0': must be a whole number from 1 to 100000"),
+        ("format=text&limit=ten", "limit 'ten': must be a whole number"),
+        ("format=text&tag=%22x%22", "tag '\"x\"'"),
+        ("format=text&stauts=golden", "unknown parameter 'stauts'"),
+        ("format=text&format=json", "parameter 'format' given 2 times"),
+        ("format=text&session=abc", "session 'abc': not a session key"),
+        ("format=text&outcome=maybe", "outcome 'maybe': must be one of pass, fail, infra"),
+    ],
+)
 def test_bad_parameters_are_400_with_a_clear_message(client, key, query, message):
     r = client.get(f"/api/export?{query}", headers=_auth(key))
     assert r.status_code == 400 and message in r.json()["error"], r.text
@@ -96,8 +101,10 @@ def test_api_export_filters_match_the_library(client, store, key):
     _ready(store, 3)
     _ready(store, 1, status="incorrect", add_tags=["t2"])
     for fmt in ("deepeval", "openai", "text"):
-        for query, filt, limit in ((f"format={fmt}", None, None), (f"format={fmt}&status=golden&tag=t1&limit=1",
-                                                                     session_filter(status="golden", tag="t1"), 1)):
+        for query, filt, limit in (
+            (f"format={fmt}", None, None),
+            (f"format={fmt}&status=golden&tag=t1&limit=1", session_filter(status="golden", tag="t1"), 1),
+        ):
             r = client.get(f"/api/export?{query}", headers=_auth(key))
             assert r.status_code == 200
             want = export_sessions(store, fmt, filt, limit)
@@ -112,10 +119,13 @@ def test_labels_through_the_api_are_validated(client, store, key):
     body = {"sessions": [s.key], "status": "golden", "add_tags": ["api"], "expected_output": "E"}
     assert client.post("/api/labels", json=body).status_code == 401
     assert client.post("/api/labels", data={"sessions": s.key}, headers=_auth(key)).status_code == 415
-    bad = [({**body, "status": "great"}, 400, "status 'great'"), ({**body, "sessions": []}, 400, "sessions: give a list"),
-           ({**body, "colour": "red"}, 400, "unknown label field 'colour'"),
-           ({**body, "sessions": ["sha256:" + "0" * 64]}, 404, "unknown session"),
-           ({"sessions": [s.key]}, 400, "nothing to change")]
+    bad = [
+        ({**body, "status": "great"}, 400, "status 'great'"),
+        ({**body, "sessions": []}, 400, "sessions: give a list"),
+        ({**body, "colour": "red"}, 400, "unknown label field 'colour'"),
+        ({**body, "sessions": ["sha256:" + "0" * 64]}, 404, "unknown session"),
+        ({"sessions": [s.key]}, 400, "nothing to change"),
+    ]
     for payload, code, message in bad:
         r = client.post("/api/labels", json=payload, headers=_auth(key))
         assert r.status_code == code and message in r.json()["error"], r.text
@@ -123,7 +133,12 @@ def test_labels_through_the_api_are_validated(client, store, key):
     r = client.post("/api/labels", json=body, headers=_auth(key))
     assert r.status_code == 200 and r.json()["labelled"] == 1
     label = get_label(store, s.key)
-    assert (label.eval_status, label.eval_ready, label.eval_tags, label.expected_output) == ("golden", True, ["api"], "E")
+    assert (label.eval_status, label.eval_ready, label.eval_tags, label.expected_output) == (
+        "golden",
+        True,
+        ["api"],
+        "E",
+    )
 
 
 def test_viewer_login_is_one_time_and_cookie_is_httponly(client):
@@ -187,17 +202,25 @@ def test_session_page_shows_the_whole_conversation(viewer, store):
     key = add_tool_session(store, store.runs()[0].id)
     page = viewer.get(f"/sessions/{key[7:19]}")
     assert page.status_code == 200
-    for text in ("What is 2 + 2?", "weather({&#34;city&#34;: &#34;Paris&#34;})", "(call_w1)", "It is 21 °C in Paris.",
-                 f'data-key="{key}"'):
+    for text in (
+        "What is 2 + 2?",
+        "weather({&#34;city&#34;: &#34;Paris&#34;})",
+        "(call_w1)",
+        "It is 21 °C in Paris.",
+        f'data-key="{key}"',
+    ):
         assert text in page.text, text
     assert viewer.get("/sessions/" + "0" * 12).status_code == 404
 
 
-@pytest.mark.parametrize("query, message", [
-    ("ready=maybe", "ready 'maybe': must be true or false"),
-    ("limit=5000", "limit '5000': must be a whole number from 1 to 1000"),
-    ("format=text", "unknown parameter 'format'"),
-])
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("ready=maybe", "ready 'maybe': must be true or false"),
+        ("limit=5000", "limit '5000': must be a whole number from 1 to 1000"),
+        ("format=text", "unknown parameter 'format'"),
+    ],
+)
 def test_sessions_api_bad_parameters(client, key, query, message):
     r = client.get(f"/api/sessions?{query}", headers=_auth(key))
     assert r.status_code == 400 and message in r.json()["error"], r.text

@@ -34,7 +34,8 @@ def _above_the_fold(page, selector: str) -> None:
 
 
 def test_the_answers_are_within_two_clicks_above_the_fold_and_home_counts_what_was_spent(
-        flows, served, tmp_path, monkeypatch):
+    flows, served, tmp_path, monkeypatch
+):
     from playwright.sync_api import expect, sync_playwright
 
     login, base = served

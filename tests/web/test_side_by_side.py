@@ -24,8 +24,8 @@ def test_flips_answers_step_and_prompt_diff(viewer, env, store):
     up = sum(1 for k in flips if a[k].outcome == "pass")
     assert f"<b>{up}</b> fail to pass" in text and f"<b>{len(flips) - up}</b> pass to fail" in text
     eval_id, sample = flips[0]
-    section = text[text.index(f'data-eval="{eval_id}"'):]
-    section = section[:section.index("</section>")]
+    section = text[text.index(f'data-eval="{eval_id}"') :]
+    section = section[: section.index("</section>")]
     from markupsafe import escape
 
     for r in (b[flips[0]], a[flips[0]]):
@@ -34,10 +34,10 @@ def test_flips_answers_step_and_prompt_diff(viewer, env, store):
     failing = b[flips[0]] if b[flips[0]].outcome == "fail" else a[flips[0]]
     assert f"Step that changed: <b>{failing.failed_step}" in section
     # The prompts differ (no rules vs every active rule): the diff adds the rules' lines.
-    diff = text[text.index('id="prompt-diff"'):text.index("</details>", text.index('id="prompt-diff"'))]
+    diff = text[text.index('id="prompt-diff"') : text.index("</details>", text.index('id="prompt-diff"'))]
     assert diff.count('class="add"') > 3
-    rows = text[text.index('<table id="evals">'):]
-    assert rows[:rows.index("</table>")].count('class="flipped"') == len({k[0] for k in flips})
+    rows = text[text.index('<table id="evals">') :]
+    assert rows[: rows.index("</table>")].count('class="flipped"') == len({k[0] for k in flips})
     every = viewer.get(f"/compare/{before.id}/{after.id}?all=1").text
     assert every.count("<tr") > text.count("<tr")
 

@@ -17,10 +17,25 @@ RULES = ["actions.use-node-directive", "queries.use-index", "mutations.patch-not
 
 def _effects(verdict: str) -> list[dict]:
     # Large estimates either way: exactly what the former heatmap painted deep green and red.
-    return [{"rule": r, "model": m, "category": c, "delta": d, "lo": d - 0.2, "hi": d + 0.2, "p_value": 0.3,
-             "q_value": 0.6, "verdict": verdict, "tokens": 10, "calls": 40, "decided_round": None}
-            for r, d in zip(RULES, (0.14, -0.11, 0.3)) for m in ("sim/careful", "sim/expert")
-            for c in ("actions", "queries")]
+    return [
+        {
+            "rule": r,
+            "model": m,
+            "category": c,
+            "delta": d,
+            "lo": d - 0.2,
+            "hi": d + 0.2,
+            "p_value": 0.3,
+            "q_value": 0.6,
+            "verdict": verdict,
+            "tokens": 10,
+            "calls": 40,
+            "decided_round": None,
+        }
+        for r, d in zip(RULES, (0.14, -0.11, 0.3))
+        for m in ("sim/careful", "sim/expert")
+        for c in ("actions", "queries")
+    ]
 
 
 @pytest.fixture
@@ -35,14 +50,33 @@ def undecided(project_dir, tmp_path, monkeypatch):
     monkeypatch.chdir(project_dir)
     store = Store.open(f"sqlite:///{tmp_path / 'tuner.db'}")
     effects = _effects("undecided")
-    store.save_experiment("sha256:" + "a1" * 32, "ablate-adaptive-all-active", "ablate", {"design": "adaptive"},
-                          result={"id": "sha256:" + "a1" * 32, "design": "adaptive", "effects": effects,
-                                  "adaptive": {"stopped": "budget", "budget_calls": 600}})
-    store.save_experiment("sha256:" + "b2" * 32, "tune-actions-b2b2", "tune", {"category": "actions", "baseline": "all-active"},
-                          result={"category": "actions", "baseline": "all-active", "rule_effects": effects,
-                                  "evidence": {"design": "screening"}, "baseline_selection": {}, "best_selection": {},
-                                  "acceptance": {"decision": "no change", "reasons": ["the screening decided no change"],
-                                                 "cells": []}})
+    store.save_experiment(
+        "sha256:" + "a1" * 32,
+        "ablate-adaptive-all-active",
+        "ablate",
+        {"design": "adaptive"},
+        result={
+            "id": "sha256:" + "a1" * 32,
+            "design": "adaptive",
+            "effects": effects,
+            "adaptive": {"stopped": "budget", "budget_calls": 600},
+        },
+    )
+    store.save_experiment(
+        "sha256:" + "b2" * 32,
+        "tune-actions-b2b2",
+        "tune",
+        {"category": "actions", "baseline": "all-active"},
+        result={
+            "category": "actions",
+            "baseline": "all-active",
+            "rule_effects": effects,
+            "evidence": {"design": "screening"},
+            "baseline_selection": {},
+            "best_selection": {},
+            "acceptance": {"decision": "no change", "reasons": ["the screening decided no change"], "cells": []},
+        },
+    )
     with TestClient(create_app(store, find_project(), Login("t")), base_url="http://127.0.0.1") as client:
         assert client.get("/login?token=t", follow_redirects=False).status_code == 303
         yield client
@@ -57,9 +91,16 @@ def _findings(html: str) -> list[str]:
 
 
 def _pages(client) -> dict[str, str]:
-    pages = {name: client.get(url) for name, url in [
-        ("ablation", "/experiments/sha256:" + "a1" * 32), ("tune", "/experiments/sha256:" + "b2" * 32),
-        ("rule", f"/rule/{RULES[0]}"), ("effects", "/effects"), ("rules", "/rules")]}
+    pages = {
+        name: client.get(url)
+        for name, url in [
+            ("ablation", "/experiments/sha256:" + "a1" * 32),
+            ("tune", "/experiments/sha256:" + "b2" * 32),
+            ("rule", f"/rule/{RULES[0]}"),
+            ("effects", "/effects"),
+            ("rules", "/rules"),
+        ]
+    }
     assert {n: r.status_code for n, r in pages.items()} == {n: 200 for n in pages}
     return {n: r.text for n, r in pages.items()}
 
@@ -68,12 +109,16 @@ def test_an_all_undecided_design_is_painted_as_no_finding(undecided):
     pages = _pages(undecided)
     assert {name: _findings(html) for name, html in pages.items()} == {name: [] for name in pages}
     heatmaps = re.findall(r'<svg[^>]*class="chart heatmap".*?</svg>', pages["ablation"], flags=re.S)
-    cells = re.findall(r'<g class="cell" data-verdict="([^"]+)">.*?<rect [^>]*fill="(#[0-9a-f]{6})"/><text[^>]*>([^<]*)</text>',
-                       "".join(heatmaps))
+    cells = re.findall(
+        r'<g class="cell" data-verdict="([^"]+)">.*?<rect [^>]*fill="(#[0-9a-f]{6})"/><text[^>]*>([^<]*)</text>',
+        "".join(heatmaps),
+    )
     assert len(cells) == len(RULES) * 2 * 2 and {(v, fill) for v, fill, _ in cells} == {("undecided", "#e5e7eb")}
     assert all(re.fullmatch(r"[+-]\d+\.\.[+-]\d+", shown) for _, _, shown in cells)  # its interval, not a bold estimate
     ablation = pages["ablation"]
-    assert "0 helps · 0 hurts · 0 no meaningful effect · 12 undecided" in ablation and 'id="nothing-decided"' in ablation
+    assert (
+        "0 helps · 0 hurts · 0 no meaningful effect · 12 undecided" in ablation and 'id="nothing-decided"' in ablation
+    )
     assert 'class="legend"' in ablation and "undecided or not significant: no finding" in ablation
     # The same page with decided cells does paint them: the colours are the verdicts', not absent.
     from tuner.web.charts import heatmap

@@ -18,18 +18,53 @@ pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.te
 # As they appear in the URL (percent-escapes are sent as written). Query values: one of each kind
 # (empty, NUL, bad UTF-8, markup, negative, past 64 bits, not finite, very long, a key's prefix);
 # path segments get those and more ways of walking out of a folder or naming nothing.
-QUERY_VALUES = ["", "%00", "%ff%fe", "%3Cscript%3Ealert(1)%3C%2Fscript%3E", "-1", "99999999999999999999", "1e309",
-                "x" * 5000, "sha256:", "'%20OR%201=1--"]
-HOSTILE = QUERY_VALUES + ["%00.md", "..%2F..%2F..%2Fetc%2Fpasswd", "%2e%2e%2f%2e%2e%2fetc", "%E2%80%AE%C0%AF",
-                          "%0d%0aSet-Cookie:%20x=1", "%22", "%25", "NaN", "sha256:" + "0" * 64, "%5B%5D", "%F0%9F%98%80"]
+QUERY_VALUES = [
+    "",
+    "%00",
+    "%ff%fe",
+    "%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+    "-1",
+    "99999999999999999999",
+    "1e309",
+    "x" * 5000,
+    "sha256:",
+    "'%20OR%201=1--",
+]
+HOSTILE = QUERY_VALUES + [
+    "%00.md",
+    "..%2F..%2F..%2Fetc%2Fpasswd",
+    "%2e%2e%2f%2e%2e%2fetc",
+    "%E2%80%AE%C0%AF",
+    "%0d%0aSet-Cookie:%20x=1",
+    "%22",
+    "%25",
+    "NaN",
+    "sha256:" + "0" * 64,
+    "%5B%5D",
+    "%F0%9F%98%80",
+]
 # Query parameters the API reads from the request itself (they are not in its signature).
-API_PARAMS = {"/api/export": ("format", "status", "tag", "limit", "model", "category", "run", "eval", "outcome", "session"),
-              "/api/sessions": ("status", "tag", "model", "category", "run", "eval", "outcome", "ready", "limit", "offset")}
+API_PARAMS = {
+    "/api/export": ("format", "status", "tag", "limit", "model", "category", "run", "eval", "outcome", "session"),
+    "/api/sessions": ("status", "tag", "model", "category", "run", "eval", "outcome", "ready", "limit", "offset"),
+}
 BASE_QUERY = {"/api/export": "format=openai"}  # so the other parameters are reached
 HEADERS = ("content-security-policy", "x-content-type-options", "referrer-policy")
-BODIES = [b"", b"null", b"[]", b"{}", b'{"sessions": "x"}', b'{"sessions": [1]}', b'{"sessions": ["' + b"a" * 100_000 + b'"]}',
-          b'{"sessions": ["sha256:' + b"0" * 64 + b'"], "status": {"$ne": 1}}', b'{"key": null}', b'{"key": "tk_' + b"0" * 12 + b'_' + b"A" * 40 + b'"}',
-          b"\xff\xfe", b'{"sessions": ["sha256:' + b"0" * 64 + b'"], "add_tags": ["' + b"t" * 10_000 + b'"]}', b"{" * 10_000]
+BODIES = [
+    b"",
+    b"null",
+    b"[]",
+    b"{}",
+    b'{"sessions": "x"}',
+    b'{"sessions": [1]}',
+    b'{"sessions": ["' + b"a" * 100_000 + b'"]}',
+    b'{"sessions": ["sha256:' + b"0" * 64 + b'"], "status": {"$ne": 1}}',
+    b'{"key": null}',
+    b'{"key": "tk_' + b"0" * 12 + b"_" + b"A" * 40 + b'"}',
+    b"\xff\xfe",
+    b'{"sessions": ["sha256:' + b"0" * 64 + b'"], "add_tags": ["' + b"t" * 10_000 + b'"]}',
+    b"{" * 10_000,
+]
 
 
 def _real_values(env, store) -> dict[str, str]:
@@ -44,9 +79,18 @@ def _real_values(env, store) -> dict[str, str]:
     run = env.runs[0]
     result = store.results(run.id)[0]
     rules = all_rules(project, Suites(project).all())
-    return {"exp_id": link_compare(store, env.runs), "run_id": run.id, "category": result.category, "eval_id": result.eval_id,
-            "before": env.runs[0].id, "after": env.runs[1].id, "rule_id": rules[0].id, "prompt_hash": run.prompt_hash,
-            "path": env.report.relative_to(env.root / "reports").as_posix(), "key": list_sessions(store, limit=1).items[0].key}
+    return {
+        "exp_id": link_compare(store, env.runs),
+        "run_id": run.id,
+        "category": result.category,
+        "eval_id": result.eval_id,
+        "before": env.runs[0].id,
+        "after": env.runs[1].id,
+        "rule_id": rules[0].id,
+        "prompt_hash": run.prompt_hash,
+        "path": env.report.relative_to(env.root / "reports").as_posix(),
+        "key": list_sessions(store, limit=1).items[0].key,
+    }
 
 
 def _routes():
@@ -63,8 +107,9 @@ def viewer(env, store):
     from tuner.paths import find_project
     from tuner.web import Login, create_app
 
-    with TestClient(create_app(store, find_project(), Login("t")), base_url="http://127.0.0.1",
-                    raise_server_exceptions=False) as c:
+    with TestClient(
+        create_app(store, find_project(), Login("t")), base_url="http://127.0.0.1", raise_server_exceptions=False
+    ) as c:
         assert c.get("/login?token=t", follow_redirects=False).status_code == 303
         yield c
 
@@ -112,8 +157,12 @@ def test_hostile_parameters_never_answer_500(viewer, env, store):
                 get(f"{path()}?{base + '&' if base else ''}{q}={h}")
             get(f"{path()}?{base + '&' if base else ''}{q}=1&{q}=2")
     posts = 0
-    for url, kind in [("/api/labels", "application/json"), ("/login/key", "application/json"),
-                      ("/api/labels", "application/x-www-form-urlencoded"), ("/login/another", "application/x-www-form-urlencoded")]:
+    for url, kind in [
+        ("/api/labels", "application/json"),
+        ("/login/key", "application/json"),
+        ("/api/labels", "application/x-www-form-urlencoded"),
+        ("/login/another", "application/x-www-form-urlencoded"),
+    ]:
         for body in BODIES:
             r = viewer.post(url, content=body, headers={"Content-Type": kind}, follow_redirects=False)
             statuses[r.status_code] += 1
@@ -123,6 +172,8 @@ def test_hostile_parameters_never_answer_500(viewer, env, store):
     for h in HOSTILE:
         get(f"/login?token={h}")
     get("/login?token=a&token=b")
-    print(f"\ncrawl: {len(pages)} GET routes, {sum(statuses.values())} requests ({posts} POST), statuses {dict(sorted(statuses.items()))}")
+    print(
+        f"\ncrawl: {len(pages)} GET routes, {sum(statuses.values())} requests ({posts} POST), statuses {dict(sorted(statuses.items()))}"
+    )
     assert not failures, "\n".join(failures[:40])
     assert statuses[200] > 50 and viewer.get("/runs").status_code == 200  # still logged in: the pages were reached

@@ -53,13 +53,24 @@ def test_eval_header_names_the_failing_step_not_tests_0_of_0(viewer, store, env)
     run = env.runs[0]
     base = store.results(run.id)[0]
     # A bundle failure: the tests never ran (0 of 0).
-    store.record_result(run.id, ResultRecord(
-        eval_id=base.eval_id, category=base.category, sample_index=7, outcome="fail", failed_step="bundle",
-        output="x", files={"a.py": "x"}, tests_passed=0, tests_total=0,
-        steps=[StepRecord(name="bundle", status="fail", detail="SyntaxError: invalid syntax")]))
+    store.record_result(
+        run.id,
+        ResultRecord(
+            eval_id=base.eval_id,
+            category=base.category,
+            sample_index=7,
+            outcome="fail",
+            failed_step="bundle",
+            output="x",
+            files={"a.py": "x"},
+            tests_passed=0,
+            tests_total=0,
+            steps=[StepRecord(name="bundle", status="fail", detail="SyntaxError: invalid syntax")],
+        ),
+    )
     page = viewer.get(f"/runs/{run.id}/evals/{base.eval_id}").text
-    section = page[page.index('id="sample-7"'):]
-    header = section[:section.index("</h2>")]
+    section = page[page.index('id="sample-7"') :]
+    header = section[: section.index("</h2>")]
     assert "tests 0/0" not in header and "failed at step bundle" in header
 
 
@@ -69,8 +80,8 @@ def test_bulk_labelling_chooses_no_status_by_default(viewer, store):
     keys = [s.key for s in list_sessions(store, limit=2).items]
     apply_labels(store, keys, label_change(status="correct"))
     page = viewer.get("/evals").text
-    select = page[page.index('<select id="bulk-status">'):]
-    select = select[:select.index("</select>")]
+    select = page[page.index('<select id="bulk-status">') :]
+    select = select[: select.index("</select>")]
     first = re.search(r"<option([^>]*)>", select).group(1)
     assert 'value=""' in first and "selected" in first
     assert not re.search(r"<option[^>]*selected[^>]*>golden", select)
@@ -82,7 +93,11 @@ def test_a_second_browser_logs_in_without_a_restart(app, store):
     from tuner.apikeys import create_key
 
     here = "http://127.0.0.1"
-    with TestClient(app, base_url=here) as first, TestClient(app, base_url=here) as second, TestClient(app, base_url=here) as third:
+    with (
+        TestClient(app, base_url=here) as first,
+        TestClient(app, base_url=here) as second,
+        TestClient(app, base_url=here) as third,
+    ):
         assert first.get("/login?token=test-login-token", follow_redirects=False).status_code == 303
         assert second.get("/login?token=test-login-token", follow_redirects=False).status_code == 401  # spent
         # 1. a logged-in browser mints another one-time link
@@ -90,7 +105,7 @@ def test_a_second_browser_logs_in_without_a_restart(app, store):
         page = first.post("/login/another")
         assert page.status_code == 200
         link = re.search(r'<pre id="login-link">(\S+)</pre>', page.text).group(1)
-        path = link[link.index("/login?"):]
+        path = link[link.index("/login?") :]
         assert second.get(path, follow_redirects=False).status_code == 303
         assert second.get("/runs").status_code == 200
         assert third.get(path, follow_redirects=False).status_code == 401  # that link is spent too
@@ -133,11 +148,18 @@ def test_report_run_ids_and_evals_are_links(viewer, env, store):
 def test_no_emoji_or_symbol_glyphs_in_pages(viewer, env, store):
     run = next(r for r in env.runs if r.model == "sim/overeager")
     result = next(r for r in store.results(run.id) if r.outcome == "fail")
-    pages = ["/runs", f"/runs/{run.id}", f"/runs/{run.id}/categories/{result.category}",
-             f"/runs/{run.id}/evals/{result.eval_id}", "/evals?ready=all"]
+    pages = [
+        "/runs",
+        f"/runs/{run.id}",
+        f"/runs/{run.id}/categories/{result.category}",
+        f"/runs/{run.id}/evals/{result.eval_id}",
+        "/evals?ready=all",
+    ]
     for url in pages:
         text = viewer.get(url).text
-        bad = {c for c in text if 0x2700 <= ord(c) <= 0x27BF or 0x1F000 <= ord(c) <= 0x1FAFF or 0x2600 <= ord(c) <= 0x26FF}
+        bad = {
+            c for c in text if 0x2700 <= ord(c) <= 0x27BF or 0x1F000 <= ord(c) <= 0x1FAFF or 0x2600 <= ord(c) <= 0x26FF
+        }
         assert not bad, (url, bad)
     assert "<svg" in viewer.get(f"/runs/{run.id}/categories/{result.category}").text
 
@@ -153,8 +175,8 @@ def test_run_page_shows_calls_tokens_and_cost(viewer, env, store):
     results = store.results(run.id)
     tokens_in = sum(r.prompt_tokens or 0 for r in results if r.attempts != 0)  # a cache hit bought no tokens
     page = viewer.get(f"/runs/{run.id}").text
-    usage = page[page.index('<div id="usage">'):]
-    usage = usage[:usage.index("</div>")]
+    usage = page[page.index('<div id="usage">') :]
+    usage = usage[: usage.index("</div>")]
     assert f"{tokens_in:,} tokens in" in usage and "cost <b>$0.0000</b>" in usage  # the simulator's price is $0
 
 

@@ -58,7 +58,7 @@ def _mint(client) -> str:
     page = client.post("/login/another")
     assert page.status_code == 200, page.text
     link = re.search(r'<pre id="login-link">(\S+)</pre>', page.text).group(1)
-    return link[link.index("/login?"):]
+    return link[link.index("/login?") :]
 
 
 def _logged_in(client) -> bool:
@@ -98,20 +98,32 @@ def test_every_page_carries_the_policy_and_its_scripts_the_nonce(viewer, app, en
     nonces = []
     for r in pages:
         csp = r.headers["content-security-policy"]
-        for part in ("default-src 'none'", "img-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"):
+        for part in (
+            "default-src 'none'",
+            "img-src 'self'",
+            "connect-src 'self'",
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+        ):
             assert part in csp, (r.url, csp)
         assert "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
         nonce = re.search(r"script-src 'nonce-([A-Za-z0-9_-]{20,})'", csp).group(1)
         scripts = re.findall(r"<script\b[^>]*>", r.text)
         assert scripts and all(f'nonce="{nonce}"' in s for s in scripts), (r.url, scripts)
-        assert (r.headers["x-content-type-options"], r.headers["referrer-policy"], r.headers["x-frame-options"]) == \
-               ("nosniff", "same-origin", "DENY")
+        assert (r.headers["x-content-type-options"], r.headers["referrer-policy"], r.headers["x-frame-options"]) == (
+            "nosniff",
+            "same-origin",
+            "DENY",
+        )
         nonces.append(nonce)
     assert len(set(nonces)) == len(nonces)  # a fresh nonce per response
     refused = viewer.get("/runs", headers={"Host": "evil.example"})
     api = viewer.get("/api/sessions?limit=x")
     for r in (refused, api):
-        assert "frame-ancestors 'none'" in r.headers["content-security-policy"] and r.headers["x-content-type-options"] == "nosniff"
+        assert (
+            "frame-ancestors 'none'" in r.headers["content-security-policy"]
+            and r.headers["x-content-type-options"] == "nosniff"
+        )
 
 
 def test_changes_from_another_origin_or_as_plain_text_are_refused(viewer, store):
@@ -122,8 +134,14 @@ def test_changes_from_another_origin_or_as_plain_text_are_refused(viewer, store)
     change = {"sessions": [key], "status": "golden"}
     secret = create_key(store, "curl").secret
     next_door = {"Origin": "http://127.0.0.1:9999"}
-    for headers in (next_door, {"Origin": "http://localhost"}, {"Origin": "https://127.0.0.1"}, {"Origin": "null"},
-                    {"Sec-Fetch-Site": "same-site"}, {"Sec-Fetch-Site": "cross-site"}):
+    for headers in (
+        next_door,
+        {"Origin": "http://localhost"},
+        {"Origin": "https://127.0.0.1"},
+        {"Origin": "null"},
+        {"Sec-Fetch-Site": "same-site"},
+        {"Sec-Fetch-Site": "cross-site"},
+    ):
         r = viewer.post("/api/labels", json=change, headers=headers)
         assert r.status_code == 403 and "another origin" in r.json()["error"], (headers, r.text)
     assert viewer.post("/login/another", headers=next_door).status_code == 403
@@ -142,7 +160,9 @@ def test_changes_from_another_origin_or_as_plain_text_are_refused(viewer, store)
     from fastapi.testclient import TestClient
 
     with TestClient(viewer.app, base_url=HERE) as curl:
-        r = curl.post("/api/labels", json={"sessions": [key], "status": "correct"}, headers={"Authorization": f"Bearer {secret}"})
+        r = curl.post(
+            "/api/labels", json={"sessions": [key], "status": "correct"}, headers={"Authorization": f"Bearer {secret}"}
+        )
         assert r.status_code == 200 and get_label(store, key).eval_status == "correct"
         assert curl.get("/api/export?format=text", headers={"Authorization": f"Bearer {secret}"}).status_code == 200
 
@@ -161,13 +181,20 @@ def test_a_host_the_server_does_not_answer_to_is_refused(viewer, env, store):
     for host in ("127.0.0.1:8765", "localhost:8765", "[::1]:8765", "LOCALHOST"):
         assert viewer.get("/runs", headers={"Host": host}).status_code == 200, host
     assert allowed_hosts("127.0.0.1") == list(LOOPBACK_HOSTS) == allowed_hosts("::1")
-    assert allowed_hosts("192.168.1.5", ["tuner.lan", "*.corp.example", "fd00::5"]) == \
-           ["192.168.1.5", "tuner.lan", "*.corp.example", "[fd00::5]"]
+    assert allowed_hosts("192.168.1.5", ["tuner.lan", "*.corp.example", "fd00::5"]) == [
+        "192.168.1.5",
+        "tuner.lan",
+        "*.corp.example",
+        "[fd00::5]",
+    ]
     import socket
 
     wildcard = allowed_hosts("0.0.0.0")
     assert set(LOOPBACK_HOSTS) <= set(wildcard) and socket.gethostname().lower() in wildcard
-    with TestClient(create_app(store, find_project(), Login("t"), allowed_hosts=["*.corp.example"]), base_url="http://tuner.corp.example") as c:
+    with TestClient(
+        create_app(store, find_project(), Login("t"), allowed_hosts=["*.corp.example"]),
+        base_url="http://tuner.corp.example",
+    ) as c:
         assert c.get("/login?token=t", follow_redirects=False).status_code == 303
         assert c.get("/runs", headers={"Host": "127.0.0.1"}).status_code == 400
     with pytest.raises(InputError, match="a pattern is"):
@@ -221,21 +248,30 @@ def test_report_files_are_what_the_product_writes_or_a_download(viewer, env, tmp
         (planted / "twin.json").write_text('{"a": 1}')
         (tmp_path / "secret.png").write_text("not in reports/")
         (planted / "outside.png").symlink_to(tmp_path / "secret.png")
-        (planted / "report.md").write_text("# R\n\n![t](http://127.0.0.1:9/track.png) ![c](chart.png) [out](https://evil.example/) "
-                                           "<https://evil.example/> [w](//evil.example) [in](/runs) <img src=x onerror=alert(1)>\n")
-        for name, kind, attached in [("page.html", "application/octet-stream", True), ("notes.txt", "application/octet-stream", True),
-                                     ("image.svg", "image/svg+xml", False), ("chart.png", "image/png", False),
-                                     ("twin.json", "application/json", False)]:
+        (planted / "report.md").write_text(
+            "# R\n\n![t](http://127.0.0.1:9/track.png) ![c](chart.png) [out](https://evil.example/) "
+            "<https://evil.example/> [w](//evil.example) [in](/runs) <img src=x onerror=alert(1)>\n"
+        )
+        for name, kind, attached in [
+            ("page.html", "application/octet-stream", True),
+            ("notes.txt", "application/octet-stream", True),
+            ("image.svg", "image/svg+xml", False),
+            ("chart.png", "image/png", False),
+            ("twin.json", "application/json", False),
+        ]:
             r = viewer.get(f"/reports/planted/{name}")
             assert r.status_code == 200 and r.headers["content-type"].startswith(kind), (name, r.headers)
-            assert r.headers["content-security-policy"].startswith("sandbox;") and "default-src 'none'" in r.headers["content-security-policy"]
+            assert (
+                r.headers["content-security-policy"].startswith("sandbox;")
+                and "default-src 'none'" in r.headers["content-security-policy"]
+            )
             assert r.headers.get("content-disposition", "").startswith("attachment") == attached, name
             assert r.headers["x-content-type-options"] == "nosniff"
         assert viewer.get("/reports/planted/outside.png").status_code == 404  # a link out of reports/
         body = viewer.get("/reports/planted/report.md").text
-        body = body[body.index('<article class="report'):]
+        body = body[body.index('<article class="report') :]
         assert '<img src="chart.png"' in body and '<a href="/runs">in</a>' in body
-        assert "http://127.0.0.1:9/track.png" in body and not re.search(r'<(img|a)\b[^>]*(https?:)?//', body)
+        assert "http://127.0.0.1:9/track.png" in body and not re.search(r"<(img|a)\b[^>]*(https?:)?//", body)
         assert "&lt;img src=x onerror=alert(1)&gt;" in body
     finally:
         shutil.rmtree(planted)
@@ -245,8 +281,13 @@ def test_report_files_are_what_the_product_writes_or_a_download(viewer, env, tmp
 def test_serve_warns_on_plain_http_and_believes_forwarded_headers_only_from_named_proxies(env, tmp_path):
     def start(*args: str):
         err = open(tmp_path / f"err{len(args)}", "w+")
-        proc = subprocess.Popen([sys.executable, "-m", "tuner.cli.main", "serve", "--port", "0", *args], cwd=env.root,
-                                stdout=subprocess.PIPE, stderr=err, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tuner.cli.main", "serve", "--port", "0", *args],
+            cwd=env.root,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+        )
         line = proc.stdout.readline() + proc.stdout.readline()
         m = re.search(r"http://[^/\s]+:(\d+)/login\?token=(\S+)", line)
         assert m, line + open(err.name).read()
@@ -273,7 +314,9 @@ def test_serve_warns_on_plain_http_and_believes_forwarded_headers_only_from_name
     proc, err, port, token = start("--host", "0.0.0.0", "--session-idle", "30m")
     try:
         cookie, r = another_link(port, token, **{"X-Forwarded-Proto": "https"})
-        assert r.status_code == 200 and 'id="login-link">http://127.0.0.1:' in r.text  # a client's header is not believed
+        assert (
+            r.status_code == 200 and 'id="login-link">http://127.0.0.1:' in r.text
+        )  # a client's header is not believed
         assert "secure" not in cookie.lower()
     finally:
         proc.terminate()
@@ -291,7 +334,11 @@ def test_serve_warns_on_plain_http_and_believes_forwarded_headers_only_from_name
         proc.wait(timeout=10)
     err.seek(0)
     assert "plain HTTP" not in err.read()
-    for bad, message in [(("--session-idle", "soon"), "positive duration"), (("--trusted-proxy", "proxy.lan"), "IP address"),
-                         (("--link-expiry", "0"), "--link-expiry '0'"), (("--allowed-host", "tuner.*"), "a pattern is")]:
+    for bad, message in [
+        (("--session-idle", "soon"), "positive duration"),
+        (("--trusted-proxy", "proxy.lan"), "IP address"),
+        (("--link-expiry", "0"), "--link-expiry '0'"),
+        (("--allowed-host", "tuner.*"), "a pattern is"),
+    ]:
         r = invoke("serve", *bad)
         assert r.exit_code == 2 and message in r.output, r.output

@@ -11,8 +11,17 @@ from tuner.hashing import sha256_json, short
 from tuner.runs import Harness, run_selections
 from tuner.stats.zones import Zone
 
-__all__ = ["MIN_BUDGET", "AblationReport", "ablate", "adaptive_experiment", "engine_budget", "engine_effects", "default_budget", "engine_plan",
-           "rule_tokens"]
+__all__ = [
+    "MIN_BUDGET",
+    "AblationReport",
+    "ablate",
+    "adaptive_experiment",
+    "engine_budget",
+    "engine_effects",
+    "default_budget",
+    "engine_plan",
+    "rule_tokens",
+]
 
 
 class AblationReport(BaseModel):
@@ -43,7 +52,9 @@ def rule_tokens(h: Harness, selection: dict[str, str]) -> dict[str, int]:
     return {rid: h.guidelines.compose_selection({rid: v}).tokens - empty for rid, v in selection.items()}
 
 
-def _variants(design: str, selection: dict[str, str], runs: int | None, seed: int, eval_ids: list[str]) -> list[Variant]:
+def _variants(
+    design: str, selection: dict[str, str], runs: int | None, seed: int, eval_ids: list[str]
+) -> list[Variant]:
     if design == "loo":
         return loo(selection)
     if design == "add":
@@ -58,8 +69,18 @@ def default_screening_runs(n_rules: int) -> int:
     return max(8, (2 * (n_rules + 1)) // 3)
 
 
-def engine_plan(h: Harness, selection: dict[str, str], specs: list, eval_ids: list[str], *, budget_calls: int, zone: Zone,
-                seed: int = 0, variants: dict[str, tuple[str, ...]] | None = None, looks=None):
+def engine_plan(
+    h: Harness,
+    selection: dict[str, str],
+    specs: list,
+    eval_ids: list[str],
+    *,
+    budget_calls: int,
+    zone: Zone,
+    seed: int = 0,
+    variants: dict[str, tuple[str, ...]] | None = None,
+    looks=None,
+):
     """The engine's ``Plan`` for these rules, models and evals (``engine_effects`` runs it; the
     command's plan reads what it can decide from it before the first call). ``looks``: the
     experiment's design so far, ``(anchor, looks made)`` from ``Store.engine_looks``: the plan
@@ -74,15 +95,35 @@ def engine_plan(h: Harness, selection: dict[str, str], specs: list, eval_ids: li
     # the cap pays for at worst, so a later turn is never the call the cap refuses.
     points = max(1, budget_calls // getattr(h, "turns", 1))
     anchor, made = looks or (None, [])
-    return Plan(anchor=anchor, made=tuple(made), rules=tuple(sorted(selection)), evals={c: tuple(v) for c, v in sorted(evals.items())},
-                models=tuple(s.key for s in specs), budget_calls=points, zone=zone, seed=seed,
-                variants={r: vs for r, vs in sorted(others.items()) if vs})
+    return Plan(
+        anchor=anchor,
+        made=tuple(made),
+        rules=tuple(sorted(selection)),
+        evals={c: tuple(v) for c, v in sorted(evals.items())},
+        models=tuple(s.key for s in specs),
+        budget_calls=points,
+        zone=zone,
+        seed=seed,
+        variants={r: vs for r, vs in sorted(others.items()) if vs},
+    )
 
 
 def engine_effects(
-    h: Harness, selection: dict[str, str], specs: list, eval_ids: list[str], *, budget_calls: int, zone: Zone,
-    experiment_id: str, seed: int = 0, sample_offset: int = 0, prefix: str = "adaptive", progress=None,
-    variants: dict[str, tuple[str, ...]] | None = None, enough=None, looks_key: str | None = None,
+    h: Harness,
+    selection: dict[str, str],
+    specs: list,
+    eval_ids: list[str],
+    *,
+    budget_calls: int,
+    zone: Zone,
+    experiment_id: str,
+    seed: int = 0,
+    sample_offset: int = 0,
+    prefix: str = "adaptive",
+    progress=None,
+    variants: dict[str, tuple[str, ...]] | None = None,
+    enough=None,
+    looks_key: str | None = None,
 ) -> tuple[list[Effect], dict]:
     """Each rule's effect of inclusion per model × category by the adaptive design
     (``tuner.engine``): effects with verdicts, and what the design spent. Its
@@ -92,13 +133,14 @@ def engine_effects(
     within the experiment; given, it is one experiment across invocations: the looks already made
     (``Store.engine_looks``) are replayed as they were and the new ones spend only what is left of
     the error budget (``tuner.engine``), each recorded as it is made."""
-    from tuner.engine import Graded, planned_looks, run_engine, split_key, swap_key
     from tuner.compare.rates import model_label
+    from tuner.engine import Graded, planned_looks, run_engine, split_key, swap_key
     from tuner.runs import DesignPoint, execute_points
 
     before = h.store.engine_looks(experiment_id, looks_key) if looks_key else (None, [])
-    plan = engine_plan(h, selection, specs, eval_ids, budget_calls=budget_calls, zone=zone, seed=seed, variants=variants,
-                       looks=before)
+    plan = engine_plan(
+        h, selection, specs, eval_ids, budget_calls=budget_calls, zone=zone, seed=seed, variants=variants, looks=before
+    )
     planned = planned_looks(plan)
     anchor = plan.anchor if plan.anchor is not None else (planned[-1] if planned else 0)
 
@@ -110,20 +152,40 @@ def engine_effects(
         return chosen
 
     def observe(points):
-        design = [DesignPoint(selection=prompt_of(pt), dropped=pt.dropped,
-                              eval_id=pt.eval_id, sample_index=sample_offset + pt.replicate) for pt in points]
+        design = [
+            DesignPoint(
+                selection=prompt_of(pt),
+                dropped=pt.dropped,
+                eval_id=pt.eval_id,
+                sample_index=sample_offset + pt.replicate,
+            )
+            for pt in points
+        ]
         found, paid = execute_points(h, experiment_id, design, specs, name=prefix, progress=progress)
         # How each answer failed rides along (its first failing step): the engine reads it when the
         # plan asks (``Plan.modes``, off by default), else only whether it passed.
-        seen = [{s.key: (None if (r := by_model.get(s.key)) is None or r.outcome == "infra"
-                         else Graded(r.outcome == "pass", (r.failed_step,) if r.failed_step else ()))
-                 for s in specs} for by_model in found]
+        seen = [
+            {
+                s.key: (
+                    None
+                    if (r := by_model.get(s.key)) is None or r.outcome == "infra"
+                    else Graded(r.outcome == "pass", (r.failed_step,) if r.failed_step else ())
+                )
+                for s in specs
+            }
+            for by_model in found
+        ]
         return seen, paid
 
     def on_round(snapshot: dict) -> None:
         if looks_key:  # recorded before the next look's first call: an interrupted run's looks count too
-            h.store.record_engine_look(experiment_id, looks_key, anchor, snapshot["round"] - 1,
-                                       (snapshot["reps"], snapshot["alpha"], snapshot["beta"]))
+            h.store.record_engine_look(
+                experiment_id,
+                looks_key,
+                anchor,
+                snapshot["round"] - 1,
+                (snapshot["reps"], snapshot["alpha"], snapshot["beta"]),
+            )
         if progress:
             note = f"{snapshot['decided']} decided, {snapshot['open']} open, {snapshot['calls']} calls"
             progress("round", snapshot["round"], snapshot["round"], note)
@@ -134,16 +196,45 @@ def engine_effects(
     for rule, names in plan.variants.items():  # a phrasing's cost: its tokens minus the rule's own phrasing's
         for name in names:
             tokens[swap_key(rule, name)] = rule_tokens(h, {rule: name})[rule] - tokens[rule]
-    effects = [Effect(rule=c.rule, model=labels[c.model], category=c.category, delta=c.delta, lo=c.lo, hi=c.hi,
-                      p_value=c.p_value, q_value=c.q_value, level=c.level, verdict=c.verdict, tokens=tokens.get(c.rule, 0), calls=c.calls,
-                      decided_round=c.decided_round, by_eval=c.by_eval or None) for c in outcome.cells]
-    spent = {"delta0": zone.delta0, "delta": zone.delta, "alpha": zone.alpha, "beta": zone.beta, "budget_calls": budget_calls,
-             "rounds": outcome.rounds, "stopped": outcome.stopped, "calls": outcome.calls, "new_calls": outcome.new_calls,
-             "history": outcome.history, "looks": outcome.looks, "spending": "obrien-fleming", "lost": outcome.lost,
-             # one experiment across invocations: the looks made before this one, and the error spent by every look so far
-             "continued": len(before[1]), "anchor": outcome.anchor,
-             "alpha_spent": sum(a for _, a, _ in (outcome.made + before[1][len(outcome.made):])),
-             "beta_spent": sum(b for _, _, b in (outcome.made + before[1][len(outcome.made):]))}
+    effects = [
+        Effect(
+            rule=c.rule,
+            model=labels[c.model],
+            category=c.category,
+            delta=c.delta,
+            lo=c.lo,
+            hi=c.hi,
+            p_value=c.p_value,
+            q_value=c.q_value,
+            level=c.level,
+            verdict=c.verdict,
+            tokens=tokens.get(c.rule, 0),
+            calls=c.calls,
+            decided_round=c.decided_round,
+            by_eval=c.by_eval or None,
+        )
+        for c in outcome.cells
+    ]
+    spent = {
+        "delta0": zone.delta0,
+        "delta": zone.delta,
+        "alpha": zone.alpha,
+        "beta": zone.beta,
+        "budget_calls": budget_calls,
+        "rounds": outcome.rounds,
+        "stopped": outcome.stopped,
+        "calls": outcome.calls,
+        "new_calls": outcome.new_calls,
+        "history": outcome.history,
+        "looks": outcome.looks,
+        "spending": "obrien-fleming",
+        "lost": outcome.lost,
+        # one experiment across invocations: the looks made before this one, and the error spent by every look so far
+        "continued": len(before[1]),
+        "anchor": outcome.anchor,
+        "alpha_spent": sum(a for _, a, _ in (outcome.made + before[1][len(outcome.made) :])),
+        "beta_spent": sum(b for _, _, b in (outcome.made + before[1][len(outcome.made) :])),
+    }
     return effects, spent
 
 
@@ -190,9 +281,16 @@ def ablate(
         return _ablate_adaptive(h, set_name, selection, specs, eval_ids, seed, budget_calls, zone or Zone(), progress)
     variants = _variants(design, selection, runs, seed, eval_ids)
     replicates = max(v.replicate for v in variants) + 1
-    config = {"design": design, "set": set_name, "selection": selection, "models": [s.key for s in specs],
-              "samples": samples, "runs": replicates if design == "screening" else len(variants), "seed": seed,
-              "evals": eval_ids}
+    config = {
+        "design": design,
+        "set": set_name,
+        "selection": selection,
+        "models": [s.key for s in specs],
+        "samples": samples,
+        "runs": replicates if design == "screening" else len(variants),
+        "seed": seed,
+        "evals": eval_ids,
+    }
     exp_id = sha256_json({"kind": "ablate", **config})
     prefix = f"ablate-{short(exp_id, 8)}"
     groups: list[dict] = []
@@ -201,38 +299,70 @@ def ablate(
         from tuner.runs import DesignPoint, execute_points
 
         h.store.start_experiment(exp_id, f"ablate-{design}-{set_name}", "ablate", config)
-        points = [DesignPoint(selection=v.selection, dropped=tuple(sorted(set(selection) - set(v.selection))),
-                              eval_id=v.eval_id, sample_index=v.replicate) for v in variants]
+        points = [
+            DesignPoint(
+                selection=v.selection,
+                dropped=tuple(sorted(set(selection) - set(v.selection))),
+                eval_id=v.eval_id,
+                sample_index=v.replicate,
+            )
+            for v in variants
+        ]
         observed, calls = execute_points(h, exp_id, points, specs, name=prefix, progress=progress)
         labels = {s.key: model_label(s.model, s.params) for s in specs}
         categories = tuple(sorted({h.suite.get(e).category for e in eval_ids}))
         effects = regression_effects(variants, observed, labels, categories)
-        lost = sum(1 for by_model in observed for s in specs
-                   if (r := by_model.get(s.key)) is None or r.outcome == "infra")
+        lost = sum(
+            1 for by_model in observed for s in specs if (r := by_model.get(s.key)) is None or r.outcome == "infra"
+        )
     else:
-        groups = run_selections(h, [(f"{prefix}-{v.name}", v.selection) for v in variants], specs, eval_ids,
-                                samples=samples, progress=progress)
+        groups = run_selections(
+            h,
+            [(f"{prefix}-{v.name}", v.selection) for v in variants],
+            specs,
+            eval_ids,
+            samples=samples,
+            progress=progress,
+        )
         effects = paired_effects(variants, groups, design)
         calls = sum(o.new_calls for g in groups for o in g.values())
         lost = lost_answers(groups)
     report = AblationReport(
-        id=exp_id, design=design, set_name=set_name, models=[s.label for s in specs], runs=config["runs"], samples=samples,
-        eval_ids=eval_ids, effects=finalize(effects, rule_tokens(h, selection)), calls=calls, lost=lost,
+        id=exp_id,
+        design=design,
+        set_name=set_name,
+        models=[s.label for s in specs],
+        runs=config["runs"],
+        samples=samples,
+        eval_ids=eval_ids,
+        effects=finalize(effects, rule_tokens(h, selection)),
+        calls=calls,
+        lost=lost,
     )
-    h.store.save_experiment(exp_id, f"ablate-{design}-{set_name}", "ablate", config, result=report.model_dump(mode="json"))
+    h.store.save_experiment(
+        exp_id, f"ablate-{design}-{set_name}", "ablate", config, result=report.model_dump(mode="json")
+    )
     h.store.link_runs(exp_id, [o.run.id for g in groups for o in g.values()], "design")
     return report
 
 
-def adaptive_experiment(set_name: str, selection: dict[str, str], specs: list, eval_ids: list[str], seed: int,
-                        zone: Zone) -> tuple[str, dict]:
+def adaptive_experiment(
+    set_name: str, selection: dict[str, str], specs: list, eval_ids: list[str], seed: int, zone: Zone
+) -> tuple[str, dict]:
     """The adaptive ablation's experiment id and identity: its content hash over everything that
     defines the question (set, its rules and phrasings, models, evals, seed, zone), never the budget:
     the same command with a larger ``--budget-calls`` has the same id and continues the experiment
     (the looks made are replayed from the caches with the error they spent, the new ones spend what
     is left: ``engine_effects``); any other change is a new experiment."""
-    config = {"design": "adaptive", "set": set_name, "selection": selection, "models": [s.key for s in specs], "seed": seed,
-              "evals": eval_ids, "zone": [zone.delta0, zone.delta, zone.alpha, zone.beta]}
+    config = {
+        "design": "adaptive",
+        "set": set_name,
+        "selection": selection,
+        "models": [s.key for s in specs],
+        "seed": seed,
+        "evals": eval_ids,
+        "zone": [zone.delta0, zone.delta, zone.alpha, zone.beta],
+    }
     return sha256_json({"kind": "ablate", **config}), config
 
 
@@ -244,16 +374,36 @@ def _ablate_adaptive(h, set_name, selection, specs, eval_ids, seed, budget_calls
     name = f"ablate-adaptive-{set_name}"
     h.store.start_experiment(exp_id, name, "ablate", {**config, "budget_calls": budget})
     try:
-        effects, spent = engine_effects(h, selection, specs, eval_ids, budget_calls=budget, zone=zone, seed=seed,
-                                          experiment_id=exp_id, prefix=f"ablate-{short(exp_id, 8)}", progress=progress,
-                                          looks_key="adaptive")
+        effects, spent = engine_effects(
+            h,
+            selection,
+            specs,
+            eval_ids,
+            budget_calls=budget,
+            zone=zone,
+            seed=seed,
+            experiment_id=exp_id,
+            prefix=f"ablate-{short(exp_id, 8)}",
+            progress=progress,
+            looks_key="adaptive",
+        )
     except BaseException:
         h.store.finish_experiment(exp_id, "interrupted")  # its points are kept: the same command resumes
         raise
     report = AblationReport(
-        id=exp_id, design="adaptive", set_name=set_name, models=[s.label for s in specs], runs=spent["rounds"], samples=1,
-        eval_ids=eval_ids, effects=effects, calls=spent["new_calls"], adaptive=spent, lost=spent["lost"],
+        id=exp_id,
+        design="adaptive",
+        set_name=set_name,
+        models=[s.label for s in specs],
+        runs=spent["rounds"],
+        samples=1,
+        eval_ids=eval_ids,
+        effects=effects,
+        calls=spent["new_calls"],
+        adaptive=spent,
+        lost=spent["lost"],
     )
-    h.store.save_experiment(exp_id, name, "ablate", {**config, "budget_calls": budget},
-                            result=report.model_dump(mode="json"))
+    h.store.save_experiment(
+        exp_id, name, "ablate", {**config, "budget_calls": budget}, result=report.model_dump(mode="json")
+    )
     return report

@@ -33,7 +33,9 @@ def loo(selection: dict[str, str]) -> list[Variant]:
         raise InputError("leave-one-out needs a set with at least one rule")
     out = [Variant(name="all", selection=dict(selection), role="reference")]
     out += [
-        Variant(name=f"without-{rid}", selection={k: v for k, v in selection.items() if k != rid}, role=f"without:{rid}")
+        Variant(
+            name=f"without-{rid}", selection={k: v for k, v in selection.items() if k != rid}, role=f"without:{rid}"
+        )
         for rid in selection
     ]
     return out
@@ -65,5 +67,7 @@ def screening(selection: dict[str, str], eval_ids: list[str], replicates: int, s
     for rep in range(replicates):
         for eval_id in eval_ids:
             chosen = {r: selection[r] for r in rules if rng.random() < 0.5}
-            cells.append(Variant(name=f"screen-{rep:03d}", selection=chosen, role="screen", eval_id=eval_id, replicate=rep))
+            cells.append(
+                Variant(name=f"screen-{rep:03d}", selection=chosen, role="screen", eval_id=eval_id, replicate=rep)
+            )
     return cells

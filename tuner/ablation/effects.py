@@ -57,8 +57,18 @@ def paired_effects(variants, groups, design: str) -> list[Effect]:
             with_rule, without = (ref, outcome) if design == "loo" else (outcome, ref)
             for cat in sorted({r.category for r in ref.results}):
                 pr = paired_compare(*pair_outcomes(without.results, with_rule.results, cat))
-                effects.append(Effect(rule=rule, model=model_label(outcome.run.model, outcome.run.params), category=cat, delta=pr.delta, lo=pr.lo, hi=pr.hi,
-                                      p_value=pr.p_value, measured=pr.pairs > 0))
+                effects.append(
+                    Effect(
+                        rule=rule,
+                        model=model_label(outcome.run.model, outcome.run.params),
+                        category=cat,
+                        delta=pr.delta,
+                        lo=pr.lo,
+                        hi=pr.hi,
+                        p_value=pr.p_value,
+                        measured=pr.pairs > 0,
+                    )
+                )
     return effects
 
 
@@ -119,8 +129,12 @@ def regression_effects(cells, observed, labels: dict[str, str], categories: tupl
                 per_cat.setdefault(point.category, []).append((cell.selection, cell.eval_id, point.outcome == "pass"))
         for cat, rows in sorted(per_cat.items()):
             if not rows:  # every answer lost: not measured, never "no detectable effect"
-                effects += [Effect(rule=rule, model=model, category=cat, delta=None, lo=None, hi=None, p_value=1.0,
-                                   measured=False) for rule in rules]
+                effects += [
+                    Effect(
+                        rule=rule, model=model, category=cat, delta=None, lo=None, hi=None, p_value=1.0, measured=False
+                    )
+                    for rule in rules
+                ]
                 continue
             fitted = rule_effects(rows, rules)
             for rule in rules:

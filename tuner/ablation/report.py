@@ -16,31 +16,50 @@ _MARKS = {"helps": " **helps**", "hurts": " **hurts**", "no meaningful effect": 
 
 def _intro(report: AblationReport) -> str:
     if report.adaptive is None:
-        return (f"Models: {', '.join(report.models)}. {report.runs} variants × {len(report.eval_ids)} evals × {report.samples} "
-                f"samples; {report.calls} provider calls. Effects are changes in pass rate from including the rule, "
-                "95% intervals, Benjamini–Hochberg q-values across the whole matrix."
-                + (f" Not measured: {report.lost} answers lost to provider or grader failures, left out of every estimate."
-                   if report.lost else ""))
+        return (
+            f"Models: {', '.join(report.models)}. {report.runs} variants × {len(report.eval_ids)} evals × {report.samples} "
+            f"samples; {report.calls} provider calls. Effects are changes in pass rate from including the rule, "
+            "95% intervals, Benjamini–Hochberg q-values across the whole matrix."
+            + (
+                f" Not measured: {report.lost} answers lost to provider or grader failures, left out of every estimate."
+                if report.lost
+                else ""
+            )
+        )
     a = report.adaptive
-    counts = {v: sum(1 for e in report.effects if e.verdict == v) for v in ("helps", "hurts", "no meaningful effect", "undecided")}
-    return (f"Models: {', '.join(report.models)}. {len(report.eval_ids)} evals; {a['rounds']} rounds, {a['calls']} calls of a "
-            f"budget of {a['budget_calls']} ({a['new_calls']} paid in this invocation; stopped: {a['stopped']}). "
-            f"Zone: helps/hurts = confidently beyond ±{a['delta0']:.0%}; no effect = no meaningful effect (confidently within "
-            f"±{a['delta']:.0%}); undecided = the budget ran out first. Error budget α={a['alpha']} spent over "
-            f"the looks ({_spending(a)}), BH within each look. A decided cell shows its estimate and interval at the "
-            "deciding look (stopping at the first crossing reads high: re-measure before acting on the size). "
-            f"Cells: {counts['helps']} helps, {counts['hurts']} hurts, "
-            f"{counts['no meaningful effect']} no meaningful effect, {counts['undecided']} undecided."
-            + (f" Not measured: {a['lost']} answers lost to provider or grader failures, left out of every estimate."
-               if a.get("lost") else ""))
+    counts = {
+        v: sum(1 for e in report.effects if e.verdict == v)
+        for v in ("helps", "hurts", "no meaningful effect", "undecided")
+    }
+    return (
+        f"Models: {', '.join(report.models)}. {len(report.eval_ids)} evals; {a['rounds']} rounds, {a['calls']} calls of a "
+        f"budget of {a['budget_calls']} ({a['new_calls']} paid in this invocation; stopped: {a['stopped']}). "
+        f"Zone: helps/hurts = confidently beyond ±{a['delta0']:.0%}; no effect = no meaningful effect (confidently within "
+        f"±{a['delta']:.0%}); undecided = the budget ran out first. Error budget α={a['alpha']} spent over "
+        f"the looks ({_spending(a)}), BH within each look. A decided cell shows its estimate and interval at the "
+        "deciding look (stopping at the first crossing reads high: re-measure before acting on the size). "
+        f"Cells: {counts['helps']} helps, {counts['hurts']} hurts, "
+        f"{counts['no meaningful effect']} no meaningful effect, {counts['undecided']} undecided."
+        + (
+            f" Not measured: {a['lost']} answers lost to provider or grader failures, left out of every estimate."
+            if a.get("lost")
+            else ""
+        )
+    )
 
 
 def _leads(report: AblationReport) -> list[str]:
     """What would decide the leading undecided cells (recorded by the CLI: ``adaptive.leads``)."""
     a = report.adaptive or {}
-    return lead_lines(a.get("leads"), a.get("continue"), by_category=True, intro=(
-        "## What would decide the open questions\n\nThe leading undecided cells, with the budget whose design "
-        "decides an effect of the size each reads now with 80% power:"))
+    return lead_lines(
+        a.get("leads"),
+        a.get("continue"),
+        by_category=True,
+        intro=(
+            "## What would decide the open questions\n\nThe leading undecided cells, with the budget whose design "
+            "decides an effect of the size each reads now with 80% power:"
+        ),
+    )
 
 
 def lead_lines(leads: list[dict] | None, continue_with: str | None, *, intro: str, by_category: bool) -> list[str]:
@@ -75,8 +94,12 @@ def _where(report: AblationReport, model: str) -> list[str]:
         lines.append(f"- `{e.rule}` ({e.verdict}, {e.category}): {cells}")
     if not lines:
         return []
-    return ["Where each decided rule seems to matter (pass rate with it minus without it, per eval; read, not tested):", "",
-            *lines, ""]
+    return [
+        "Where each decided rule seems to matter (pass rate with it minus without it, per eval; read, not tested):",
+        "",
+        *lines,
+        "",
+    ]
 
 
 def _cell(e) -> str:
@@ -95,7 +118,12 @@ def render_markdown(report: AblationReport) -> str:
     categories = sorted({e.category for e in report.effects})
     lines = [f"# Ablation ({report.design}) of `{report.set_name}`", "", _intro(report), ""]
     for model in report.models:
-        lines += [f"## {model}", "", "| rule | tokens | " + " | ".join(categories) + " |", "|---|---|" + "---|" * len(categories)]
+        lines += [
+            f"## {model}",
+            "",
+            "| rule | tokens | " + " | ".join(categories) + " |",
+            "|---|---|" + "---|" * len(categories),
+        ]
         cells: dict[str, dict[str, str]] = {}
         tokens: dict[str, int] = {}
         for e in report.effects:
@@ -104,7 +132,9 @@ def render_markdown(report: AblationReport) -> str:
             cells.setdefault(e.rule, {})[e.category] = _cell(e)
             tokens[e.rule] = e.tokens
         for rule in sorted(cells):
-            lines.append(f"| {rule} | {tokens[rule]} | " + " | ".join(cells[rule].get(c, "") for c in categories) + " |")
+            lines.append(
+                f"| {rule} | {tokens[rule]} | " + " | ".join(cells[rule].get(c, "") for c in categories) + " |"
+            )
         lines.append("")
         lines += _where(report, model)
     lines += _leads(report)
@@ -147,8 +177,15 @@ def heatmap_figure(report: AblationReport):
         image = ax.imshow(grid, cmap="RdYlGn", vmin=-1, vmax=1, aspect="auto")
         for e in report.effects:
             if e.model == model and e.verdict in ("helps", "hurts"):
-                ax.text(categories.index(e.category), rules.index(e.rule), "+" if e.verdict == "helps" else "-",
-                        ha="center", va="center", fontsize=11, fontweight="bold")
+                ax.text(
+                    categories.index(e.category),
+                    rules.index(e.rule),
+                    "+" if e.verdict == "helps" else "-",
+                    ha="center",
+                    va="center",
+                    fontsize=11,
+                    fontweight="bold",
+                )
         ax.set_xticks(range(len(categories)), categories, rotation=45, ha="right", rotation_mode="anchor", fontsize=9)
         ax.set_yticks(range(len(rules)), rules, fontsize=9)
         ax.set_title(model)

@@ -6,6 +6,15 @@ from tuner.analysis.failures import Failure, FailureSummary, summarise
 from tuner.analysis.runref import resolve_run
 
 __all__ = [
-    "CLASSIFICATIONS", "CONCURRENCY", "UNCLASSIFIED", "AnalysisResult", "Failure", "FailureSummary", "Verdict",
-    "analyze_run", "check_author", "resolve_run", "summarise",
+    "CLASSIFICATIONS",
+    "CONCURRENCY",
+    "UNCLASSIFIED",
+    "AnalysisResult",
+    "Failure",
+    "FailureSummary",
+    "Verdict",
+    "analyze_run",
+    "check_author",
+    "resolve_run",
+    "summarise",
 ]

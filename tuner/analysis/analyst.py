@@ -86,18 +86,31 @@ def analyst_inputs(f: Failure) -> dict[str, str]:
     if f.stopped:  # the analyst must not judge code that was cut off as if the model wrote it that way
         output = f"(the answer is incomplete: {f.stopped})\n\n{output}"
     return {
-        "failure_id": f.id, "category": f.category, "failed_step": f.failed_step, "errors": f.errors or f.reason,
-        "task": f.task, "system_prompt_rules": f.system_prompt or "(none)", "model_output": output,
-        "reference_answer": _files(f.reference), "difference": f"output:\n{f.problematic}\n\nreference:\n{f.expected}",
-        "grader": f.grader or "(not available)", "grader_gaps": f.gaps or "(none documented)",
+        "failure_id": f.id,
+        "category": f.category,
+        "failed_step": f.failed_step,
+        "errors": f.errors or f.reason,
+        "task": f.task,
+        "system_prompt_rules": f.system_prompt or "(none)",
+        "model_output": output,
+        "reference_answer": _files(f.reference),
+        "difference": f"output:\n{f.problematic}\n\nreference:\n{f.expected}",
+        "grader": f.grader or "(not available)",
+        "grader_gaps": f.gaps or "(none documented)",
     }
 
 
 def _one(dspy, program, lm, f: Failure) -> Verdict:
     from dspy.utils.exceptions import AdapterParseError
 
-    base = {"failure_id": f.id, "eval_id": f.eval_id, "category": f.category, "failed_step": f.failed_step,
-            "problematic": f.problematic, "expected": f.expected}
+    base = {
+        "failure_id": f.id,
+        "eval_id": f.eval_id,
+        "category": f.category,
+        "failed_step": f.failed_step,
+        "problematic": f.problematic,
+        "expected": f.expected,
+    }
     try:
         with dspy.context(lm=lm):
             p = program(**analyst_inputs(f))
@@ -106,11 +119,17 @@ def _one(dspy, program, lm, f: Failure) -> Verdict:
     except Exception as exc:  # noqa: BLE001 - a provider failure leaves this one unclassified, said why
         from tuner.secrets import scrub
 
-        return Verdict(**base, error_line=f.reason, classification=UNCLASSIFIED, raw=f"{_CALL_FAILED}{scrub(str(exc))})")
+        return Verdict(
+            **base, error_line=f.reason, classification=UNCLASSIFIED, raw=f"{_CALL_FAILED}{scrub(str(exc))})"
+        )
     return Verdict(
         **{**base, "problematic": p.problematic_snippet or f.problematic, "expected": p.expected_snippet or f.expected},
-        error_line=(p.error_line or f.reason).strip().splitlines()[0] if (p.error_line or f.reason).strip() else f.reason,
-        classification=p.classification, root_cause=(p.root_cause or "").strip(), reasoning=(p.reasoning or "").strip(),
+        error_line=(p.error_line or f.reason).strip().splitlines()[0]
+        if (p.error_line or f.reason).strip()
+        else f.reason,
+        classification=p.classification,
+        root_cause=(p.root_cause or "").strip(),
+        reasoning=(p.reasoning or "").strip(),
     )
 
 
@@ -134,5 +153,7 @@ def analyse_all(dspy, lm, failures: list[Failure], progress: Callable[[int, int]
         # calls would only hide that. Stop before anything is written.
         from tuner.errors import ProviderError
 
-        raise ProviderError(f"the analyst could not be reached: {verdicts[0].raw.removeprefix(_CALL_FAILED).rstrip(')')}")
+        raise ProviderError(
+            f"the analyst could not be reached: {verdicts[0].raw.removeprefix(_CALL_FAILED).rstrip(')')}"
+        )
     return verdicts

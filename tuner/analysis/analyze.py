@@ -38,7 +38,9 @@ def check_author(model: str, role: str, api_base: str | None) -> None:
     expected = SIM_ANALYST if role == "analyst" else SIM_PROPOSER
     if is_simulated(model):
         if model != expected:
-            raise ProviderError(f"--{role} {model}: the simulated {role} is {expected} (other sim/* names are code models)")
+            raise ProviderError(
+                f"--{role} {model}: the simulated {role} is {expected} (other sim/* names are code models)"
+            )
         return
     from tuner.models import ModelSpec, check_models
 
@@ -58,16 +60,24 @@ def suite_for_run(project, run):
     return suite
 
 
-def analyze_run(project, store, run_text: str, *, analyst: str, api_base: str | None = None, date: str | None = None,
-                progress: Callable[[int, int], None] | None = None) -> AnalysisResult:
+def analyze_run(
+    project,
+    store,
+    run_text: str,
+    *,
+    analyst: str,
+    api_base: str | None = None,
+    date: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> AnalysisResult:
     from tuner.analysis.analyst import analyse_all
     from tuner.analysis.collate import collate, earlier_reports
     from tuner.analysis.failures import summarise
     from tuner.analysis.lm import SimulatedEngine, dspy_module, is_simulated, make_lm
-    from tuner.secrets import mask, mask_tree
     from tuner.analysis.report import build_body, render_markdown, report_path
     from tuner.analysis.runref import resolve_run
     from tuner.analysis.simulated import simulated_verdicts
+    from tuner.secrets import mask, mask_tree
 
     check_author(analyst, "analyst", api_base)
     run = resolve_run(store, run_text)
@@ -76,13 +86,17 @@ def analyze_run(project, store, run_text: str, *, analyst: str, api_base: str | 
     if not summary.failures:
         return AnalysisResult(run_id=run.id, all_passed=True, total=summary.total)
     simulated = is_simulated(analyst)
-    engine = SimulatedEngine(analyst, "failure_id", simulated_verdicts(summary.failures, suite.root)) if simulated else None
+    engine = (
+        SimulatedEngine(analyst, "failure_id", simulated_verdicts(summary.failures, suite.root)) if simulated else None
+    )
     dspy = dspy_module(project.cache_dir / "dspy")
     lm = make_lm(dspy, analyst, api_base=api_base, simulated=engine, role="analyst")
     verdicts = analyse_all(dspy, lm, summary.failures, progress)
     date = date or today()
     path = report_path(project.reports, run.model, run.id, date)
-    collation = collate(summary, verdicts, earlier_reports(path.parent, path.with_suffix(".json"), run.id), steps=suite.steps)
+    collation = collate(
+        summary, verdicts, earlier_reports(path.parent, path.with_suffix(".json"), run.id), steps=suite.steps
+    )
     body = mask_tree(build_body(summary, verdicts, collation, analyst=analyst, simulated=simulated, date=date))
     markdown = mask(render_markdown(body))
     _write(project, store, run, analyst, path, body, markdown)
@@ -99,4 +113,6 @@ def _write(project, store, run, analyst: str, path: Path, body: dict, markdown: 
         rel = path.relative_to(project.root).as_posix()
     except ValueError:
         rel = str(path)
-    save_report(store, ReportRecord(kind="analysis", run_id=run.id, model=run.model, author_model=analyst, path=rel, body=body))
+    save_report(
+        store, ReportRecord(kind="analysis", run_id=run.id, model=run.model, author_model=analyst, path=rel, body=body)
+    )

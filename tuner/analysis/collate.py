@@ -70,7 +70,13 @@ def _repeats(verdicts: list[Verdict], earlier: list[dict]) -> list[Repeat]:
         for body in earlier:
             for old in body.get("verdicts", []):
                 if old.get("eval_id") == v.eval_id:
-                    seen.append({"report": body["_file"], "date": body.get("date", ""), "classification": old.get("classification", "")})
+                    seen.append(
+                        {
+                            "report": body["_file"],
+                            "date": body.get("date", ""),
+                            "classification": old.get("classification", ""),
+                        }
+                    )
             for rec in body.get("recommendations", []):
                 if v.eval_id in rec.get("evals", []) and rec.get("group") != "no action needed":
                     fix = f"{rec.get('text', '')} ({body['_file']})"
@@ -85,22 +91,56 @@ def _recommendations(s: FailureSummary, verdicts: list[Verdict], tool_steps: Col
     for v in verdicts:
         if v.classification == "OVERLY_STRICT":
             group = "lint or config changes" if v.failed_step in tool_steps else "eval improvements"
-            what = f"the {v.failed_step} setting behind" if group == "lint or config changes" else f"the grader of {v.eval_id} ({v.failed_step}):"
-            recs.append(Recommendation(group=group, text=f"Review {what} it rejected an acceptable answer: {v.error_line}", evals=[v.eval_id]))
+            what = (
+                f"the {v.failed_step} setting behind"
+                if group == "lint or config changes"
+                else f"the grader of {v.eval_id} ({v.failed_step}):"
+            )
+            recs.append(
+                Recommendation(
+                    group=group,
+                    text=f"Review {what} it rejected an acceptable answer: {v.error_line}",
+                    evals=[v.eval_id],
+                )
+            )
         elif v.classification == "AMBIGUOUS_TASK":
-            recs.append(Recommendation(group="eval improvements", text=f"Clarify the task of {v.eval_id}: {v.reasoning or v.error_line}", evals=[v.eval_id]))
+            recs.append(
+                Recommendation(
+                    group="eval improvements",
+                    text=f"Clarify the task of {v.eval_id}: {v.reasoning or v.error_line}",
+                    evals=[v.eval_id],
+                )
+            )
         elif v.classification == "MODEL_FAULT":
             faults[(v.category, _norm(v.root_cause) or v.error_line)].append(v.eval_id)
         elif v.classification == "KNOWN_GAP":
-            recs.append(Recommendation(group="no action needed", text=f"{v.eval_id}: already covered by guidance ({v.root_cause}); "
-                                       "if it keeps recurring, try a stronger phrasing (`tuner tune` tries variants)", evals=[v.eval_id]))
+            recs.append(
+                Recommendation(
+                    group="no action needed",
+                    text=f"{v.eval_id}: already covered by guidance ({v.root_cause}); "
+                    "if it keeps recurring, try a stronger phrasing (`tuner tune` tries variants)",
+                    evals=[v.eval_id],
+                )
+            )
         else:
-            recs.append(Recommendation(group="model-specific notes", text=f"{v.eval_id}: the analyst's answer could not be used "
-                                       "(recorded raw below); read this failure by hand", evals=[v.eval_id]))
+            recs.append(
+                Recommendation(
+                    group="model-specific notes",
+                    text=f"{v.eval_id}: the analyst's answer could not be used "
+                    "(recorded raw below); read this failure by hand",
+                    evals=[v.eval_id],
+                )
+            )
     run8 = short(s.run_id, 8) + _suite_flag()
     for (category, cause), evals in sorted(faults.items()):
-        recs.append(Recommendation(group="model-specific notes", text=f"{s.model} makes '{cause}' in {len(evals)} eval(s) of "
-                                   f"{category}: draft a rule with `tuner propose --category {category} --run {run8}`", evals=evals))
+        recs.append(
+            Recommendation(
+                group="model-specific notes",
+                text=f"{s.model} makes '{cause}' in {len(evals)} eval(s) of "
+                f"{category}: draft a rule with `tuner propose --category {category} --run {run8}`",
+                evals=evals,
+            )
+        )
     return sorted(recs, key=lambda r: GROUPS.index(r.group))
 
 
@@ -134,7 +174,9 @@ def collate(s: FailureSummary, verdicts: list[Verdict], earlier: list[dict], *, 
     freed = sum(f.failed_samples for f in s.failures if f.eval_id in actionable_evals)
     return Collation(
         counts={c: counts.get(c, 0) for c in (*CLASSIFICATIONS, UNCLASSIFIED)},
-        shared_causes=[{"cause": c, "evals": e} for c, e in sorted(causes.items(), key=lambda kv: -len(kv[1])) if len(e) > 1],
+        shared_causes=[
+            {"cause": c, "evals": e} for c, e in sorted(causes.items(), key=lambda kv: -len(kv[1])) if len(e) > 1
+        ],
         harder_categories=harder if len(s.categories) > 1 else [],
         repeats=_repeats(verdicts, earlier),
         recommendations=_recommendations(s, verdicts, set(steps[1:-1])),

@@ -78,8 +78,8 @@ def diff_snippets(output: dict[str, str], reference: dict[str, str], context: in
             if tag == "equal":
                 continue
             lo_a, lo_b = max(i1 - context, 0), max(j1 - context, 0)
-            mine = "\n".join(b[lo_b:j2 + context]) or "(lines missing)"
-            theirs = "\n".join(a[lo_a:i2 + context]) or "(nothing)"
+            mine = "\n".join(b[lo_b : j2 + context]) or "(lines missing)"
+            theirs = "\n".join(a[lo_a : i2 + context]) or "(nothing)"
             return f"{path}:\n{mine}", f"{path}:\n{theirs}"
     return "(same files as the reference answer)", "(same)"
 
@@ -116,11 +116,25 @@ def _failure(store, suite, results) -> Failure:
     files = dict(r.files or {})
     problematic, expected = diff_snippets(files, reference)
     return Failure(
-        id=f"{r.eval_id}#{r.sample_index}", eval_id=r.eval_id, category=r.category, sample_index=r.sample_index,
-        failed_samples=len(failing), scored_samples=sum(x.outcome != "infra" for x in results),
-        failed_step=r.failed_step or (steps[0].name if steps else "unknown"), reason=reason, errors=errors[:4000],
-        output=r.output or "", stopped=stopped, files=_clip_files(files), reference=_clip_files(reference), task=task, grader=grader[:_MAX_FILE],
-        gaps=gaps, system_prompt=system, problematic=problematic, expected=expected,
+        id=f"{r.eval_id}#{r.sample_index}",
+        eval_id=r.eval_id,
+        category=r.category,
+        sample_index=r.sample_index,
+        failed_samples=len(failing),
+        scored_samples=sum(x.outcome != "infra" for x in results),
+        failed_step=r.failed_step or (steps[0].name if steps else "unknown"),
+        reason=reason,
+        errors=errors[:4000],
+        output=r.output or "",
+        stopped=stopped,
+        files=_clip_files(files),
+        reference=_clip_files(reference),
+        task=task,
+        grader=grader[:_MAX_FILE],
+        gaps=gaps,
+        system_prompt=system,
+        problematic=problematic,
+        expected=expected,
     )
 
 
@@ -135,8 +149,16 @@ def summarise(store, suite, run) -> FailureSummary:
     failures = [_failure(store, suite, rs) for _, rs in sorted(by_eval.items()) if any(x.outcome == "fail" for x in rs)]
     outcomes = Counter(r.outcome for r in results)
     return FailureSummary(
-        run_id=run.id, model=run.model, set_name=run.set_name, prompt_hash=run.prompt_hash, suite=run.suite,
-        total=len(results), passed=outcomes["pass"], failed=outcomes["fail"], infra=outcomes["infra"],
+        run_id=run.id,
+        model=run.model,
+        set_name=run.set_name,
+        prompt_hash=run.prompt_hash,
+        suite=run.suite,
+        total=len(results),
+        passed=outcomes["pass"],
+        failed=outcomes["fail"],
+        infra=outcomes["infra"],
         categories={c: {k: n.get(k, 0) for k in ("pass", "fail", "infra")} for c, n in sorted(cats.items())},
-        by_step=dict(Counter(f.failed_step for f in failures).most_common()), failures=failures,
+        by_step=dict(Counter(f.failed_step for f in failures).most_common()),
+        failures=failures,
     )

@@ -49,7 +49,9 @@ def make_lm(dspy, model: str, *, api_base: str | None, simulated: SimulatedEngin
     if is_simulated(model):
         expected = SIM_ANALYST if role == "analyst" else SIM_PROPOSER
         if model != expected or simulated is None:
-            raise ProviderError(f"--{role} {model}: the simulated {role} is {expected} (other sim/* names are code models)")
+            raise ProviderError(
+                f"--{role} {model}: the simulated {role} is {expected} (other sim/* names are code models)"
+            )
         # Answers are computed from the planted truth each time: nothing worth caching.
         return dspy.LM(model, engine=simulated, cache=False)
     from tuner.models import ModelSpec, check_models
@@ -94,8 +96,13 @@ class SimulatedEngine:
             out = json.dumps(answer)
         else:
             out = "\n\n".join(f"[[ ## {k} ## ]]\n{_plain(v)}" for k, v in answer.items()) + "\n\n[[ ## completed ## ]]"
-        return Response(id=None, model=self.model, message=Message.assistant([TextPart(out)]), finish_reason="stop",
-                        usage=Usage(input_tokens=0, output_tokens=0, total_tokens=0))
+        return Response(
+            id=None,
+            model=self.model,
+            message=Message.assistant([TextPart(out)]),
+            finish_reason="stop",
+            usage=Usage(input_tokens=0, output_tokens=0, total_tokens=0),
+        )
 
     def stream(self, request):
         from dspy.lm15 import response_to_events

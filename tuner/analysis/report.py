@@ -34,14 +34,40 @@ def report_path(reports: Path, model: str, run_id: str, date: str) -> Path:
     return path
 
 
-def build_body(s: FailureSummary, verdicts: list[Verdict], c: Collation, *, analyst: str, simulated: bool, date: str) -> dict:
+def build_body(
+    s: FailureSummary, verdicts: list[Verdict], c: Collation, *, analyst: str, simulated: bool, date: str
+) -> dict:
     return {
-        "kind": "analysis", "run_id": s.run_id, "model": s.model, "set": s.set_name, "prompt_hash": s.prompt_hash,
-        "suite": s.suite, "date": date, "analyst": analyst, "simulated_analyst": simulated,
-        "totals": {"results": s.total, "passed": s.passed, "failed": s.failed, "infra": s.infra, "pass_rate": s.pass_rate},
-        "categories": s.categories, "by_step": s.by_step,
-        "failures": [{"eval_id": f.eval_id, "category": f.category, "sample": f.sample_index, "failed_step": f.failed_step,
-                      "reason": f.reason, "failed_samples": f.failed_samples, "scored_samples": f.scored_samples} for f in s.failures],
+        "kind": "analysis",
+        "run_id": s.run_id,
+        "model": s.model,
+        "set": s.set_name,
+        "prompt_hash": s.prompt_hash,
+        "suite": s.suite,
+        "date": date,
+        "analyst": analyst,
+        "simulated_analyst": simulated,
+        "totals": {
+            "results": s.total,
+            "passed": s.passed,
+            "failed": s.failed,
+            "infra": s.infra,
+            "pass_rate": s.pass_rate,
+        },
+        "categories": s.categories,
+        "by_step": s.by_step,
+        "failures": [
+            {
+                "eval_id": f.eval_id,
+                "category": f.category,
+                "sample": f.sample_index,
+                "failed_step": f.failed_step,
+                "reason": f.reason,
+                "failed_samples": f.failed_samples,
+                "scored_samples": f.scored_samples,
+            }
+            for f in s.failures
+        ],
         "verdicts": [v.model_dump() for v in verdicts],
         **c.model_dump(),
     }
@@ -58,7 +84,8 @@ _QUOTED = re.compile(
     r"(?<!`)(?P<run>`+)(?!`)(?P<code>.+?)(?<!`)(?P=run)(?!`)"  # a code span, as CommonMark pairs them
     r"|\\(?=[!-/:-@\[-`{-~])"  # a backslash that would escape what follows
     r"|[`\[|]"  # a lone backtick; the start of every link and image; a table cell's edge
-    r"|<(?=[A-Za-z/!?])")  # the start of a tag or an autolink
+    r"|<(?=[A-Za-z/!?])"
+)  # the start of a tag or an autolink
 _BLOCK_START = re.compile(r"^(\s*)([#>+\-*=~:]|\d+(?=[.)]))")
 
 
@@ -77,8 +104,9 @@ def _inline(text: str) -> str:
     list, fence). Code spans stay as written (they are literal everywhere); so do emphasis marks
     and entities, harmless as text."""
     out = _QUOTED.sub(_quote, text)
-    return _BLOCK_START.sub(lambda m: m.group(1) + (m.group(2) + "\\" if m.group(2).isdigit() else "\\" + m.group(2)),
-                            out, count=1)
+    return _BLOCK_START.sub(
+        lambda m: m.group(1) + (m.group(2) + "\\" if m.group(2).isdigit() else "\\" + m.group(2)), out, count=1
+    )
 
 
 def _cell(text: str, limit: int | None = 160) -> str:
@@ -104,40 +132,82 @@ def render_markdown(b: dict) -> str:
     t = b["totals"]
     run8 = short(b["run_id"], 8)
     out = [f"# Failure analysis: {b['model']} · run {run8} · {b['date']}", ""]
-    who = f"analyst `{b['analyst']}`" + (" (simulated: classifications derived from the simulator's planted truth)"
-                                         if b["simulated_analyst"] else "")
-    out += [f"Written by {who}. Run `{b['run_id']}`, suite {b['suite']}. This report changes no eval, rule or configuration.", ""]
-    out += ["## Failure summary", "",
-            f"- model: `{b['model']}`", f"- rule set: `{b['set']}` (prompt `{short(b['prompt_hash'])}`)",
-            f"- results: {t['results']} · passed {t['passed']} · failed {t['failed']} · infrastructure {t['infra']} (excluded)", ""]
+    who = f"analyst `{b['analyst']}`" + (
+        " (simulated: classifications derived from the simulator's planted truth)" if b["simulated_analyst"] else ""
+    )
+    out += [
+        f"Written by {who}. Run `{b['run_id']}`, suite {b['suite']}. This report changes no eval, rule or configuration.",
+        "",
+    ]
+    out += [
+        "## Failure summary",
+        "",
+        f"- model: `{b['model']}`",
+        f"- rule set: `{b['set']}` (prompt `{short(b['prompt_hash'])}`)",
+        f"- results: {t['results']} · passed {t['passed']} · failed {t['failed']} · infrastructure {t['infra']} (excluded)",
+        "",
+    ]
     out += ["| category | eval | failed samples | failed step | reason |", "|---|---|---|---|---|"]
-    out += [f"| {f['category']} | {f['eval_id']} | {f['failed_samples']}/{f['scored_samples']} | {f['failed_step']} | {_cell(f['reason'])} |"
-            for f in b["failures"]]
-    out += ["", "## Overall", "", f"Pass rate {_pct(t['pass_rate'])} ({t['passed']}/{t['passed'] + t['failed']} scored results); "
-            f"{len(b['failures'])} eval(s) failed at least once.", "", "| failed step | evals |", "|---|---|"]
+    out += [
+        f"| {f['category']} | {f['eval_id']} | {f['failed_samples']}/{f['scored_samples']} | {f['failed_step']} | {_cell(f['reason'])} |"
+        for f in b["failures"]
+    ]
+    out += [
+        "",
+        "## Overall",
+        "",
+        f"Pass rate {_pct(t['pass_rate'])} ({t['passed']}/{t['passed'] + t['failed']} scored results); "
+        f"{len(b['failures'])} eval(s) failed at least once.",
+        "",
+        "| failed step | evals |",
+        "|---|---|",
+    ]
     out += [f"| {step} | {n} |" for step, n in b["by_step"].items()]
     out += ["", "## Classifications", "", "| classification | evals |", "|---|---|"]
     out += [f"| {c} | {b['counts'].get(c, 0)} |" for c in (*CLASSIFICATIONS, UNCLASSIFIED)]
     out += ["", "| eval | step | classification | error | reasoning |", "|---|---|---|---|---|"]
-    out += [f"| {v['eval_id']} | {v['failed_step']} | **{v['classification']}** | {_cell(v['error_line'], 100)} | {_cell(v['reasoning'], None)} |"
-            for v in b["verdicts"]]
+    out += [
+        f"| {v['eval_id']} | {v['failed_step']} | **{v['classification']}** | {_cell(v['error_line'], 100)} | {_cell(v['reasoning'], None)} |"
+        for v in b["verdicts"]
+    ]
     for v in b["verdicts"]:
-        out += ["", f"### {v['eval_id']} ({v['classification']})", "", f"- failed step: {v['failed_step']}",
-                f"- error: {_cell(v['error_line'], 300)}", f"- root cause: {_cell(v['root_cause'], None) if v['root_cause'] else 'n/a'}", "",
-                _prose(v["reasoning"]) if (v["reasoning"] or "").strip() else "(no reasoning)", "", "Problematic output:", "", _fence(v["problematic"]), "",
-                "Expected:", "", _fence(v["expected"])]
+        out += [
+            "",
+            f"### {v['eval_id']} ({v['classification']})",
+            "",
+            f"- failed step: {v['failed_step']}",
+            f"- error: {_cell(v['error_line'], 300)}",
+            f"- root cause: {_cell(v['root_cause'], None) if v['root_cause'] else 'n/a'}",
+            "",
+            _prose(v["reasoning"]) if (v["reasoning"] or "").strip() else "(no reasoning)",
+            "",
+            "Problematic output:",
+            "",
+            _fence(v["problematic"]),
+            "",
+            "Expected:",
+            "",
+            _fence(v["expected"]),
+        ]
         if v.get("raw") is not None:
             out += ["", "Raw analyst answer (not usable, recorded as is):", "", _fence(v["raw"])]
     out += ["", "## Cross-cutting patterns", ""]
     shared = b["shared_causes"]
-    out += [f"- one root cause, several failures: **{_cell(s['cause'], None)}** in {', '.join(s['evals'])}" for s in shared] or \
-           ["- no root cause is shared by two or more failures"]
-    out += [f"- harder category: {h['category']} ({h['failed']}/{h['scored']} failed, {h['rate']:.0%})" for h in b["harder_categories"]]
+    out += [
+        f"- one root cause, several failures: **{_cell(s['cause'], None)}** in {', '.join(s['evals'])}" for s in shared
+    ] or ["- no root cause is shared by two or more failures"]
+    out += [
+        f"- harder category: {h['category']} ({h['failed']}/{h['scored']} failed, {h['rate']:.0%})"
+        for h in b["harder_categories"]
+    ]
     if b["repeats"]:
         for r in b["repeats"]:
             seen = ", ".join(f"{e['report']} ({e['classification']})" for e in r["earlier"])
-            fix = (f"; an earlier recommendation should have fixed it: {_cell(r['recommendation'], None)}" if r["recommendation"]
-                   else "; no earlier recommendation addressed it")
+            fix = (
+                f"; an earlier recommendation should have fixed it: {_cell(r['recommendation'], None)}"
+                if r["recommendation"]
+                else "; no earlier recommendation addressed it"
+            )
             out.append(f"- repeat: {r['eval_id']} ({r['classification']}) also failed in {seen}{fix}")
     else:
         out.append("- repeats from earlier reports of this model: none")
@@ -147,9 +217,13 @@ def render_markdown(b: dict) -> str:
         out += [f"### {group[0].upper() + group[1:]}", ""]
         out += [f"- {_cell(r['text'], 400)}" for r in recs] or ["- none"]
         out.append("")
-    out += ["## Net impact", "",
-            f"- actionable failures (eval or configuration fixes: OVERLY_STRICT, AMBIGUOUS_TASK): {b['actionable']}",
-            f"- genuine model faults (MODEL_FAULT, KNOWN_GAP): {b['model_faults']}",
-            f"- unclassified: {b['unclassified']}",
-            f"- pass rate if the actionable failures were fixed: {_pct(b['pass_rate_if_fixed'])} (now {_pct(t['pass_rate'])})", ""]
+    out += [
+        "## Net impact",
+        "",
+        f"- actionable failures (eval or configuration fixes: OVERLY_STRICT, AMBIGUOUS_TASK): {b['actionable']}",
+        f"- genuine model faults (MODEL_FAULT, KNOWN_GAP): {b['model_faults']}",
+        f"- unclassified: {b['unclassified']}",
+        f"- pass rate if the actionable failures were fixed: {_pct(b['pass_rate_if_fixed'])} (now {_pct(t['pass_rate'])})",
+        "",
+    ]
     return "\n".join(out)

@@ -37,15 +37,25 @@ def planted_of(output: str) -> tuple[str, list[str] | None] | None:
 
 
 def _answer(f: Failure, classification: str, cause: str, reasoning: str) -> dict[str, str]:
-    return {"error_line": f.reason, "classification": classification, "root_cause": cause, "reasoning": reasoning,
-            "problematic_snippet": f.problematic, "expected_snippet": f.expected}
+    return {
+        "error_line": f.reason,
+        "classification": classification,
+        "root_cause": cause,
+        "reasoning": reasoning,
+        "problematic_snippet": f.problematic,
+        "expected_snippet": f.expected,
+    }
 
 
 def _verdict(f: Failure, data, planted: list[str] | None) -> dict[str, str]:
     if planted is None:
-        return _answer(f, "AMBIGUOUS_TASK", "task not recognised",
-                       "The simulated model did not recognise the task text and answered with no code. "
-                       "In the planted truth this means the task was not understood as written.")
+        return _answer(
+            f,
+            "AMBIGUOUS_TASK",
+            "task not recognised",
+            "The simulated model did not recognise the task text and answered with no code. "
+            "In the planted truth this means the task was not understood as written.",
+        )
     gaps = {g.id: g for g in data.gaps}
     planted_gaps = [gaps[i] for i in planted if i in gaps]
     if planted_gaps:
@@ -53,20 +63,36 @@ def _verdict(f: Failure, data, planted: list[str] | None) -> dict[str, str]:
         strength = g.cure_strength(f.system_prompt)
         others = f" It also carries {', '.join(x.id for x in planted_gaps[1:])}." if len(planted_gaps) > 1 else ""
         if strength >= GUIDED:
-            return _answer(f, "KNOWN_GAP", g.id,
-                           f"The answer carries the planted mistake {g.id}: {g.description} The system prompt already "
-                           f"has guidance against it (cue strength {strength:.1f}); the model did not follow it.{others}")
-        return _answer(f, "MODEL_FAULT", g.id,
-                       f"The answer carries the planted mistake {g.id}: {g.description} No rule in the system prompt "
-                       f"gives real guidance against it, so a rule could prevent it.{others}")
+            return _answer(
+                f,
+                "KNOWN_GAP",
+                g.id,
+                f"The answer carries the planted mistake {g.id}: {g.description} The system prompt already "
+                f"has guidance against it (cue strength {strength:.1f}); the model did not follow it.{others}",
+            )
+        return _answer(
+            f,
+            "MODEL_FAULT",
+            g.id,
+            f"The answer carries the planted mistake {g.id}: {g.description} No rule in the system prompt "
+            f"gives real guidance against it, so a rule could prevent it.{others}",
+        )
     if planted:
         effect = planted[0]
-        return _answer(f, "MODEL_FAULT", effect,
-                       f"The answer carries {effect}, a side effect of following a rule in the prompt too eagerly. "
-                       "The rule that triggers it should be narrowed or dropped for this category.")
-    return _answer(f, "OVERLY_STRICT", "reference answer rejected",
-                   "The simulated model planted no mistake, so its answer is the reference answer. "
-                   "The grader rejected a correct answer: it is too strict or flaky.")
+        return _answer(
+            f,
+            "MODEL_FAULT",
+            effect,
+            f"The answer carries {effect}, a side effect of following a rule in the prompt too eagerly. "
+            "The rule that triggers it should be narrowed or dropped for this category.",
+        )
+    return _answer(
+        f,
+        "OVERLY_STRICT",
+        "reference answer rejected",
+        "The simulated model planted no mistake, so its answer is the reference answer. "
+        "The grader rejected a correct answer: it is too strict or flaky.",
+    )
 
 
 def simulated_verdicts(failures: list[Failure], suite_root) -> dict[str, dict[str, str]]:
@@ -78,7 +104,9 @@ def simulated_verdicts(failures: list[Failure], suite_root) -> dict[str, dict[st
     for f in failures:
         label = planted_of(f.output)
         if label is None:
-            raise InputError(f"{f.eval_id}: the simulated analyst only knows the planted truth of sim/* answers; "
-                             "pass --analyst MODEL")
+            raise InputError(
+                f"{f.eval_id}: the simulated analyst only knows the planted truth of sim/* answers; "
+                "pass --analyst MODEL"
+            )
         out[f.id] = _verdict(f, data, label[1])
     return out

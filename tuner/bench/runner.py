@@ -68,29 +68,43 @@ def _quiet(fn, *args, **kwargs):
 
 def _startup(quick: bool, tmp: Path) -> BenchRow:
     f = _quiet(_script("bench_startup").measure, 5 if quick else 11)
-    return BenchRow(name="CLI start-up (tuner --help)", value=f"{f['median_s'] * 1000:.0f} ms median",
-                    target="≤ 300 ms", ok=f["median_s"] <= 0.3 and not f["heavy_imports"],
-                    detail=f"min {f['min_s'] * 1000:.0f} ms over {f['runs']} runs; heavy imports: {', '.join(f['heavy_imports']) or 'none'}",
-                    figures=f)
+    return BenchRow(
+        name="CLI start-up (tuner --help)",
+        value=f"{f['median_s'] * 1000:.0f} ms median",
+        target="≤ 300 ms",
+        ok=f["median_s"] <= 0.3 and not f["heavy_imports"],
+        detail=f"min {f['min_s'] * 1000:.0f} ms over {f['runs']} runs; heavy imports: {', '.join(f['heavy_imports']) or 'none'}",
+        figures=f,
+    )
 
 
 def _overhead(quick: bool, tmp: Path) -> BenchRow:
     n = 100 if quick else 400
     f = _quiet(_script("bench_models").bench_overhead, n, 16)
-    return BenchRow(name="overhead per model call beyond litellm", value=f"{f['overhead_ms']:.2f} ms",
-                    target="≤ 5 ms", ok=f["overhead_ms"] <= 5.0,
-                    detail=f"litellm alone {f['bare_ms']:.2f} ms, through tuner {f['harness_ms']:.2f} ms per call "
-                           f"({n} calls, 16 in flight, provider answers at once)", figures=f)
+    return BenchRow(
+        name="overhead per model call beyond litellm",
+        value=f"{f['overhead_ms']:.2f} ms",
+        target="≤ 5 ms",
+        ok=f["overhead_ms"] <= 5.0,
+        detail=f"litellm alone {f['bare_ms']:.2f} ms, through tuner {f['harness_ms']:.2f} ms per call "
+        f"({n} calls, 16 in flight, provider answers at once)",
+        figures=f,
+    )
 
 
 def _cache(quick: bool, tmp: Path) -> BenchRow:
     n = 100 if quick else 400
     f = _quiet(_script("bench_models").bench_cache, n, 16)
     per = f["warm_s"] / n * 1000
-    return BenchRow(name="response cache replay", value=f"{per:.2f} ms per answer",
-                    target="0 provider calls", ok=f["warm_provider_calls"] == 0,
-                    detail=f"{n} answers: cold {f['cold_s']:.2f} s ({f['cold_provider_calls']} calls), "
-                           f"warm {f['warm_s']:.2f} s ({f['warm_provider_calls']} calls)", figures=f)
+    return BenchRow(
+        name="response cache replay",
+        value=f"{per:.2f} ms per answer",
+        target="0 provider calls",
+        ok=f["warm_provider_calls"] == 0,
+        detail=f"{n} answers: cold {f['cold_s']:.2f} s ({f['cold_provider_calls']} calls), "
+        f"warm {f['warm_s']:.2f} s ({f['warm_provider_calls']} calls)",
+        figures=f,
+    )
 
 
 def _grading(quick: bool, tmp: Path) -> BenchRow:
@@ -103,10 +117,15 @@ def _grading(quick: bool, tmp: Path) -> BenchRow:
     f = _quiet(_script("bench_grading").measure, project, limit)
     n = f["evals"]
     ratio = f["single_s"] / f["batched_s"] if f["batched_s"] else 0.0
-    return BenchRow(name=f"grading throughput ({label})", value=f"{f['batched_s'] / n:.2f} s/eval batched",
-                    target="batched faster", ok=ratio > 1.0,
-                    detail=f"{n} reference answers: batched {f['batched_s']:.1f} s, one by one {f['single_s']:.1f} s "
-                           f"({ratio:.1f}x); {f['passed_batched']}/{n} pass", figures=f)
+    return BenchRow(
+        name=f"grading throughput ({label})",
+        value=f"{f['batched_s'] / n:.2f} s/eval batched",
+        target="batched faster",
+        ok=ratio > 1.0,
+        detail=f"{n} reference answers: batched {f['batched_s']:.1f} s, one by one {f['single_s']:.1f} s "
+        f"({ratio:.1f}x); {f['passed_batched']}/{n} pass",
+        figures=f,
+    )
 
 
 def _tuning(quick: bool, tmp: Path) -> BenchRow:
@@ -131,19 +150,28 @@ def _tuning(quick: bool, tmp: Path) -> BenchRow:
             h.close()
     s = bt.score(found, true)
     fmt = lambda v: "n/a" if v is None else f"{v:.2f}"  # noqa: E731
-    return BenchRow(name="tuning efficiency (simulator, Python suite)", value=f"recall {fmt(s['recall'])}, precision {fmt(s['precision'])}",
-                    detail=f"sim/careful, target text, tune's defaults: {calls} calls, {seconds:.0f} s; "
-                           f"found {', '.join(s['flagged']) or 'none'}; planted {', '.join(s['true']) or 'none'}",
-                    figures={**s, "calls": calls, "seconds": seconds})
+    return BenchRow(
+        name="tuning efficiency (simulator, Python suite)",
+        value=f"recall {fmt(s['recall'])}, precision {fmt(s['precision'])}",
+        detail=f"sim/careful, target text, tune's defaults: {calls} calls, {seconds:.0f} s; "
+        f"found {', '.join(s['flagged']) or 'none'}; planted {', '.join(s['true']) or 'none'}",
+        figures={**s, "calls": calls, "seconds": seconds},
+    )
 
 
 def _viewer(quick: bool, tmp: Path) -> BenchRow:
     if not (benchmarks_dir() / "bench_viewer.py").is_file():
-        return BenchRow(name="viewer page time", value="not measured", detail="benchmarks/bench_viewer.py does not exist yet")
+        return BenchRow(
+            name="viewer page time", value="not measured", detail="benchmarks/bench_viewer.py does not exist yet"
+        )
     f = _quiet(_script("bench_viewer").measure, quick)
-    return BenchRow(name="viewer page time", value=f"{f['median_ms']:.0f} ms median", figures=f,
-                    detail=f"{len(f.get('pages', {}))} pages over a store of {f.get('results')} results: "
-                           f"slowest {f.get('max_ms')} ms ({f.get('repeats')} requests each)")
+    return BenchRow(
+        name="viewer page time",
+        value=f"{f['median_ms']:.0f} ms median",
+        figures=f,
+        detail=f"{len(f.get('pages', {}))} pages over a store of {f.get('results')} results: "
+        f"slowest {f.get('max_ms')} ms ({f.get('repeats')} requests each)",
+    )
 
 
 ROWS: dict[str, Callable[[bool, Path], BenchRow]] = {

@@ -8,7 +8,17 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-__all__ = ["ClusterOption", "DbOption", "JsonOption", "SuiteOption", "console", "err_console", "print_json", "open_store", "project"]
+__all__ = [
+    "ClusterOption",
+    "DbOption",
+    "JsonOption",
+    "SuiteOption",
+    "console",
+    "err_console",
+    "print_json",
+    "open_store",
+    "project",
+]
 
 
 def _choose_suite(value: Optional[str]) -> Optional[str]:
@@ -22,21 +32,32 @@ def _choose_suite(value: Optional[str]) -> Optional[str]:
         os.environ["TUNER_SUITE"] = str(_suite_path(value))
     return value
 
+
 DbOption = Annotated[
     Optional[str],
-    typer.Option("--db", envvar="TUNER_DB", help="SQLAlchemy URL of the results store (default: experiments/tuner.db)."),
+    typer.Option(
+        "--db", envvar="TUNER_DB", help="SQLAlchemy URL of the results store (default: experiments/tuner.db)."
+    ),
 ]
 ClusterOption = Annotated[
     Optional[str],
-    typer.Option("--cluster", envvar="TUNER_CLUSTER",
-                 help="Scheduler address (tcp://HOST:PORT, `tuner cluster scheduler`): provider calls and grading run "
-                      "on its workers; the cap, caches and store stay here."),
+    typer.Option(
+        "--cluster",
+        envvar="TUNER_CLUSTER",
+        help="Scheduler address (tcp://HOST:PORT, `tuner cluster scheduler`): provider calls and grading run "
+        "on its workers; the cap, caches and store stay here.",
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 SuiteOption = Annotated[
     Optional[str],
-    typer.Option("--suite", envvar="TUNER_SUITE", callback=_choose_suite, is_eager=True,
-                 help="Suite folder (holding suite.toml) to run instead of evals/."),
+    typer.Option(
+        "--suite",
+        envvar="TUNER_SUITE",
+        callback=_choose_suite,
+        is_eager=True,
+        help="Suite folder (holding suite.toml) to run instead of evals/.",
+    ),
 ]
 
 
@@ -73,13 +94,19 @@ ModelOption = Annotated[
     Optional[list[str]],
     typer.Option("--model", "-m", help="litellm model string (repeatable), e.g. sim/careful or openai/gpt-5-mini."),
 ]
-PanelOption = Annotated[
-    Optional[str], typer.Option("--panel", help="Model panel: experiments/NAME.toml or a path.")
-]
+PanelOption = Annotated[Optional[str], typer.Option("--panel", help="Model panel: experiments/NAME.toml or a path.")]
 SamplesOption = Annotated[int, typer.Option("--samples", "-k", min=1, max=1000, help="Samples per eval.")]
 NoCacheOption = Annotated[bool, typer.Option("--no-cache", help="Ignore the response and grading caches.")]
-TurnsOption = Annotated[int, typer.Option("--turns", min=1, max=10, help="Repair loop: a failed answer is shown its "
-                                          "failed step and error and answered again, up to N turns (1: one shot).")]
+TurnsOption = Annotated[
+    int,
+    typer.Option(
+        "--turns",
+        min=1,
+        max=10,
+        help="Repair loop: a failed answer is shown its "
+        "failed step and error and answered again, up to N turns (1: one shot).",
+    ),
+]
 
 DEFAULT_MODEL = "sim/careful"
 
@@ -106,4 +133,3 @@ def resolve_models(proj, models: list[str] | None, panel: str | None) -> list:
     for spec in specs:
         _check_prefix(spec)
     return specs
-

@@ -6,12 +6,48 @@ from typing import Annotated, Optional
 
 import typer
 
-__all__ = ["PlanOption", "BudgetCallsOption", "BudgetUsdOption", "DecideOption", "decide_cap", "install", "show", "spent_line"]
+__all__ = [
+    "PlanOption",
+    "BudgetCallsOption",
+    "BudgetUsdOption",
+    "DecideOption",
+    "decide_cap",
+    "install",
+    "show",
+    "spent_line",
+]
 
-PlanOption = Annotated[bool, typer.Option("--plan", "--dry-run", help="Print the plan (calls at most, tokens, price per model) and exit without calling a model.")]
-BudgetCallsOption = Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Cap on provider calls over the whole command; reached, it stops (exit 4) and the same command with a larger cap goes on.")]
-DecideOption = Annotated[Optional[str], typer.Option("--decide", help="Size the cap so an effect this large (pass-rate points, e.g. 0.08) is decided with 80% power; --plan shows the calls, tokens and cost per model.")]
-BudgetUsdOption = Annotated[Optional[float], typer.Option("--budget-usd", min=0.0, help="Cap on the cost in USD (litellm's cost map) over the whole command; as --budget-calls.")]
+PlanOption = Annotated[
+    bool,
+    typer.Option(
+        "--plan",
+        "--dry-run",
+        help="Print the plan (calls at most, tokens, price per model) and exit without calling a model.",
+    ),
+]
+BudgetCallsOption = Annotated[
+    Optional[int],
+    typer.Option(
+        "--budget-calls",
+        min=1,
+        help="Cap on provider calls over the whole command; reached, it stops (exit 4) and the same command with a larger cap goes on.",
+    ),
+]
+DecideOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--decide",
+        help="Size the cap so an effect this large (pass-rate points, e.g. 0.08) is decided with 80% power; --plan shows the calls, tokens and cost per model.",
+    ),
+]
+BudgetUsdOption = Annotated[
+    Optional[float],
+    typer.Option(
+        "--budget-usd",
+        min=0.0,
+        help="Cap on the cost in USD (litellm's cost map) over the whole command; as --budget-calls.",
+    ),
+]
 
 
 def decide_cap(decide: str | None, budget_calls: int | None, calls_for) -> tuple[float | None, int | None]:
@@ -27,8 +63,10 @@ def decide_cap(decide: str | None, budget_calls: int | None, calls_for) -> tuple
         raise InputError("--decide sizes the cap itself: give --decide or --budget-calls, not both")
     calls = calls_for(effect)
     if calls is None:
-        raise InputError(f"--decide {decide}: no budget up to 10,000,000 calls decides a {effect * 100:g}-point effect "
-                         "with 80% power here")
+        raise InputError(
+            f"--decide {decide}: no budget up to 10,000,000 calls decides a {effect * 100:g}-point effect "
+            "with 80% power here"
+        )
     return effect, calls
 
 
@@ -40,8 +78,9 @@ def install(h, command: str, *, budget_calls: int | None, budget_usd: float | No
     if not plan_only and getattr(h, "cluster_address", None):
         h.cluster  # connect now: an unusable cluster is an error before anything is written  # noqa: B018
     h.budget = Budget(calls=budget_calls, usd=budget_usd)
-    h.plan_hook = lambda configs: show(h, _decides(h, configs_plan(h, configs, command), configs, command),
-                                       plan_only=plan_only, as_json=as_json)
+    h.plan_hook = lambda configs: show(
+        h, _decides(h, configs_plan(h, configs, command), configs, command), plan_only=plan_only, as_json=as_json
+    )
     return h.budget
 
 

@@ -27,8 +27,16 @@ def _plain(cell) -> str:
     return cell.plain if isinstance(cell, Text) else Text.from_markup(str(cell)).plain
 
 
-def fitted_table(title: str, columns: list[Column], rows: list[list], *, width: int, wide: bool = False,
-                 row_styles: list[str | None] | None = None, sections: set[int] | None = None):
+def fitted_table(
+    title: str,
+    columns: list[Column],
+    rows: list[list],
+    *,
+    width: int,
+    wide: bool = False,
+    row_styles: list[str | None] | None = None,
+    sections: set[int] | None = None,
+):
     """A rich Table of ``rows`` (cells in ``columns`` order) no wider than ``width`` unless ``wide``;
     returns (table, names of the columns left out, the width it needs: print it at least that wide)."""
     from rich import box
@@ -39,7 +47,9 @@ def fitted_table(title: str, columns: list[Column], rows: list[list], *, width: 
     def size(text: str, wrap: bool) -> int:
         return max((len(w) for w in text.split()), default=0) if wrap else len(text)
 
-    widths = [max([size(c.name, c.wrap), *(size(_plain(r[i]), c.wrap) for r in rows)]) + 3 for i, c in enumerate(columns)]
+    widths = [
+        max([size(c.name, c.wrap), *(size(_plain(r[i]), c.wrap) for r in rows)]) + 3 for i, c in enumerate(columns)
+    ]
     keep = list(range(len(columns)))
     if not wide:
         # Leave out the least needed column until the rest fit (SIMPLE_HEAD: no borders, padding 1 a side).
@@ -50,11 +60,13 @@ def fitted_table(title: str, columns: list[Column], rows: list[list], *, width: 
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
     for i in keep:
         c = columns[i]
-        table.add_column(c.name, justify=c.justify, overflow="fold", no_wrap=not c.wrap,
-                         min_width=widths[i] - 3 if c.wrap else None)
+        table.add_column(
+            c.name, justify=c.justify, overflow="fold", no_wrap=not c.wrap, min_width=widths[i] - 3 if c.wrap else None
+        )
     for n, row in enumerate(rows):
-        table.add_row(*(row[i] for i in keep), style=(row_styles or [None] * len(rows))[n],
-                      end_section=n in (sections or set()))
+        table.add_row(
+            *(row[i] for i in keep), style=(row_styles or [None] * len(rows))[n], end_section=n in (sections or set())
+        )
     return table, [columns[i].name for i in range(len(columns)) if i not in keep], sum(widths[k] for k in keep) - 1
 
 

@@ -13,7 +13,10 @@ __all__ = ["register"]
 
 def bench(
     quick: Annotated[bool, typer.Option("--quick", help="Smaller measurements (seconds, not minutes).")] = False,
-    only: Annotated[Optional[str], typer.Option("--only", help="Comma-separated rows: startup,overhead,cache,grading,tuning,viewer.")] = None,
+    only: Annotated[
+        Optional[str],
+        typer.Option("--only", help="Comma-separated rows: startup,overhead,cache,grading,tuning,viewer."),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Measure the harness: CLI start-up, overhead per model call, cache replay, grading, tuning, viewer."""
@@ -25,14 +28,21 @@ def bench(
     chosen = [x.strip() for x in only.split(",") if x.strip()] if only else None
     note = None if as_json else (lambda name: err_console().print(f"[dim]measuring {name} ...[/dim]"))
     rows = run_benchmarks(quick=quick, only=chosen, progress=note)
-    machine = {"cpus": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 2), "python": platform.python_version(),
-               "system": f"{platform.system()} {platform.machine()}", "quick": quick}
+    machine = {
+        "cpus": os.cpu_count(),
+        "load_1min": round(os.getloadavg()[0], 2),
+        "python": platform.python_version(),
+        "system": f"{platform.system()} {platform.machine()}",
+        "quick": quick,
+    }
     if as_json:
         print_json({"machine": machine, "rows": [r.model_dump() for r in rows]})
         return
     from rich.table import Table
 
-    table = Table(title=f"tuner bench{' --quick' if quick else ''} · {machine['cpus']} CPUs, load {machine['load_1min']}")
+    table = Table(
+        title=f"tuner bench{' --quick' if quick else ''} · {machine['cpus']} CPUs, load {machine['load_1min']}"
+    )
     for col in ("benchmark", "result", "target", "", "detail"):
         table.add_column(col, overflow="fold")
     for r in rows:

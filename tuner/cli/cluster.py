@@ -10,8 +10,10 @@ from tuner.cli._common import console
 
 __all__ = ["register"]
 
-cluster_app = typer.Typer(no_args_is_help=True, help="Workers on other machines for run, compare, tune, ablate and "
-                                                      "publish (--cluster ADDRESS or TUNER_CLUSTER).")
+cluster_app = typer.Typer(
+    no_args_is_help=True,
+    help="Workers on other machines for run, compare, tune, ablate and publish (--cluster ADDRESS or TUNER_CLUSTER).",
+)
 
 
 def _serve(make) -> None:
@@ -44,8 +46,13 @@ def _warm_up() -> None:
 
 @cluster_app.command("scheduler")
 def scheduler(
-    host: Annotated[str, typer.Option(help="Interface to listen on (an address the workers and commands reach; keep it "
-                                           "on a private network: the cluster runs what a connected client sends).")] = "127.0.0.1",
+    host: Annotated[
+        str,
+        typer.Option(
+            help="Interface to listen on (an address the workers and commands reach; keep it "
+            "on a private network: the cluster runs what a connected client sends)."
+        ),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 8786,
 ) -> None:
     """Start the scheduler: commands given `--cluster tcp://HOST:PORT` send their work through it."""
@@ -57,8 +64,11 @@ def scheduler(
         s = Scheduler(host=host, port=port, dashboard=False, dashboard_address=f"{host}:0")
         s.add_plugin(Claims())
         await s
-        console().print(f"scheduler at {s.address}: start `tuner cluster worker {s.address}` on each machine, then "
-                        f"run commands with --cluster {s.address} (or TUNER_CLUSTER={s.address})", soft_wrap=True)
+        console().print(
+            f"scheduler at {s.address}: start `tuner cluster worker {s.address}` on each machine, then "
+            f"run commands with --cluster {s.address} (or TUNER_CLUSTER={s.address})",
+            soft_wrap=True,
+        )
         return s
 
     _serve(make)
@@ -68,8 +78,14 @@ def scheduler(
 def worker(
     address: Annotated[str, typer.Argument(help="The scheduler's address, e.g. tcp://10.0.0.5:8786.")],
     calls: Annotated[int, typer.Option(min=1, max=512, help="Provider calls this worker makes at once.")] = 16,
-    grading: Annotated[int, typer.Option(min=1, max=64, help="Grading chunks at once (each grades its answers in "
-                                                             "parallel already; 1 per machine is usual).")] = 1,
+    grading: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Grading chunks at once (each grades its answers in parallel already; 1 per machine is usual).",
+        ),
+    ] = 1,
     name: Annotated[Optional[str], typer.Option(help="Worker name in errors and logs (default: host-pid).")] = None,
 ) -> None:
     """Start a worker on this machine: it makes provider calls (with this machine's API keys) and
@@ -93,12 +109,21 @@ def worker(
     async def make():
         from distributed import Worker
 
-        w = Worker(address, nthreads=calls + grading, resources={CALLS: calls, GRADING: grading}, name=label,
-                   local_directory=str(project.cache_dir / "cluster-worker"), dashboard=False)
+        w = Worker(
+            address,
+            nthreads=calls + grading,
+            resources={CALLS: calls, GRADING: grading},
+            name=label,
+            local_directory=str(project.cache_dir / "cluster-worker"),
+            dashboard=False,
+        )
         await w
         _warm_up()
-        console().print(f"worker {label} joined {address}: project {project.root}; {calls} calls and {grading} "
-                        f"grading chunk(s) at once; {tools}", soft_wrap=True)
+        console().print(
+            f"worker {label} joined {address}: project {project.root}; {calls} calls and {grading} "
+            f"grading chunk(s) at once; {tools}",
+            soft_wrap=True,
+        )
         return w
 
     try:

@@ -8,7 +8,17 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, TurnsOption, console, print_json, resolve_models,
+    ClusterOption,
+    DbOption,
+    JsonOption,
+    ModelOption,
+    NoCacheOption,
+    PanelOption,
+    SuiteOption,
+    TurnsOption,
+    console,
+    print_json,
+    resolve_models,
 )
 from tuner.cli._plan import BudgetCallsOption, BudgetUsdOption, PlanOption, install, spent_line
 from tuner.cli._progress import phase_progress
@@ -26,12 +36,25 @@ def compare_cmd(
     panel: PanelOption = None,
     samples: Annotated[int, typer.Option("--samples", "-k", min=1, max=1000, help="Samples per eval (set sides).")] = 3,
     category: CategoryOption = None,
-    before_offset: Annotated[int, typer.Option("--before-offset", min=0, help="First sample index of the before side.")] = 0,
-    after_offset: Annotated[int, typer.Option("--after-offset", min=0, help="First sample index of the after side.")] = 0,
+    before_offset: Annotated[
+        int, typer.Option("--before-offset", min=0, help="First sample index of the before side.")
+    ] = 0,
+    after_offset: Annotated[
+        int, typer.Option("--after-offset", min=0, help="First sample index of the after side.")
+    ] = 0,
     turns: TurnsOption = 1,
-    at_turn: Annotated[Optional[int], typer.Option("--at-turn", min=1, help="Verdicts after this turn of the repair loop (default: the last, --turns).")] = None,
-    report: Annotated[Optional[Path], typer.Option("--report", help="Markdown report path (default reports/compare/...).")] = None,
-    chart: Annotated[Optional[Path], typer.Option("--chart", help="PNG chart path (default: next to the report).")] = None,
+    at_turn: Annotated[
+        Optional[int],
+        typer.Option(
+            "--at-turn", min=1, help="Verdicts after this turn of the repair loop (default: the last, --turns)."
+        ),
+    ] = None,
+    report: Annotated[
+        Optional[Path], typer.Option("--report", help="Markdown report path (default reports/compare/...).")
+    ] = None,
+    chart: Annotated[
+        Optional[Path], typer.Option("--chart", help="PNG chart path (default: next to the report).")
+    ] = None,
     plan: PlanOption = False,
     budget_calls: BudgetCallsOption = None,
     budget_usd: BudgetUsdOption = None,
@@ -40,8 +63,14 @@ def compare_cmd(
     cluster: ClusterOption = None,
     suite: SuiteOption = None,
     wide: WideOption = False,
-    placebo: Annotated[bool, typer.Option("--placebo", help="Add a placebo arm: the after set's length in rule-shaped "
-                                          "text of another domain; every 'helps' is also tested against it.")] = False,
+    placebo: Annotated[
+        bool,
+        typer.Option(
+            "--placebo",
+            help="Add a placebo arm: the after set's length in rule-shaped "
+            "text of another domain; every 'helps' is also tested against it.",
+        ),
+    ] = False,
     placebo_seed: Annotated[int, typer.Option("--placebo-seed", min=0, help="Seed of the placebo text.")] = 0,
     as_json: JsonOption = False,
 ) -> None:
@@ -50,14 +79,25 @@ def compare_cmd(
     from tuner.runs import Harness
 
     with Harness(db=db, use_cache=not no_cache, cluster=cluster, turns=turns) as h:
-        budget = install(h, "compare", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
+        budget = install(
+            h, "compare", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json
+        )
         specs = resolve_models(h.project, model, panel)
         with phase_progress(not as_json) as progress:
             result = compare(
-                h, before, after, specs, category=category, samples=samples,
-                before_offset=before_offset, after_offset=after_offset,
-                models_given=bool(model or panel), progress=progress, at_turn=at_turn,
-                placebo=placebo, placebo_seed=placebo_seed,
+                h,
+                before,
+                after,
+                specs,
+                category=category,
+                samples=samples,
+                before_offset=before_offset,
+                after_offset=after_offset,
+                models_given=bool(model or panel),
+                progress=progress,
+                at_turn=at_turn,
+                placebo=placebo,
+                placebo_seed=placebo_seed,
             )
         report_path = report or default_report_path(h, result)
         chart_path = chart or report_path.with_suffix(".png")
@@ -92,9 +132,17 @@ def _print(result, report_path: Path, chart_path: Path, wide: bool = False) -> N
     styles = {"improved": "green", "regressed": "bold red", "not measured": "bold yellow"}
     infra = any(c.infra_before or c.infra_after for c in result.cells)
     # What a reader needs first stays at any width: the category, the change, q and the verdict.
-    columns = [Column("category", 0), Column("Δ [95% CI]", 0, "right"), Column("q (BH)", 1, "right"),
-               Column("verdict", 0), Column("f→p/p→f", 2, "right"), Column("after", 3, "right"),
-               Column("before", 4, "right"), Column("p", 5, "right"), Column("infra", 1 if infra else 6, "right")]
+    columns = [
+        Column("category", 0),
+        Column("Δ [95% CI]", 0, "right"),
+        Column("q (BH)", 1, "right"),
+        Column("verdict", 0),
+        Column("f→p/p→f", 2, "right"),
+        Column("after", 3, "right"),
+        Column("before", 4, "right"),
+        Column("p", 5, "right"),
+        Column("infra", 1 if infra else 6, "right"),
+    ]
     left_out: list[str] = []
     for key in dict.fromkeys(c.model_key for c in result.cells):
         cells = [c for c in result.cells if c.model_key == key]
@@ -103,14 +151,29 @@ def _print(result, report_path: Path, chart_path: Path, wide: bool = False) -> N
             f2p = sum(f.fail_to_pass for f in c.flips.values())
             p2f = sum(f.pass_to_fail for f in c.flips.values())
             style = styles.get(c.verdict, "")
-            rows.append([c.category, fmt_delta(c), "-" if c.q_value is None else f"{c.q_value:.3g}",
-                         f"[{style}]{c.verdict}[/{style}]" if style else c.verdict, f"{f2p}/{p2f}", fmt_rate(c.after),
-                         fmt_rate(c.before), f"{c.p_value:.3g}", f"{c.infra_before}/{c.infra_after}"])
+            rows.append(
+                [
+                    c.category,
+                    fmt_delta(c),
+                    "-" if c.q_value is None else f"{c.q_value:.3g}",
+                    f"[{style}]{c.verdict}[/{style}]" if style else c.verdict,
+                    f"{f2p}/{p2f}",
+                    fmt_rate(c.after),
+                    fmt_rate(c.before),
+                    f"{c.p_value:.3g}",
+                    f"{c.infra_before}/{c.infra_after}",
+                ]
+            )
         last = len(cells) - 2 if len(cells) > 1 and cells[-1].category == "overall" else -1
-        table, dropped, needed = fitted_table(f"{cells[0].model_label} · {result.before.label} → {result.after.label} · "
-                                              f"{plural(result.samples, 'sample')}/eval", columns, rows, width=out.width,
-                                              wide=wide,
-                                      sections={last})
+        table, dropped, needed = fitted_table(
+            f"{cells[0].model_label} · {result.before.label} → {result.after.label} · "
+            f"{plural(result.samples, 'sample')}/eval",
+            columns,
+            rows,
+            width=out.width,
+            wide=wide,
+            sections={last},
+        )
         left_out += [d for d in dropped if d not in left_out]
         print_wide(out, table, needed)
     if left_out:
@@ -129,8 +192,10 @@ def _print(result, report_path: Path, chart_path: Path, wide: bool = False) -> N
     if result.simulated_models:
         out.print(f"[dim]simulated models (planted gaps, not real LLMs): {', '.join(result.simulated_models)}[/dim]")
     for c in result.not_measured:
-        out.print(f"[bold yellow]not measured:[/bold yellow] {c.model_label} · {c.category}: {c.pairs} of {c.expected} "
-                  f"planned pairs (infra before/after {c.infra_before}/{c.infra_after}); re-run the same command to retry them")
+        out.print(
+            f"[bold yellow]not measured:[/bold yellow] {c.model_label} · {c.category}: {c.pairs} of {c.expected} "
+            f"planned pairs (infra before/after {c.infra_before}/{c.infra_after}); re-run the same command to retry them"
+        )
     if result.exit_code == 1:
         verdict = "[bold red]significant regression: exit 1[/bold red]"
     elif result.exit_code == 4:
@@ -147,10 +212,18 @@ def _print_placebo(out, result, wide: bool) -> None:
     from tuner.compare.report import fmt_delta
 
     arm = result.placebo
-    out.print(f"[bold]placebo[/bold] {arm.side.label}: {arm.tokens} tokens of rules about {arm.domain} "
-              f"(the length of {arm.matches}), prompt {next(iter(arm.side.prompts.values()), '')[:19]}")
-    columns = [Column("category", 0), Column("vs none Δ", 0, "right"), Column("q", 1, "right"),
-               Column("vs placebo Δ", 0, "right"), Column("q ", 1, "right"), Column("claim", 0)]
+    out.print(
+        f"[bold]placebo[/bold] {arm.side.label}: {arm.tokens} tokens of rules about {arm.domain} "
+        f"(the length of {arm.matches}), prompt {next(iter(arm.side.prompts.values()), '')[:19]}"
+    )
+    columns = [
+        Column("category", 0),
+        Column("vs none Δ", 0, "right"),
+        Column("q", 1, "right"),
+        Column("vs placebo Δ", 0, "right"),
+        Column("q ", 1, "right"),
+        Column("claim", 0),
+    ]
     styles = {BEYOND: "green", NO_MORE: "yellow", "not measured": "bold yellow"}
     placebo_by = {(c.model_key, c.category): c for c in arm.cells}
     pairs = list(zip(result.cells, result.helps))  # helps rows follow the cells' order
@@ -160,11 +233,23 @@ def _print_placebo(out, result, wide: bool) -> None:
         for c, row in ((c, r) for c, r in pairs if c.model_key == key):
             p = placebo_by.get((c.model_key, c.category))
             style = styles.get(row.claim, "dim")
-            rows.append([c.category, fmt_delta(c), "-" if c.q_value is None else f"{c.q_value:.3g}",
-                         fmt_delta(p) if p else "n/a", "-" if p is None or p.q_value is None else f"{p.q_value:.3g}",
-                         f"[{style}]{row.claim}[/{style}]"])
-        table, _, needed = fitted_table(f"{cells[0].model_label} · {result.after.label} against {result.before.label} "
-                                        f"and against the placebo", columns, rows, width=out.width, wide=wide)
+            rows.append(
+                [
+                    c.category,
+                    fmt_delta(c),
+                    "-" if c.q_value is None else f"{c.q_value:.3g}",
+                    fmt_delta(p) if p else "n/a",
+                    "-" if p is None or p.q_value is None else f"{p.q_value:.3g}",
+                    f"[{style}]{row.claim}[/{style}]",
+                ]
+            )
+        table, _, needed = fitted_table(
+            f"{cells[0].model_label} · {result.after.label} against {result.before.label} and against the placebo",
+            columns,
+            rows,
+            width=out.width,
+            wide=wide,
+        )
         print_wide(out, table, needed)
 
 
@@ -191,19 +276,22 @@ def _print_turns(result) -> None:
 
 def power_cmd(
     effect: Annotated[float, typer.Option("--effect", help="Expected change in pass rate (e.g. 0.15 or -0.1).")] = 0.15,
-    baseline: Annotated[Optional[float], typer.Option("--baseline", help="Pass rate before (default: stored runs, else 0.6).")] = None,
+    baseline: Annotated[
+        Optional[float], typer.Option("--baseline", help="Pass rate before (default: stored runs, else 0.6).")
+    ] = None,
     category: CategoryOption = None,
-    alpha: Annotated[float, typer.Option("--alpha", min=0.0001, max=0.5, help="Significance level of one cell.")] = 0.05,
+    alpha: Annotated[
+        float, typer.Option("--alpha", min=0.0001, max=0.5, help="Significance level of one cell.")
+    ] = 0.05,
     db: DbOption = None,
     suite: SuiteOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """How many samples per eval give 80% power to detect an effect on this suite."""
     from tuner.compare.history import stored_heterogeneity
+    from tuner.errors import NotFoundError
     from tuner.runs import Harness
     from tuner.stats.power import DEFAULT_BASELINE, DEFAULT_ICC, power_curve
-
-    from tuner.errors import NotFoundError
 
     with Harness(db=db, create=False) as h:
         tasks = len(h.suite.select(category=category))
@@ -237,11 +325,15 @@ def _print_power(result, category: str | None) -> None:
         table.add_row(str(p.samples), f"{p.power:.0%}", style="green" if p.power >= 0.8 else "")
     out.print(table)
     if result.smallest_k is None:
-        out.print(f"No K up to {result.points[-1].samples} reaches 80% power: this comparison cannot reliably tell; "
-                  "expect a larger effect or add evals.")
+        out.print(
+            f"No K up to {result.points[-1].samples} reaches 80% power: this comparison cannot reliably tell; "
+            "expect a larger effect or add evals."
+        )
     else:
-        out.print(f"Smallest K with 80% power: [bold]{result.smallest_k}[/bold] (McNemar exact, one cell; "
-                  "BH across many cells needs a little more).")
+        out.print(
+            f"Smallest K with 80% power: [bold]{result.smallest_k}[/bold] (McNemar exact, one cell; "
+            "BH across many cells needs a little more)."
+        )
 
 
 def register(app: typer.Typer) -> None:

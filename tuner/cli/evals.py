@@ -19,7 +19,9 @@ def register(app: typer.Typer) -> None:
 
 
 @evals_app.command("list")
-def list_evals(json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False, suite: SuiteOption = None) -> None:
+def list_evals(
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False, suite: SuiteOption = None
+) -> None:
     """Evals per category, with the held-out count."""
     from rich.console import Console
     from rich.table import Table
@@ -31,10 +33,15 @@ def list_evals(json_out: Annotated[bool, typer.Option("--json", help="Print JSON
     per_cat = {c: [e for e in suite.evals if e.category == c] for c in suite.categories}
     if json_out:
         data = {
-            "suite": suite.manifest.name, "version": suite.manifest.version, "hash": suite.hash,
-            "total": len(suite.evals), "held_out": sum(e.held_out for e in suite.evals),
-            "categories": {c: {"evals": [e.id for e in evs], "held_out": [e.id for e in evs if e.held_out]}
-                           for c, evs in per_cat.items()},
+            "suite": suite.manifest.name,
+            "version": suite.manifest.version,
+            "hash": suite.hash,
+            "total": len(suite.evals),
+            "held_out": sum(e.held_out for e in suite.evals),
+            "categories": {
+                c: {"evals": [e.id for e in evs], "held_out": [e.id for e in evs if e.held_out]}
+                for c, evs in per_cat.items()
+            },
         }
         typer.echo(json.dumps(data, indent=2))
         return
@@ -71,15 +78,25 @@ def validate(
     bad = [(which, r) for (_, which, _), r in zip(answers, results) if not r.passed]
     alternatives = len(answers) - len(evals)
     if json_out:
-        typer.echo(json.dumps({"total": len(results), "passed": len(results) - len(bad), "alternatives": alternatives,
-                               "results": [{**r.model_dump(), "answer": which} for (_, which, _), r in zip(answers, results)]},
-                              indent=2))
+        typer.echo(
+            json.dumps(
+                {
+                    "total": len(results),
+                    "passed": len(results) - len(bad),
+                    "alternatives": alternatives,
+                    "results": [{**r.model_dump(), "answer": which} for (_, which, _), r in zip(answers, results)],
+                },
+                indent=2,
+            )
+        )
     else:
         for which, result in bad:
             typer.echo(f"{result.eval_id} ({which}):")
             print_steps(result, only_problems=True)
-        typer.echo(f"{len(results) - len(bad)}/{len(results)} answers pass every step "
-                   f"({len(evals)} reference, {alternatives} alternative)")
+        typer.echo(
+            f"{len(results) - len(bad)}/{len(results)} answers pass every step "
+            f"({len(evals)} reference, {alternatives} alternative)"
+        )
     if bad:
         from tuner.errors import EXIT_CODES, TunerError
 

@@ -26,8 +26,12 @@ def register(app: typer.Typer) -> None:
 
 
 def grade_dir(
-    directory: Annotated[Path, typer.Argument(help="Output folder holding the answer roots of the suite's kind "
-                                                  "(`tuner evals list` names them).")],
+    directory: Annotated[
+        Path,
+        typer.Argument(
+            help="Output folder holding the answer roots of the suite's kind (`tuner evals list` names them)."
+        ),
+    ],
     eval_ref: Annotated[str, typer.Option("--eval", "-e", help="Eval id (005-actions/001-x) or eval folder.")],
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Grade again even if cached.")] = False,
@@ -88,8 +92,13 @@ def graded_with_progress(
     columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(file=sys.stderr), transient=True) as bar:
         task = bar.add_task("grading", total=len(requests))
-        return grade(project, requests, use_cache=use_cache, suite=suite,
-                     progress=lambda done, total: bar.update(task, completed=done, total=total))
+        return grade(
+            project,
+            requests,
+            use_cache=use_cache,
+            suite=suite,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
 
 
 def print_steps(result: GradeResult, *, only_problems: bool = False) -> None:
@@ -111,4 +120,6 @@ def print_steps(result: GradeResult, *, only_problems: bool = False) -> None:
         for line in step.warnings if not only_problems else ():
             console.print(f"        [yellow]warning[/] {escape(line)}", highlight=False)
     if result.infra_error:
-        console.print(f"  [magenta]infrastructure error[/]: {escape(result.infra_error)} (not counted as a model failure)")
+        console.print(
+            f"  [magenta]infrastructure error[/]: {escape(result.infra_error)} (not counted as a model failure)"
+        )

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tuner.cli._common import SuiteOption, JsonOption, console, err_console, print_json, project
+from tuner.cli._common import JsonOption, SuiteOption, console, err_console, print_json, project
 
 __all__ = ["register"]
 
@@ -23,7 +23,9 @@ def _guidelines():
 
 @app.command("list")
 def list_rules(
-    status: Annotated[Optional[str], typer.Option(help="Only rules with this status (active, candidate, retired).")] = None,
+    status: Annotated[
+        Optional[str], typer.Option(help="Only rules with this status (active, candidate, retired).")
+    ] = None,
     category: Annotated[Optional[str], typer.Option(help="Only rules targeting this category.")] = None,
     as_json: JsonOption = False,
     suite: SuiteOption = None,
@@ -37,7 +39,12 @@ def list_rules(
         if (status is None or r.status == status) and (category is None or category in r.targets)
     ]
     if as_json:
-        print_json([{**r.model_dump(exclude={"body", "variants"}), "hash": r.hash(), "variants": r.variant_names} for r in rules])
+        print_json(
+            [
+                {**r.model_dump(exclude={"body", "variants"}), "hash": r.hash(), "variants": r.variant_names}
+                for r in rules
+            ]
+        )
         return
     from rich.table import Table
 
@@ -50,7 +57,12 @@ def list_rules(
 
 
 @app.command("show")
-def show(rule_id: str, variant: Annotated[str, typer.Option(help="Phrasing to show.")] = "default", as_json: JsonOption = False, suite: SuiteOption = None) -> None:
+def show(
+    rule_id: str,
+    variant: Annotated[str, typer.Option(help="Phrasing to show.")] = "default",
+    as_json: JsonOption = False,
+    suite: SuiteOption = None,
+) -> None:
     """Show one rule: metadata, hash and text."""
     rule = _guidelines().library.get(rule_id)
     text = rule.text(variant)
@@ -81,7 +93,9 @@ def render(
         write_atomic(output, prompt.text)
     else:
         typer.echo(prompt.text, nl=False)
-    err_console().print(f"[dim]{prompt.set_name}: {len(prompt.rules)} rules, {prompt.tokens} tokens, {prompt.hash}[/dim]")
+    err_console().print(
+        f"[dim]{prompt.set_name}: {len(prompt.rules)} rules, {prompt.tokens} tokens, {prompt.hash}[/dim]"
+    )
 
 
 @app.command("validate")
@@ -110,7 +124,9 @@ def diff(
         print_json(d.model_dump())
         return
     out = console()
-    out.print(f"{before} -> {after}: {len(d.added)} added, {len(d.removed)} removed, {len(d.changed)} changed, {len(d.unchanged)} unchanged")
+    out.print(
+        f"{before} -> {after}: {len(d.added)} added, {len(d.removed)} removed, {len(d.changed)} changed, {len(d.unchanged)} unchanged"
+    )
     for r in d.added:
         out.print(f"[green]+ {r.id}[/green] ({r.variant}, {short(r.hash)})")
     for r in d.removed:

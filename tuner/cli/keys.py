@@ -35,8 +35,11 @@ def create_cmd(
         print_json({**_json(new.key), "key": new.secret})
         return
     typer.echo(new.secret)
-    typer.echo(f"key {new.key.id} ({new.key.name}): copy it now, it is not shown again. "
-               "Use it as `Authorization: Bearer <key>`.", err=True)
+    typer.echo(
+        f"key {new.key.id} ({new.key.name}): copy it now, it is not shown again. "
+        "Use it as `Authorization: Bearer <key>`.",
+        err=True,
+    )
 
 
 @keys_app.command("list")

@@ -15,9 +15,25 @@ __all__ = ["app", "main"]
 
 # Command modules, registered in this order. Each exposes ``register(app)`` and imports nothing
 # heavy at module level, so `tuner --help` stays fast.
-_MODULES = ("guidelines", "evals", "grade", "models", "run", "runs", "compare", "tune", "ablate", "publish", "analyze",
-            "sessions", "keys", "serve",
-            "store", "bench", "cluster")
+_MODULES = (
+    "guidelines",
+    "evals",
+    "grade",
+    "models",
+    "run",
+    "runs",
+    "compare",
+    "tune",
+    "ablate",
+    "publish",
+    "analyze",
+    "sessions",
+    "keys",
+    "serve",
+    "store",
+    "bench",
+    "cluster",
+)
 
 
 class _Group(typer.core.TyperGroup):
@@ -56,7 +72,9 @@ class _Group(typer.core.TyperGroup):
             typer.echo(f"tuner: error: {scrub(message)}", err=True)  # never echo a key, whatever raised
             raise typer.Exit(exit_code(exc)) from None
         except KeyboardInterrupt as exc:
-            typer.echo("tuner: interrupted; everything recorded so far is kept (run the same command to resume)", err=True)
+            typer.echo(
+                "tuner: interrupted; everything recorded so far is kept (run the same command to resume)", err=True
+            )
             raise typer.Exit(exit_code(exc)) from None
         except Exception as exc:  # noqa: BLE001 - whatever escaped: never a key on the screen
             from typer._click import exceptions as click
@@ -81,8 +99,11 @@ def _unexpected(exc: Exception):
         typer.echo(f"tuner: error: the model provider failed: {scrub(f'{type(exc).__name__}: {exc}')}", err=True)
         raise typer.Exit(EXIT_CODES[IncompleteError]) from None
     typer.echo(mask("".join(traceback.format_exception(exc))).rstrip(), err=True)
-    typer.echo(f"tuner: internal error (a bug; please report it with the traceback above): "
-               f"{scrub(f'{type(exc).__name__}: {exc}')}", err=True)
+    typer.echo(
+        f"tuner: internal error (a bug; please report it with the traceback above): "
+        f"{scrub(f'{type(exc).__name__}: {exc}')}",
+        err=True,
+    )
     raise typer.Exit(EXIT_CODES[TunerError]) from None
 
 

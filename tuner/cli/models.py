@@ -60,9 +60,17 @@ def list_models(
     table.columns.insert(0, Column("model", no_wrap=True))
     for r in rows:
         params = ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "-"
-        table.add_row(r["model"], short(r["key"], 8), params, r["api_base"] or "-", str(r["concurrency"]),
-                      str(r["rpm"] or "-"), f"{r['timeout_s']:g}s", str(r["max_retries"]),
-                      "yes" if r["simulated"] else "-")
+        table.add_row(
+            r["model"],
+            short(r["key"], 8),
+            params,
+            r["api_base"] or "-",
+            str(r["concurrency"]),
+            str(r["rpm"] or "-"),
+            f"{r['timeout_s']:g}s",
+            str(r["max_retries"]),
+            "yes" if r["simulated"] else "-",
+        )
     Console().print(table)
 
 

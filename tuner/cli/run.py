@@ -7,8 +7,18 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption, TurnsOption,
-    console, print_json, resolve_models,
+    ClusterOption,
+    DbOption,
+    JsonOption,
+    ModelOption,
+    NoCacheOption,
+    PanelOption,
+    SamplesOption,
+    SuiteOption,
+    TurnsOption,
+    console,
+    print_json,
+    resolve_models,
 )
 from tuner.cli._plan import BudgetCallsOption, BudgetUsdOption, PlanOption, install, spent_line
 from tuner.cli._progress import phase_progress
@@ -41,14 +51,28 @@ def run(
         rule_set = h.guidelines.load_set(guidelines)
         specs = resolve_models(h.project, model, panel)
         evals = h.suite.select(category=category)
-        configs = [RunConfig(spec=s, rule_set=rule_set, eval_ids=tuple(e.id for e in evals), samples=samples) for s in specs]
+        configs = [
+            RunConfig(spec=s, rule_set=rule_set, eval_ids=tuple(e.id for e in evals), samples=samples) for s in specs
+        ]
         with phase_progress(not as_json) as progress:
             outcomes = run_experiment(h, configs, progress, category=category)
     causes = infra_causes([r for o in outcomes for r in o.results])
     if as_json:
-        print_json([{"run": o.run.id, "model": o.run.model, "model_key": o.run.model_key, "prompt": o.prompt.hash,
-                     "status": o.run.status, **o.summary, "infra_causes": infra_causes(o.results),
-                     "command_spent": budget.spent} for o in outcomes])
+        print_json(
+            [
+                {
+                    "run": o.run.id,
+                    "model": o.run.model,
+                    "model_key": o.run.model_key,
+                    "prompt": o.prompt.hash,
+                    "status": o.run.status,
+                    **o.summary,
+                    "infra_causes": infra_causes(o.results),
+                    "command_spent": budget.spent,
+                }
+                for o in outcomes
+            ]
+        )
     else:
         _print(outcomes)
         _print_causes(causes)
@@ -57,14 +81,18 @@ def run(
         from tuner.errors import IncompleteError
 
         n = sum(causes.values())
-        raise IncompleteError(f"run incomplete: {n} result(s) are infrastructure failures; run the same command to retry them")
+        raise IncompleteError(
+            f"run incomplete: {n} result(s) are infrastructure failures; run the same command to retry them"
+        )
 
 
 def infra_causes(results) -> dict[str, int]:
     """{cause: count} of the infrastructure failures among ``results``, most frequent first."""
     from collections import Counter
 
-    counts = Counter((r.error or "unknown infrastructure failure").split(" (after ")[0] for r in results if r.outcome == "infra")
+    counts = Counter(
+        (r.error or "unknown infrastructure failure").split(" (after ")[0] for r in results if r.outcome == "infra"
+    )
     return dict(counts.most_common())
 
 
@@ -72,7 +100,9 @@ def _print_causes(causes: dict[str, int]) -> None:
     if not causes:
         return
     out = console()
-    out.print(f"[bold red]incomplete[/bold red]: {sum(causes.values())} infrastructure failure(s), excluded from the rates above:")
+    out.print(
+        f"[bold red]incomplete[/bold red]: {sum(causes.values())} infrastructure failure(s), excluded from the rates above:"
+    )
     for cause, n in causes.items():
         out.print(f"  {n:>5} × {cause}")
 
@@ -118,7 +148,11 @@ def turns_table(repair: dict):
         cells = []
         for s in by_turn.values():
             c = s["overall"] if cat == "overall" else s["categories"].get(cat)
-            cells.append("n/a" if not c or c["pass_rate"] is None else f"{c['pass_rate']:.0%} ({c['pass']}/{c['pass'] + c['fail']})")
+            cells.append(
+                "n/a"
+                if not c or c["pass_rate"] is None
+                else f"{c['pass_rate']:.0%} ({c['pass']}/{c['pass'] + c['fail']})"
+            )
         table.add_row(cat, *cells, end_section=cat == list(first["categories"])[-1])
     table.add_row("answers (provider calls)", *(f"{s['answers']} ({s['provider_calls']})" for s in by_turn.values()))
     return table

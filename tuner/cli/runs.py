@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tuner.cli._common import SuiteOption, DbOption, JsonOption, console, print_json
+from tuner.cli._common import DbOption, JsonOption, SuiteOption, console, print_json
 from tuner.cli._table import WideOption
 
 __all__ = ["register"]
@@ -28,7 +28,9 @@ def _fmt(est) -> str:
 def list_cmd(
     model: Annotated[Optional[str], typer.Option("--model", "-m", help="Only runs of this model.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Most recent N runs.")] = 20,
-    every: Annotated[bool, typer.Option("--all", help="Also the runs ablations and tunes made as parts of themselves.")] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="Also the runs ablations and tunes made as parts of themselves.")
+    ] = False,
     db: DbOption = None,
     suite: SuiteOption = None,
     wide: WideOption = False,
@@ -40,10 +42,9 @@ def list_cmd(
     experiment pages, or with --all); --suite lists only that suite's runs."""
     from tuner.cli._common import open_store
     from tuner.compare import OVERALL, model_label, rate_rows
-    from tuner.models.panel import is_sim_model
-    from tuner.hashing import short
-
     from tuner.errors import NotFoundError
+    from tuner.hashing import short
+    from tuner.models.panel import is_sim_model
 
     try:
         store = open_store(db)
@@ -71,25 +72,55 @@ def list_cmd(
         if store:
             store.close()
     if as_json:
-        print_json([
-            {"id": run.id, "model": run.model, "simulated": is_sim_model(run.model), "set": run.set_name,
-             "status": run.status, "overall": _est_json(o.estimate), "infra": o.infra, "samples": run.samples,
-             "evals": len(run.eval_ids), "usage": usage[run.id].as_json(), "updated_at": run.updated_at}
-            for run, o in rows
-        ])
+        print_json(
+            [
+                {
+                    "id": run.id,
+                    "model": run.model,
+                    "simulated": is_sim_model(run.model),
+                    "set": run.set_name,
+                    "status": run.status,
+                    "overall": _est_json(o.estimate),
+                    "infra": o.infra,
+                    "samples": run.samples,
+                    "evals": len(run.eval_ids),
+                    "usage": usage[run.id].as_json(),
+                    "updated_at": run.updated_at,
+                }
+                for run, o in rows
+            ]
+        )
         return
     from tuner.cli._table import Column, fitted_table, print_wide
 
     # Tokens are in `runs show` and --json; columns a terminal cannot fit are left out by priority.
-    columns = [Column("id", 0), Column("model", 0, wrap=True), Column("set", 0), Column("calls", 1, "right"),
-               Column("cost", 1, "right"), Column("overall [95% CI]", 2), Column("status", 3),
-               Column("when", 4), Column("k × evals", 5, "right")]
+    columns = [
+        Column("id", 0),
+        Column("model", 0, wrap=True),
+        Column("set", 0),
+        Column("calls", 1, "right"),
+        Column("cost", 1, "right"),
+        Column("overall [95% CI]", 2),
+        Column("status", 3),
+        Column("when", 4),
+        Column("k × evals", 5, "right"),
+    ]
     cells = []
     for run, o in rows:
         u = usage[run.id]
-        cells.append([short(run.id), model_label(run.model, run.params), run.set_name, str(u.calls), u.cost_text(),
-                      _fmt(o.estimate), run.status, run.updated_at.strftime("%m-%d %H:%M") if run.updated_at else "",
-                      f"{run.samples} × {len(run.eval_ids)}"])
+        cells.append(
+            [
+                short(run.id),
+                model_label(run.model, run.params),
+                run.set_name,
+                str(u.calls),
+                u.cost_text(),
+                _fmt(o.estimate),
+                run.status,
+                run.updated_at.strftime("%m-%d %H:%M") if run.updated_at else "",
+                f"{run.samples} × {len(run.eval_ids)}",
+            ]
+        )
     out = console()
     table, left_out, needed = fitted_table("runs (newest first)", columns, cells, width=out.width, wide=wide)
     print_wide(out, table, needed)
@@ -117,12 +148,18 @@ def _eval_rows(results) -> list[dict]:
         if failing:
             failed = next((s for s in failing.steps if s.status == "fail"), None)
             detail = _first_line(failed.detail if failed and failed.detail else failing.error)
-        rows.append({
-            "eval": eval_id, "category": rs[0].category,
-            "outcomes": [r.outcome for r in rs], "passes": sum(r.outcome == "pass" for r in rs),
-            "scored": sum(r.outcome != "infra" for r in rs), "infra": sum(r.outcome == "infra" for r in rs),
-            "first_failing_step": step, "first_error": detail or None,
-        })
+        rows.append(
+            {
+                "eval": eval_id,
+                "category": rs[0].category,
+                "outcomes": [r.outcome for r in rs],
+                "passes": sum(r.outcome == "pass" for r in rs),
+                "scored": sum(r.outcome != "infra" for r in rs),
+                "infra": sum(r.outcome == "infra" for r in rs),
+                "first_failing_step": step,
+                "first_error": detail or None,
+            }
+        )
     return rows
 
 
@@ -137,7 +174,6 @@ def show_cmd(
     from tuner.cli._common import open_store, project
     from tuner.compare import model_label, rate_rows
     from tuner.models.panel import is_sim_model
-
     from tuner.runs.usage import run_usage
 
     store = open_store(db)
@@ -157,8 +193,16 @@ def show_cmd(
     evals = _eval_rows(results)
     meta = run.model_dump(mode="json", exclude={"summary", "eval_ids"})
     if as_json:
-        print_json({**meta, "simulated": is_sim_model(run.model), "evals": len(run.eval_ids), "usage": usage.as_json(),
-                    "rates": {r.category: {**_est_json(r.estimate), "infra": r.infra} for r in rates}, "results": evals})
+        print_json(
+            {
+                **meta,
+                "simulated": is_sim_model(run.model),
+                "evals": len(run.eval_ids),
+                "usage": usage.as_json(),
+                "rates": {r.category: {**_est_json(r.estimate), "infra": r.infra} for r in rates},
+                "results": evals,
+            }
+        )
         return
     _print_show(run, rates, evals, model_label, usage)
 
@@ -169,28 +213,43 @@ def _print_show(run, rates, evals, model_label, usage) -> None:
     from tuner.hashing import short
 
     out = console()
-    out.print(f"[bold]run {short(run.id)}[/bold]  {model_label(run.model, run.params)} · set {run.set_name} · {run.status}")
-    out.print(f"prompt {short(run.prompt_hash)} · suite {run.suite} {short(run.suite_hash)} · grader {short(run.grader_hash)} "
-              f"· {len(run.eval_ids)} evals × {run.samples} samples (offset {run.sample_offset}) · git {run.git_rev or 'n/a'}")
+    out.print(
+        f"[bold]run {short(run.id)}[/bold]  {model_label(run.model, run.params)} · set {run.set_name} · {run.status}"
+    )
+    out.print(
+        f"prompt {short(run.prompt_hash)} · suite {run.suite} {short(run.suite_hash)} · grader {short(run.grader_hash)} "
+        f"· {len(run.eval_ids)} evals × {run.samples} samples (offset {run.sample_offset}) · git {run.git_rev or 'n/a'}"
+    )
     if run.params:
         out.print(f"params {run.params}")
     out.print(f"created {run.created_at} · updated {run.updated_at}")
-    out.print(f"{usage.calls} provider calls · {usage.prompt_tokens:,} tokens in, {usage.completion_tokens:,} out · "
-              f"cost {usage.cost_text()}")
+    out.print(
+        f"{usage.calls} provider calls · {usage.prompt_tokens:,} tokens in, {usage.completion_tokens:,} out · "
+        f"cost {usage.cost_text()}"
+    )
     rt = Table(title="pass rates (95% CI; tasks are the unit)")
     for col in ("category", "pass rate", "passes / scored", "infra"):
         rt.add_column(col, justify="left" if col == "category" else "right")
     for i, r in enumerate(rates):
-        rt.add_row(r.category, _fmt(r.estimate), f"{r.estimate.passes}/{r.estimate.n}", str(r.infra),
-                   end_section=i == len(rates) - 2)
+        rt.add_row(
+            r.category,
+            _fmt(r.estimate),
+            f"{r.estimate.passes}/{r.estimate.n}",
+            str(r.infra),
+            end_section=i == len(rates) - 2,
+        )
     out.print(rt)
     et = Table(title="evals")
     for col in ("eval", "outcomes", "first failing step", "first error line"):
         et.add_column(col, overflow="fold")
     marks = {"pass": "[green]✓[/green]", "fail": "[red]✗[/red]", "infra": "[yellow]![/yellow]"}
     for e in evals:
-        et.add_row(e["eval"], "".join(marks.get(o, "?") for o in e["outcomes"]) + f" {e['passes']}/{e['scored']}",
-                   e["first_failing_step"] or "", e["first_error"] or "")
+        et.add_row(
+            e["eval"],
+            "".join(marks.get(o, "?") for o in e["outcomes"]) + f" {e['passes']}/{e['scored']}",
+            e["first_failing_step"] or "",
+            e["first_error"] or "",
+        )
     out.print(et)
 
 
@@ -225,12 +284,21 @@ def leaderboard_cmd(
     for col in ("model", "rule set (prompt)", "mean pass rate", "sd", "runs"):
         table.add_column(col, justify="left" if col in ("model", "rule set (prompt)") else "right")
     for r in rows:
-        table.add_row(r.model_label, f"{r.set_name} ({short(r.prompt_hash, 8)})", f"{r.mean:.1%}",
-                      "n/a" if r.sd is None else f"{r.sd:.1%}", str(r.runs))
+        table.add_row(
+            r.model_label,
+            f"{r.set_name} ({short(r.prompt_hash, 8)})",
+            f"{r.mean:.1%}",
+            "n/a" if r.sd is None else f"{r.sd:.1%}",
+            str(r.runs),
+        )
     out = console()
     out.print(table)
     if not rows:
-        out.print("No complete run of this suite version" + ("" if include_partial else " covering every eval (see --include-partial)") + ".")
+        out.print(
+            "No complete run of this suite version"
+            + ("" if include_partial else " covering every eval (see --include-partial)")
+            + "."
+        )
 
 
 def register(app: typer.Typer) -> None:

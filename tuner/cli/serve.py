@@ -24,17 +24,42 @@ def _seconds(option: str, value: str) -> float:
 
 
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (default: this machine only).")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (default: this machine only).")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="Port (0: any free port).")] = 8765,
-    allowed_host: Annotated[Optional[list[str]], typer.Option(
-        "--allowed-host", metavar="HOST", help="Another Host name the viewer answers to (repeatable; '*.example.com' patterns; '*': any). "
-                               "By default only the address it listens on (127.0.0.1, localhost, [::1] for loopback).")] = None,
-    trusted_proxy: Annotated[Optional[list[str]], typer.Option(
-        "--trusted-proxy", metavar="ADDRESS", help="Address (or network) of a reverse proxy whose X-Forwarded-For/-Proto headers are "
-                                "believed (repeatable). By default no client's are.")] = None,
-    session_idle: Annotated[str, typer.Option("--session-idle", metavar="DURATION", help="A browser session ends after this long without a request.")] = "12h",
-    session_max: Annotated[str, typer.Option("--session-max", metavar="DURATION", help="A browser session ends this long after it was opened.")] = "7d",
-    link_expiry: Annotated[str, typer.Option("--link-expiry", metavar="DURATION", help="An unused one-time login link lapses after this long.")] = "1h",
+    allowed_host: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--allowed-host",
+            metavar="HOST",
+            help="Another Host name the viewer answers to (repeatable; '*.example.com' patterns; '*': any). "
+            "By default only the address it listens on (127.0.0.1, localhost, [::1] for loopback).",
+        ),
+    ] = None,
+    trusted_proxy: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--trusted-proxy",
+            metavar="ADDRESS",
+            help="Address (or network) of a reverse proxy whose X-Forwarded-For/-Proto headers are "
+            "believed (repeatable). By default no client's are.",
+        ),
+    ] = None,
+    session_idle: Annotated[
+        str,
+        typer.Option(
+            "--session-idle", metavar="DURATION", help="A browser session ends after this long without a request."
+        ),
+    ] = "12h",
+    session_max: Annotated[
+        str,
+        typer.Option("--session-max", metavar="DURATION", help="A browser session ends this long after it was opened."),
+    ] = "7d",
+    link_expiry: Annotated[
+        str,
+        typer.Option("--link-expiry", metavar="DURATION", help="An unused one-time login link lapses after this long."),
+    ] = "1h",
     db: DbOption = None,
     suite: SuiteOption = None,
 ) -> None:
@@ -47,8 +72,11 @@ def serve(
 
     from tuner.errors import InputError
 
-    times = {"idle": _seconds("--session-idle", session_idle), "lifetime": _seconds("--session-max", session_max),
-             "link_ttl": _seconds("--link-expiry", link_expiry)}
+    times = {
+        "idle": _seconds("--session-idle", session_idle),
+        "lifetime": _seconds("--session-max", session_max),
+        "link_ttl": _seconds("--link-expiry", link_expiry),
+    }
     proxies = [p.strip() for value in trusted_proxy or [] for p in value.split(",") if p.strip()]
     _check_proxies(proxies)
     from tuner.web.guard import allowed_hosts
@@ -100,15 +128,25 @@ def _run(proj, store, sock, host: str, hosts: list[str], proxies: list[str], tim
     typer.echo(f"tuner viewer on http://{shown}:{bound}/  (Ctrl-C to stop)")
     typer.echo(f"log in (once, in your browser): http://{shown}:{bound}/login?token={login.token}", err=False)
     if not is_loopback(host):
-        typer.echo(f"warning: listening on {host} over plain HTTP: the login link, cookie and API keys cross the network "
-                   "unencrypted; serve it behind a TLS proxy (docs/viewer.md) or reach it through an SSH tunnel", err=True)
+        typer.echo(
+            f"warning: listening on {host} over plain HTTP: the login link, cookie and API keys cross the network "
+            "unencrypted; serve it behind a TLS proxy (docs/viewer.md) or reach it through an SSH tunnel",
+            err=True,
+        )
     import sys
 
     sys.stdout.flush()
     # X-Forwarded-* headers change what the app believes about the client and the scheme: only the
     # proxies named with --trusted-proxy may send them (uvicorn otherwise trusts 127.0.0.1 by default).
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=bool(proxies),
-                                           forwarded_allow_ips=",".join(proxies) or None))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            log_level="warning",
+            access_log=False,
+            proxy_headers=bool(proxies),
+            forwarded_allow_ips=",".join(proxies) or None,
+        )
+    )
     server.run(sockets=[sock])
 
 

@@ -28,19 +28,37 @@ def _filter(**values):
 
 
 def _row(s) -> dict:
-    return {"key": s.key, "result_id": s.result_id, "run": s.run_id, "model": s.model, "eval": s.eval_id,
-            "category": s.category, "sample": s.sample_index, "outcome": s.outcome, "failed_step": s.failed_step,
-            "prompt_tokens": s.prompt_tokens, "completion_tokens": s.completion_tokens, "cost_usd": s.cost_usd,
-            **s.label.model_dump(mode="json")}
+    return {
+        "key": s.key,
+        "result_id": s.result_id,
+        "run": s.run_id,
+        "model": s.model,
+        "eval": s.eval_id,
+        "category": s.category,
+        "sample": s.sample_index,
+        "outcome": s.outcome,
+        "failed_step": s.failed_step,
+        "prompt_tokens": s.prompt_tokens,
+        "completion_tokens": s.completion_tokens,
+        "cost_usd": s.cost_usd,
+        **s.label.model_dump(mode="json"),
+    }
 
 
 @sessions_app.command("list")
 def list_cmd(
-    run: RunOpt = None, model: ModelOpt = None, category: CategoryOpt = None, eval_id: EvalOpt = None,
+    run: RunOpt = None,
+    model: ModelOpt = None,
+    category: CategoryOpt = None,
+    eval_id: EvalOpt = None,
     outcome: OutcomeOpt = None,
-    status: Annotated[Optional[str], typer.Option("--status", help="golden | correct | incorrect | needs_review.")] = None,
+    status: Annotated[
+        Optional[str], typer.Option("--status", help="golden | correct | incorrect | needs_review.")
+    ] = None,
     tag: Annotated[Optional[str], typer.Option("--tag", help="Only sessions with this tag.")] = None,
-    ready: Annotated[Optional[bool], typer.Option("--ready/--not-ready", help="Only eval-ready (or not ready) sessions.")] = None,
+    ready: Annotated[
+        Optional[bool], typer.Option("--ready/--not-ready", help="Only eval-ready (or not ready) sessions.")
+    ] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=10_000, help="At most N sessions.")] = 20,
     offset: Annotated[int, typer.Option("--offset", min=0, help="Skip the first N (paging).")] = 0,
     db: DbOption = None,
@@ -51,8 +69,9 @@ def list_cmd(
 
     store = open_store(db)
     try:
-        filt = _filter(run=run, model=model, category=category, eval=eval_id, outcome=outcome, status=status, tag=tag,
-                       ready=ready)
+        filt = _filter(
+            run=run, model=model, category=category, eval=eval_id, outcome=outcome, status=status, tag=tag, ready=ready
+        )
         page = list_sessions(store, filt, limit=limit, offset=offset)
     finally:
         store.close()
@@ -72,8 +91,9 @@ def _table(page) -> None:
         table.add_column(col, no_wrap=col in ("session", "outcome"), overflow="fold")
     for s in page.items:
         review = s.label.eval_status + (", ready" if s.label.eval_ready else "")
-        table.add_row(short(s.key), f"{s.eval_id} #{s.sample_index}", s.model, s.outcome, review,
-                      ", ".join(s.label.eval_tags))
+        table.add_row(
+            short(s.key), f"{s.eval_id} #{s.sample_index}", s.model, s.outcome, review, ", ".join(s.label.eval_tags)
+        )
     out = console()
     out.print(table)
     if page.has_more:
@@ -99,15 +119,27 @@ def show_cmd(
         store.close()
     system = next((m.get("content") or "" for m in conv.messages if m.get("role") == "system"), None)
     if as_json:
-        print_json({**_row(s), "run": s.run_id, "error": error, "finish_reason": conv.finish_reason,
-                    "stopped": conv.stopped, "reasoning": conv.reasoning, "system_prompt": system,
-                    "messages": openai_messages(conv)})
+        print_json(
+            {
+                **_row(s),
+                "run": s.run_id,
+                "error": error,
+                "finish_reason": conv.finish_reason,
+                "stopped": conv.stopped,
+                "reasoning": conv.reasoning,
+                "system_prompt": system,
+                "messages": openai_messages(conv),
+            }
+        )
         return
     # The export's text format leaves the system prompt out (an exported case carries it as context);
     # a reviewer reading one session needs it, where grading stopped, and why an answer is cut short.
     title, _, rest = render("text", [conv]).partition("\n")
-    head = [title, f"Run: {s.run_id} | Outcome: {s.outcome} | Failed step: {s.failed_step or 'none'} | "
-                   f"Finish: {conv.finish_reason or 'unknown'}"]
+    head = [
+        title,
+        f"Run: {s.run_id} | Outcome: {s.outcome} | Failed step: {s.failed_step or 'none'} | "
+        f"Finish: {conv.finish_reason or 'unknown'}",
+    ]
     if conv.stopped and conv.stopped not in (error or ""):
         head.append("Answer: " + conv.stopped)
     if error:
@@ -125,19 +157,41 @@ def _failure(store, result_id: int) -> str | None:
 
 
 def label(
-    sessions: Annotated[Optional[list[str]], typer.Argument(help="Session keys or prefixes; or choose with the filters.")] = None,
-    run: RunOpt = None, model: ModelOpt = None, category: CategoryOpt = None, eval_id: EvalOpt = None,
+    sessions: Annotated[
+        Optional[list[str]], typer.Argument(help="Session keys or prefixes; or choose with the filters.")
+    ] = None,
+    run: RunOpt = None,
+    model: ModelOpt = None,
+    category: CategoryOpt = None,
+    eval_id: EvalOpt = None,
     outcome: OutcomeOpt = None,
-    where_status: Annotated[Optional[str], typer.Option("--where-status", help="Only sessions that now have this status.")] = None,
-    where_tag: Annotated[Optional[str], typer.Option("--where-tag", help="Only sessions that now have this tag.")] = None,
-    every: Annotated[bool, typer.Option("--all", help="Every session (needed when no session or filter is given).")] = False,
-    status: Annotated[Optional[str], typer.Option("--status", help="Set: golden | correct | incorrect | needs_review.")] = None,
-    ready: Annotated[Optional[bool], typer.Option("--ready/--not-ready", help="Set eval-ready (a golden/correct/incorrect review sets it unless --not-ready).")] = None,
+    where_status: Annotated[
+        Optional[str], typer.Option("--where-status", help="Only sessions that now have this status.")
+    ] = None,
+    where_tag: Annotated[
+        Optional[str], typer.Option("--where-tag", help="Only sessions that now have this tag.")
+    ] = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="Every session (needed when no session or filter is given).")
+    ] = False,
+    status: Annotated[
+        Optional[str], typer.Option("--status", help="Set: golden | correct | incorrect | needs_review.")
+    ] = None,
+    ready: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--ready/--not-ready", help="Set eval-ready (a golden/correct/incorrect review sets it unless --not-ready)."
+        ),
+    ] = None,
     tag: Annotated[Optional[list[str]], typer.Option("--tag", help="Add a tag (repeatable).")] = None,
     untag: Annotated[Optional[list[str]], typer.Option("--untag", help="Remove a tag (repeatable).")] = None,
     notes: Annotated[Optional[str], typer.Option("--notes", help="Set the reviewer's notes.")] = None,
-    expected: Annotated[Optional[str], typer.Option("--expected-output", help="Set the expected output (text).")] = None,
-    expected_file: Annotated[Optional[Path], typer.Option("--expected-file", help="Set the expected output from a file.")] = None,
+    expected: Annotated[
+        Optional[str], typer.Option("--expected-output", help="Set the expected output (text).")
+    ] = None,
+    expected_file: Annotated[
+        Optional[Path], typer.Option("--expected-file", help="Set the expected output from a file.")
+    ] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -152,10 +206,17 @@ def label(
             expected = expected_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise InputError(f"--expected-file {expected_file}: {e}") from None
-    change = label_change(status=status, ready=ready, add_tags=tag or None, remove_tags=untag or None, notes=notes,
-                          expected_output=expected)
-    filters = dict(run=run, model=model, category=category, eval=eval_id, outcome=outcome, status=where_status,
-                   tag=where_tag)
+    change = label_change(
+        status=status,
+        ready=ready,
+        add_tags=tag or None,
+        remove_tags=untag or None,
+        notes=notes,
+        expected_output=expected,
+    )
+    filters = dict(
+        run=run, model=model, category=category, eval=eval_id, outcome=outcome, status=where_status, tag=where_tag
+    )
     if not sessions and not every and not any(v is not None for v in filters.values()):
         raise InputError("say which sessions: give session keys, a filter (--run, --category, --eval, ...) or --all")
     store = open_store(db)
@@ -180,9 +241,14 @@ def export(
     status: Annotated[Optional[str], typer.Option("--status", help="Only sessions with this status.")] = None,
     tag: Annotated[Optional[str], typer.Option("--tag", help="Only sessions with this tag.")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", "-n", help="At most N sessions (the newest).")] = None,
-    run: RunOpt = None, model: ModelOpt = None, category: CategoryOpt = None, eval_id: EvalOpt = None,
+    run: RunOpt = None,
+    model: ModelOpt = None,
+    category: CategoryOpt = None,
+    eval_id: EvalOpt = None,
     outcome: OutcomeOpt = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file (default: standard output).")] = None,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="Write to this file (default: standard output).")
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Export eval-ready sessions as DeepEval JSON, OpenAI chat JSONL or plain text."""
@@ -204,7 +270,9 @@ def export(
         store.close()
     where = f" to {output}" if output else ""
     hint = "" if result.sessions else " (only eval-ready sessions are exported: review some with `tuner label`)"
-    typer.echo(f"exported {result.sessions} session{'s' if result.sessions != 1 else ''} as {fmt}{where}{hint}", err=True)
+    typer.echo(
+        f"exported {result.sessions} session{'s' if result.sessions != 1 else ''} as {fmt}{where}{hint}", err=True
+    )
 
 
 def _write_chunks(path: Path, chunks) -> None:

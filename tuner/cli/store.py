@@ -14,7 +14,9 @@ store_app = typer.Typer(no_args_is_help=True, help="The results store: check its
 
 StoreUrlOption = Annotated[
     Optional[str],
-    typer.Option("--store", "--db", envvar="TUNER_DB", help="SQLAlchemy URL of the store (default: experiments/tuner.db)."),
+    typer.Option(
+        "--store", "--db", envvar="TUNER_DB", help="SQLAlchemy URL of the store (default: experiments/tuner.db)."
+    ),
 ]
 
 

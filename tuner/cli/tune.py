@@ -8,8 +8,18 @@ from typing import Annotated, Optional
 import typer
 
 from tuner.cli._common import (
-    ClusterOption, SuiteOption, DbOption, JsonOption, ModelOption, NoCacheOption, PanelOption, SamplesOption, TurnsOption,
-    console, print_json, resolve_models,
+    ClusterOption,
+    DbOption,
+    JsonOption,
+    ModelOption,
+    NoCacheOption,
+    PanelOption,
+    SamplesOption,
+    SuiteOption,
+    TurnsOption,
+    console,
+    print_json,
+    resolve_models,
 )
 from tuner.cli._plan import BudgetUsdOption, DecideOption, PlanOption, decide_cap, install, show, spent_line
 from tuner.cli._progress import phase_progress
@@ -17,30 +27,68 @@ from tuner.cli._table import WideOption
 
 __all__ = ["register"]
 
-StudyOption = Annotated[Optional[str], typer.Option("--study", help="Study name (default: derived from the configuration).")]
-StorageOption = Annotated[Optional[str], typer.Option("--storage", help="Optuna storage URL (default: the tuner store).")]
+StudyOption = Annotated[
+    Optional[str], typer.Option("--study", help="Study name (default: derived from the configuration).")
+]
+StorageOption = Annotated[
+    Optional[str], typer.Option("--storage", help="Optuna storage URL (default: the tuner store).")
+]
 
 
 def tune(
     category: Annotated[str, typer.Option("--category", "-c", help="Target category to improve.")],
     model: ModelOption = None,
     panel: PanelOption = None,
-    budget_calls: Annotated[Optional[int], typer.Option("--budget-calls", min=1, help="Cap on provider calls over the whole command, shared by every phase (default: half of single-sample leave-one-out of the pool over the tuning evals).")] = None,
+    budget_calls: Annotated[
+        Optional[int],
+        typer.Option(
+            "--budget-calls",
+            min=1,
+            help="Cap on provider calls over the whole command, shared by every phase (default: half of single-sample leave-one-out of the pool over the tuning evals).",
+        ),
+    ] = None,
     budget_usd: BudgetUsdOption = None,
     plan: PlanOption = False,
     decide: DecideOption = None,
     samples: SamplesOption = 4,
-    tolerance: Annotated[float, typer.Option(help="Non-inferiority margin other categories are shown against, and the publish gate's (decisions stop on a drop established in any other category: exact one-sided McNemar, Benjamini-Hochberg, at most 5% when nothing drops).", min=0, max=1)] = 0.15,
-    baseline: Annotated[Optional[str], typer.Option(help="Baseline: published name, NAME@VERSION or set (default: published, else all-active).")] = None,
+    tolerance: Annotated[
+        float,
+        typer.Option(
+            help="Non-inferiority margin other categories are shown against, and the publish gate's (decisions stop on a drop established in any other category: exact one-sided McNemar, Benjamini-Hochberg, at most 5% when nothing drops).",
+            min=0,
+            max=1,
+        ),
+    ] = 0.15,
+    baseline: Annotated[
+        Optional[str],
+        typer.Option(help="Baseline: published name, NAME@VERSION or set (default: published, else all-active)."),
+    ] = None,
     study: StudyOption = None,
     storage: StorageOption = None,
-    confirm_budget: Annotated[Optional[int], typer.Option("--confirm-budget", min=1, help="Calls for confirming the winner (default: twice what a fixed design at the evidence samples would make; it stops sooner once every category is decided).")] = None,
+    confirm_budget: Annotated[
+        Optional[int],
+        typer.Option(
+            "--confirm-budget",
+            min=1,
+            help="Calls for confirming the winner (default: twice what a fixed design at the evidence samples would make; it stops sooner once every category is decided).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the screening's design.")] = 0,
-    report: Annotated[Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")] = None,
+    report: Annotated[
+        Optional[Path], typer.Option(help="Markdown report path (default reports/tune/<study>.md).")
+    ] = None,
     no_cache: NoCacheOption = False,
     turns: TurnsOption = 1,
-    placebo: Annotated[bool, typer.Option("--placebo", help="Once the winner is accepted, measure it against a length-matched placebo (its token count of rules about another domain) on fresh samples of the target's tuning evals: beats the placebo, or no more than it.")] = False,
-    placebo_seed: Annotated[int, typer.Option("--placebo-seed", min=0, help="Seed of the placebo text (with --placebo).")] = 0,
+    placebo: Annotated[
+        bool,
+        typer.Option(
+            "--placebo",
+            help="Once the winner is accepted, measure it against a length-matched placebo (its token count of rules about another domain) on fresh samples of the target's tuning evals: beats the placebo, or no more than it.",
+        ),
+    ] = False,
+    placebo_seed: Annotated[
+        int, typer.Option("--placebo-seed", min=0, help="Seed of the placebo text (with --placebo).")
+    ] = 0,
     db: DbOption = None,
     cluster: ClusterOption = None,
     suite: SuiteOption = None,
@@ -51,7 +99,6 @@ def tune(
     from tuner.runs import Harness
     from tuner.tuning import build_config
     from tuner.tuning import tune as run_tune
-
     from tuner.tuning.budgets import cap_of
 
     with Harness(db=db, use_cache=not no_cache, cluster=cluster, turns=turns) as h:
@@ -70,20 +117,40 @@ def tune(
         budget = install(h, "tune", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         h.plan_hook = None
         seed_of_placebo = placebo_seed if placebo else None
-        show(h, _plan(h, config, specs, run_calls, confirm_budget, seed_of_placebo, budget_calls),
-             plan_only=plan, as_json=as_json)
+        show(
+            h,
+            _plan(h, config, specs, run_calls, confirm_budget, seed_of_placebo, budget_calls),
+            plan_only=plan,
+            as_json=as_json,
+        )
         with phase_progress(not as_json) as progress:
-            result = run_tune(h, config, study_name=study, storage=storage, budget_calls=run_calls,
-                              confirm_budget=confirm_budget, run_progress=progress, placebo=placebo,
-                              placebo_seed=placebo_seed)
+            result = run_tune(
+                h,
+                config,
+                study_name=study,
+                storage=storage,
+                budget_calls=run_calls,
+                confirm_budget=confirm_budget,
+                run_progress=progress,
+                placebo=placebo,
+                placebo_seed=placebo_seed,
+            )
         if not result.accepted:
             _what_would_decide(h, config, specs, result, run_calls, model, panel)
         path = _write_report(h.project, result, report)
     decision = result.acceptance.decision if result.acceptance else None
     if as_json:
-        print_json({**result.model_dump(mode="json"), "report": str(path), "accepted": result.accepted,
-                    "decision": decision, "publish_command": publish_command(result.study) if result.accepted else None,
-                    "spent": budget.spent, "plan": budget.plan.as_dict() if budget.plan else None})
+        print_json(
+            {
+                **result.model_dump(mode="json"),
+                "report": str(path),
+                "accepted": result.accepted,
+                "decision": decision,
+                "publish_command": publish_command(result.study) if result.accepted else None,
+                "spent": budget.spent,
+                "plan": budget.plan.as_dict() if budget.plan else None,
+            }
+        )
     else:
         _print(result, path, wide)
         console().print(f"[dim]{spent_line(budget)}[/dim]")
@@ -104,7 +171,9 @@ def _placebo_cap(h, config, specs, cap: int, given: bool) -> tuple[int, int]:
     if not given:
         return cap, cap + arm
     if cap - arm < 1:
-        raise InputError(f"--budget-calls {cap}: the placebo arm alone may make {arm} calls; give more, or drop --placebo")
+        raise InputError(
+            f"--budget-calls {cap}: the placebo arm alone may make {arm} calls; give more, or drop --placebo"
+        )
     return cap - arm, cap
 
 
@@ -133,9 +202,16 @@ def _plan(h, config, specs, budget_calls, confirm_budget, placebo_seed=None, cap
         builder.add_calls(name, calls, tokens, evals, only_if=only_if, prompts=prompts)
         used += calls
     conf = confirm_calls(config, len(held), n, max(0, budget_calls - used), confirm_budget)
-    builder.add_calls(f"confirmation: fresh samples of all {len(everywhere)} evals (every tuning eval, every held-out "
-                      "eval), sequential", conf, tokens, everywhere, note="what the cap leaves",
-                      only_if="a change passes the check", prompts=2)
+    builder.add_calls(
+        f"confirmation: fresh samples of all {len(everywhere)} evals (every tuning eval, every held-out "
+        "eval), sequential",
+        conf,
+        tokens,
+        everywhere,
+        note="what the cap leaves",
+        only_if="a change passes the check",
+        prompts=2,
+    )
     if placebo_seed is not None:
         _plan_placebo(builder, h, config, placebo_seed, arm_calls(h, config, n), tokens)
     out = builder.build(cap_calls=budget_calls if placebo_seed is None else cap, cap_usd=h.budget.usd)
@@ -151,7 +227,9 @@ def _what_would_decide(h, config, specs, result, cap: int, model, panel) -> None
 
     if result.screening is None:
         return
-    leads = open_leads(screen_plan(h, config, specs, cap), result.rule_effects, scale=getattr(h, "turns", 1) / SCREEN_SHARE)
+    leads = open_leads(
+        screen_plan(h, config, specs, cap), result.rule_effects, scale=getattr(h, "turns", 1) / SCREEN_SHARE
+    )
     result.screening.leads = leads
     need = min((x["calls"] for x in leads if x["calls"] is not None), default=None)
     if need is not None and need > cap:
@@ -166,7 +244,9 @@ def _continue_command(h, config, need: int, model, panel) -> str:
     args = ["tuner", "tune", "--category", config.category]
     args += ["--panel", panel] if panel else [a for m in (model or []) for a in ("--model", m)]
     args += ["--turns", str(h.turns)] if getattr(h, "turns", 1) != 1 else []
-    args += ["--budget-calls", str(need)] + (["--suite", os.environ["TUNER_SUITE"]] if os.environ.get("TUNER_SUITE") else [])
+    args += ["--budget-calls", str(need)] + (
+        ["--suite", os.environ["TUNER_SUITE"]] if os.environ.get("TUNER_SUITE") else []
+    )
     return shlex.join(args)
 
 
@@ -174,9 +254,15 @@ def _plan_placebo(builder, h, config, seed: int, calls: int, tokens: int) -> Non
     from tuner.tuning.placebo import arm_evals
 
     evals = arm_evals(h, config)
-    builder.add_calls(f"placebo arm: the winner and its length-matched placebo (seed {seed}) on fresh samples of the "
-                      f"{len(evals)} {config.category} tuning evals", calls, tokens, evals,
-                      only_if="the winner is accepted", prompts=2)
+    builder.add_calls(
+        f"placebo arm: the winner and its length-matched placebo (seed {seed}) on fresh samples of the "
+        f"{len(evals)} {config.category} tuning evals",
+        calls,
+        tokens,
+        evals,
+        only_if="the winner is accepted",
+        prompts=2,
+    )
 
 
 def _baseline_set(config):
@@ -186,9 +272,8 @@ def _baseline_set(config):
 
 
 def _write_report(project, result, path: Path | None) -> Path:
-    from tuner.tuning.markdown import render_markdown
-
     from tuner.files import write_atomic
+    from tuner.tuning.markdown import render_markdown
 
     return write_atomic(path or project.reports / "tune" / f"{result.study}.md", render_markdown(result))
 
@@ -198,47 +283,79 @@ def _print(result, path: Path, wide: bool = False) -> None:
     from tuner.runs.usage import plural
 
     out = console()
-    columns = [Column("category", 0), Column("Δ pts [95% CI]", 0, "right"), Column("verdict", 0), Column("q", 2, "right"),
-               Column("after %", 3, "right"), Column("before %", 4, "right")]
+    columns = [
+        Column("category", 0),
+        Column("Δ pts [95% CI]", 0, "right"),
+        Column("verdict", 0),
+        Column("q", 2, "right"),
+        Column("after %", 3, "right"),
+        Column("before %", 4, "right"),
+    ]
     left_out: list[str] = []
     for title, rows in (("fresh samples, tuning evals", result.fresh), ("held-out evals", result.held_out)):
         for model in dict.fromkeys(r.model for r in rows):
             mine = [r for r in rows if r.model == model]
-            cells = [[r.category, _points(r.paired), {"no detectable change": "–"}.get(r.paired.verdict, r.paired.verdict),
-                      "n/a" if r.paired.q_value is None else f"{r.paired.q_value:.3f}", _pct(r.after), _pct(r.before)]
-                     for r in mine]
-            table, dropped, needed = fitted_table(f"{model} · {result.baseline} → winner · {title}", columns, cells,
-                                                  width=out.width, wide=wide,
-                                                  row_styles=["bold" if r.category == result.category else None for r in mine])
+            cells = [
+                [
+                    r.category,
+                    _points(r.paired),
+                    {"no detectable change": "–"}.get(r.paired.verdict, r.paired.verdict),
+                    "n/a" if r.paired.q_value is None else f"{r.paired.q_value:.3f}",
+                    _pct(r.after),
+                    _pct(r.before),
+                ]
+                for r in mine
+            ]
+            table, dropped, needed = fitted_table(
+                f"{model} · {result.baseline} → winner · {title}",
+                columns,
+                cells,
+                width=out.width,
+                wide=wide,
+                row_styles=["bold" if r.category == result.category else None for r in mine],
+            )
             left_out += [d for d in dropped if d not in left_out]
             print_wide(out, table, needed)
     if left_out:
         out.print(f"[dim]not shown at {out.width} columns: {', '.join(left_out)} (--wide shows them)[/dim]")
     if result.fresh or result.held_out:
-        out.print("[dim]intervals treat evals as the unit (they speak for tasks like these); verdict and q are the "
-                  "sequential test with an indifference zone on paired samples of these evals (BH across each look)[/dim]")
+        out.print(
+            "[dim]intervals treat evals as the unit (they speak for tasks like these); verdict and q are the "
+            "sequential test with an indifference zone on paired samples of these evals (BH across each look)[/dim]"
+        )
     if result.confirmation and result.confirmation.design != "none":
         c = result.confirmation
-        out.print(f"[dim]confirmation: {plural(c.looks, 'look')}, {plural(c.calls, 'call')} ({c.stopped}); the fixed design "
-                  f"({c.fixed_samples} samples everywhere) would make {c.fixed_calls}: {c.saved_calls} saved[/dim]")
+        out.print(
+            f"[dim]confirmation: {plural(c.looks, 'look')}, {plural(c.calls, 'call')} ({c.stopped}); the fixed design "
+            f"({c.fixed_samples} samples everywhere) would make {c.fixed_calls}: {c.saved_calls} saved[/dim]"
+        )
     added = sorted(set(result.best_selection) - set(result.baseline_selection))
     removed = sorted(set(result.baseline_selection) - set(result.best_selection))
-    out.print(f"winner: trial {result.best_trial}, {plural(len(result.best_selection), 'rule')}, {result.best_tokens} tokens "
-              f"(baseline {result.baseline_tokens}); added: {', '.join(added) or 'none'}; removed: {', '.join(removed) or 'none'}")
+    out.print(
+        f"winner: trial {result.best_trial}, {plural(len(result.best_selection), 'rule')}, {result.best_tokens} tokens "
+        f"(baseline {result.baseline_tokens}); added: {', '.join(added) or 'none'}; removed: {', '.join(removed) or 'none'}"
+    )
     out.print(f"rules that help {result.category}: [green]{', '.join(result.found_helpful) or 'none detected'}[/green]")
     out.print(f"rules that hurt another category: [red]{', '.join(result.found_harmful) or 'none detected'}[/red]")
     if result.screening:
         sc, en = result.screening, result.screening.engine
         decided = sum(1 for e in result.rule_effects if e.verdict not in ("open", "undecided"))
-        out.print(f"screened {sc.factors} rules and phrasings on {sc.target_evals} {result.category} evals: {decided}/"
-                  f"{len(result.rule_effects)} cells decided in {plural(en.rounds, 'look')}, {plural(en.calls, 'call')}; changes taken "
-                  f"({sc.chosen_by}): {', '.join(sc.changes) or 'none'}; regression-checked {plural(sc.checked, 'trial')}")
-    out.print(f"[dim]{plural(result.trials, 'trial')}, {plural(result.calls, 'provider call')}; study {result.study}; "
-              f"report {path}[/dim]")
+        out.print(
+            f"screened {sc.factors} rules and phrasings on {sc.target_evals} {result.category} evals: {decided}/"
+            f"{len(result.rule_effects)} cells decided in {plural(en.rounds, 'look')}, {plural(en.calls, 'call')}; changes taken "
+            f"({sc.chosen_by}): {', '.join(sc.changes) or 'none'}; regression-checked {plural(sc.checked, 'trial')}"
+        )
+    out.print(
+        f"[dim]{plural(result.trials, 'trial')}, {plural(result.calls, 'provider call')}; study {result.study}; "
+        f"report {path}[/dim]"
+    )
     for lead in result.screening.leads if result.screening else []:
         calls = "no cap up to 10,000,000 calls" if lead["calls"] is None else f"a cap of {lead['calls']:,} calls"
-        out.print(f"open: {lead['rule']} · {lead['model']} reads {lead['delta'] * 100:+.0f} points on {lead['category']}; "
-                  f"{calls} decides an effect that size with 80% power", markup=False)
+        out.print(
+            f"open: {lead['rule']} · {lead['model']} reads {lead['delta'] * 100:+.0f} points on {lead['category']}; "
+            f"{calls} decides an effect that size with 80% power",
+            markup=False,
+        )
     if result.screening and result.screening.continue_:
         out.print(f"to decide the leading one: {result.screening.continue_}", markup=False)
     a = result.acceptance
@@ -247,8 +364,10 @@ def _print(result, path: Path, wide: bool = False) -> None:
     for line in placebo_lines(result):
         out.print(line, markup=False)
     if result.accepted:
-        out.print("[green]decision: accepted[/green] (the target improved on fresh samples of its tuning evals; no drop is "
-                  "established in any other category, tuning or held-out evals)")
+        out.print(
+            "[green]decision: accepted[/green] (the target improved on fresh samples of its tuning evals; no drop is "
+            "established in any other category, tuning or held-out evals)"
+        )
         out.print(f"publish the winner with: [bold]{publish_command(result.study)}[/bold]")
     elif a is not None:
         style = "yellow" if a.decision in ("no change", "not measured") else "red"
@@ -262,12 +381,14 @@ def claim_lines(result) -> list[str]:
     change was chosen), with the held-out evals beside it."""
     a = result.acceptance
     lines = []
-    for c in (a.claim if a else []):
+    for c in a.claim if a else []:
         tuning, held = c.tuning_evals, c.held_out_evals
         if not tuning:
             continue
-        line = (f"{c.model} · {c.category}: {_span(tuning)} on its {tuning.evals} tuning evals (fresh samples; the "
-                "change was chosen on these evals)")
+        line = (
+            f"{c.model} · {c.category}: {_span(tuning)} on its {tuning.evals} tuning evals (fresh samples; the "
+            "change was chosen on these evals)"
+        )
         line += f"; on its {held.evals} held-out evals {_span(held)}" if held else "; no held-out evals"
         lines.append(line)
     return lines
@@ -280,15 +401,20 @@ def placebo_lines(result) -> list[str]:
         return []
     if not arm.cells:
         return [arm.note or "no placebo arm"]
-    lines = [f"placebo arm: the winner against {arm.tokens} tokens of rules about {arm.domain} (seed {arm.seed}), "
-             f"{arm.samples} fresh samples of {arm.evals} {result.category} tuning evals"]
+    lines = [
+        f"placebo arm: the winner against {arm.tokens} tokens of rules about {arm.domain} (seed {arm.seed}), "
+        f"{arm.samples} fresh samples of {arm.evals} {result.category} tuning evals"
+    ]
     for c in arm.cells:
         delta = "n/a" if c.delta is None else f"{c.delta * 100:+.0f} points [{c.lo * 100:+.0f}, {c.hi * 100:+.0f}]"
         q = "n/a" if c.q_value is None else f"{c.q_value:.3g}"
         lines.append(f"  {c.model_label} · {c.category}: placebo → winner {delta}, q {q}: {c.verdict}")
-    lines.append(f"placebo claim: the winner {arm.claim}" if arm.claim != "not measured" else
-                 "placebo claim: not measured (answers lost to provider or grader failures, or to the cap); the "
-                 "decision stands")
+    lines.append(
+        f"placebo claim: the winner {arm.claim}"
+        if arm.claim != "not measured"
+        else "placebo claim: not measured (answers lost to provider or grader failures, or to the cap); the "
+        "decision stands"
+    )
     return lines
 
 

@@ -6,11 +6,11 @@ matplotlib inside ``write_chart``.
 
 from tuner.compare.chart import write_chart
 from tuner.compare.engine import compare, default_report_path, placebo_cells
-from tuner.runs.pairing import Paired, pair_results
 from tuner.compare.rates import OVERALL, RateRow, is_simulated, model_label, rate_rows
 from tuner.compare.report import render_markdown, write_atomic
 from tuner.compare.sides import Side, resolve_side
 from tuner.compare.table import Cell, Comparison, Flip, SideInfo, build_cells, finalize
+from tuner.runs.pairing import Paired, pair_results
 
 __all__ = [
     "OVERALL",

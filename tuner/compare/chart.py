@@ -37,7 +37,9 @@ def _draw(comparison: Comparison, path: Path) -> None:
             ax.bar([x + shift for x in xs], rates, width, yerr=err, capsize=3, color=color, label=side)
         for x, c in zip(xs, cells):
             if c.verdict in ("improved", "regressed"):
-                ax.annotate(c.verdict, (x, 1.02), ha="center", fontsize=8, color="green" if c.verdict == "improved" else "red")
+                ax.annotate(
+                    c.verdict, (x, 1.02), ha="center", fontsize=8, color="green" if c.verdict == "improved" else "red"
+                )
         ax.set_xticks(xs, [c.category for c in cells], rotation=20, ha="right")
         ax.set_xlim(-0.75, max(len(cells), 3) - 0.25)  # one category still gets narrow bars
         ax.set_ylim(0, 1.1)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tuner.runs.pairing import pair_results
-from tuner.compare.sides import Side, file_label, resolve_side
 from tuner.compare.placebo import finalize_arms
+from tuner.compare.sides import Side, file_label, resolve_side
 from tuner.compare.table import Comparison, PlaceboArm, SideInfo, build_cells, finalize
 from tuner.errors import InputError
 from tuner.hashing import sha256_json, short
+from tuner.runs.pairing import pair_results
 from tuner.stats import ALPHA
 
 __all__ = ["compare", "default_report_path", "placebo_cells"]
@@ -37,10 +37,14 @@ def _plan(h, before: Side, after: Side, specs: list, models_given: bool, categor
         evals = tuple(e.id for e in h.suite.select(category=category))
         return specs, evals, samples
     if len({r.model_key for r in recorded}) > 1:
-        raise InputError(f"the two runs are of different models ({recorded[0].model}, {recorded[1].model}); a comparison is per model")
+        raise InputError(
+            f"the two runs are of different models ({recorded[0].model}, {recorded[1].model}); a comparison is per model"
+        )
     run = recorded[0]
     if models_given and {s.key for s in specs} != {run.model_key}:
-        raise InputError(f"run {short(run.id)} is of {run.model}; the other side must use the same model (drop --model/--models)")
+        raise InputError(
+            f"run {short(run.id)} is of {run.model}; the other side must use the same model (drop --model/--models)"
+        )
     evals = tuple(e for e in run.eval_ids if category is None or h.suite.get(e).category == category)
     if not evals:
         raise InputError(f"run {short(run.id)} has no eval in category '{category}'")
@@ -100,8 +104,17 @@ def compare(
         sides.append(placebo_side)
     specs, evals, k = _plan(h, b, a, specs, models_given, category, samples)
     jobs = [(i, side, spec) for i, side in enumerate(sides) if side.rule_set is not None for spec in specs]
-    configs = [RunConfig(spec=spec, rule_set=side.rule_set, eval_ids=evals, samples=k, sample_offset=side.offset,
-                         prompt=placebo_prompt if i == 2 else None) for i, side, spec in jobs]
+    configs = [
+        RunConfig(
+            spec=spec,
+            rule_set=side.rule_set,
+            eval_ids=evals,
+            samples=k,
+            sample_offset=side.offset,
+            prompt=placebo_prompt if i == 2 else None,
+        )
+        for i, side, spec in jobs
+    ]
     executed = execute_runs(h, configs, progress) if configs else []
     outcomes = {(i, spec.key): o for (i, _, spec), o in zip(jobs, executed)}
     info = [SideInfo(token=s.token, label=s.label, kind=s.kind, offset=s.offset) for s in sides]
@@ -118,8 +131,10 @@ def compare(
             if run.suite_hash != h.suite.hash:
                 notes.append(f"run {short(run.id)} was graded against another suite version than the current one")
             if run.grader_hash != h.grader_hash:
-                notes.append(f"run {short(run.id)} was graded by another grader version than the current one "
-                             "(grading code, toolchain or lint settings changed since)")
+                notes.append(
+                    f"run {short(run.id)} was graded by another grader version than the current one "
+                    "(grading code, toolchain or lint settings changed since)"
+                )
             side_results.append([r for r in results if r.eval_id in wanted])
         recorded.append((spec, *side_results[:2]))
         if placebo_prompt is not None:  # placebo → after, paired like before → after
@@ -131,18 +146,38 @@ def compare(
 
         placebo_cells = _cells(h, placebo_recorded, evals, k, a.offset, a.offset, at)
         cells, placebo_cells = finalize_arms(cells, placebo_cells, alpha)
-        arm = PlaceboArm(matches=a.label, seed=placebo_seed, tokens=placebo_prompt.tokens, domain=PLACEBO_DOMAIN,
-                         side=info[2], cells=placebo_cells)
+        arm = PlaceboArm(
+            matches=a.label,
+            seed=placebo_seed,
+            tokens=placebo_prompt.tokens,
+            domain=PLACEBO_DOMAIN,
+            side=info[2],
+            cells=placebo_cells,
+        )
     else:
         cells = finalize(cells, alpha)
-    by_turn = [] if turns == 1 else [_turn_row(h, recorded, evals, k, b.offset, a.offset, t, alpha) for t in range(1, turns + 1)]
+    by_turn = (
+        []
+        if turns == 1
+        else [_turn_row(h, recorded, evals, k, b.offset, a.offset, t, alpha) for t in range(1, turns + 1)]
+    )
     runs = {"before": info[0].runs, "after": info[1].runs}
     if arm is not None:  # only then: a comparison without the arm keeps its identity
         runs["placebo"] = info[2].runs
     identity = sha256_json(runs if turns == 1 else {**runs, "at_turn": at})  # the verdicts differ by turn
     comparison = Comparison(
-        before=info[0], after=info[1], samples=k, category=category, alpha=alpha,
-        cells=cells, notes=sorted(set(notes)), identity=identity, turns=turns, at_turn=at, by_turn=by_turn, placebo=arm,
+        before=info[0],
+        after=info[1],
+        samples=k,
+        category=category,
+        alpha=alpha,
+        cells=cells,
+        notes=sorted(set(notes)),
+        identity=identity,
+        turns=turns,
+        at_turn=at,
+        by_turn=by_turn,
+        placebo=arm,
     )
     _record(h, comparison)
     return comparison
@@ -153,13 +188,18 @@ def _placebo_side(h, after: Side, seed: int):
     from tuner.guidelines import RuleSet, placebo_name
 
     if after.rule_set is None:
-        raise InputError(f"--placebo: --after {after.token!r} is a stored run; the placebo is matched to a rule set "
-                         "(name the set, or its published version, instead)")
+        raise InputError(
+            f"--placebo: --after {after.token!r} is a stored run; the placebo is matched to a rule set "
+            "(name the set, or its published version, instead)"
+        )
     prompt = h.guidelines.placebo(after.rule_set, seed)
     name = placebo_name(after.label, seed)
     # The set has no rules: what the run sends is ``prompt`` (its hash is the run's identity).
-    rule_set = RuleSet(name=name, template=after.rule_set.template,
-                       description=f"length-matched placebo of {after.label} (seed {seed})")
+    rule_set = RuleSet(
+        name=name,
+        template=after.rule_set.template,
+        description=f"length-matched placebo of {after.label} (seed {seed})",
+    )
     return prompt, Side(token=name, label=name, rule_set=rule_set, offset=after.offset)
 
 
@@ -170,8 +210,16 @@ def placebo_cells(h, recorded: list[tuple], evals, k: int, offset: int, turn: in
     return finalize(_cells(h, recorded, evals, k, offset, offset, turn), alpha)
 
 
-def _cells(h, recorded: list[tuple], evals, k: int, before_offset: int, after_offset: int, turn: int,
-           notes: list[str] | None = None) -> list:
+def _cells(
+    h,
+    recorded: list[tuple],
+    evals,
+    k: int,
+    before_offset: int,
+    after_offset: int,
+    turn: int,
+    notes: list[str] | None = None,
+) -> list:
     """The cells (not yet finalized) of the results as they stood after ``turn``; what the pairing
     noticed goes to ``notes`` when given."""
     from tuner.runs.repair import at_turn
@@ -183,13 +231,21 @@ def _cells(h, recorded: list[tuple], evals, k: int, before_offset: int, after_of
     categories = [c for c in h.suite.categories if planned[c]]
     for spec, before, after in recorded:
         before, after = at_turn(before, turn), at_turn(after, turn)
-        by_cat = {c: pair_results(before, after, before_offset=before_offset, after_offset=after_offset, category=c,
-                                  expected=planned[c]) for c in categories}
-        overall = pair_results(before, after, before_offset=before_offset, after_offset=after_offset, expected=len(evals) * k)
+        by_cat = {
+            c: pair_results(
+                before, after, before_offset=before_offset, after_offset=after_offset, category=c, expected=planned[c]
+            )
+            for c in categories
+        }
+        overall = pair_results(
+            before, after, before_offset=before_offset, after_offset=after_offset, expected=len(evals) * k
+        )
         cells += build_cells(spec, by_cat, overall)
         if overall.repeated and notes is not None:
-            notes.append(f"{spec.label}: {overall.repeated} of {overall.repeated + overall.pairs} pairs repeat an earlier "
-                         "pair's answers exactly (temperature 0 or a fixed seed): each counted once")
+            notes.append(
+                f"{spec.label}: {overall.repeated} of {overall.repeated + overall.pairs} pairs repeat an earlier "
+                "pair's answers exactly (temperature 0 or a fixed seed): each counted once"
+            )
     return cells
 
 
@@ -200,24 +256,45 @@ def _turn_row(h, recorded, evals, k, before_offset, after_offset, turn: int, alp
     def answers(results) -> int:
         return sum(1 for r in results for t in (r.turns or [{"turn": 1}]) if t["turn"] == turn)
 
-    return {"turn": turn,
-            "calls": {"before": sum(answers(b) for _, b, _ in recorded), "after": sum(answers(a) for _, _, a in recorded)},
-            "cells": [{"model": c.model_label, "category": c.category, "before": c.before.rate, "after": c.after.rate,
-                       "delta": c.delta, "q": c.q_value, "verdict": c.verdict} for c in cells]}
+    return {
+        "turn": turn,
+        "calls": {"before": sum(answers(b) for _, b, _ in recorded), "after": sum(answers(a) for _, _, a in recorded)},
+        "cells": [
+            {
+                "model": c.model_label,
+                "category": c.category,
+                "before": c.before.rate,
+                "after": c.after.rate,
+                "delta": c.delta,
+                "q": c.q_value,
+                "verdict": c.verdict,
+            }
+            for c in cells
+        ],
+    }
 
 
 def _record(h, c: Comparison) -> None:
     """The comparison as an experiment (its id: both sides' run ids), linked to its runs."""
-    config = {"before": c.before.token, "after": c.after.token, "category": c.category, "samples": c.samples,
-              "models": sorted(c.before.runs)}
+    config = {
+        "before": c.before.token,
+        "after": c.after.token,
+        "category": c.category,
+        "samples": c.samples,
+        "models": sorted(c.before.runs),
+    }
     if c.turns > 1:
         config.update(turns=c.turns, at_turn=c.at_turn)
     if c.placebo is not None:
         config["placebo"] = {"seed": c.placebo.seed, "tokens": c.placebo.tokens, "domain": c.placebo.domain}
     # The cells are the comparison's answer: recorded, so the viewer shows them as decided here.
-    result = {"regressions": len(c.regressions), "improvements": len(c.improvements),
-              "not_measured": len(c.not_measured), "exit_code": c.exit_code,
-              "cells": [cell.model_dump(mode="json") for cell in c.cells]}
+    result = {
+        "regressions": len(c.regressions),
+        "improvements": len(c.improvements),
+        "not_measured": len(c.not_measured),
+        "exit_code": c.exit_code,
+        "cells": [cell.model_dump(mode="json") for cell in c.cells],
+    }
     if c.by_turn:
         result["by_turn"] = c.by_turn
     if c.placebo is not None:

@@ -62,9 +62,17 @@ def helps_rows(main: list[Cell], placebo: list[Cell]) -> list[Helps]:
     rows = []
     for c in main:
         p = by_key.get((c.model_key, c.category))
-        rows.append(Helps(
-            model_label=c.model_label, category=c.category, vs_none=c.verdict, delta_none=c.delta, q_none=c.q_value,
-            vs_placebo=p.verdict if p else None, delta_placebo=p.delta if p else None, q_placebo=p.q_value if p else None,
-            claim=claim_of(c.verdict, p.verdict if p else NOT_MEASURED),
-        ))
+        rows.append(
+            Helps(
+                model_label=c.model_label,
+                category=c.category,
+                vs_none=c.verdict,
+                delta_none=c.delta,
+                q_none=c.q_value,
+                vs_placebo=p.verdict if p else None,
+                delta_placebo=p.delta if p else None,
+                q_placebo=p.q_value if p else None,
+                claim=claim_of(c.verdict, p.verdict if p else NOT_MEASURED),
+            )
+        )
     return rows

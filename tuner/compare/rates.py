@@ -39,6 +39,10 @@ def rate_rows(results: list[ResultRecord], categories: list[str] | None = None) 
         for cat in order
     ]
     rows.append(
-        RateRow(category=OVERALL, estimate=rate_interval(outcomes_by_task(results)), infra=sum(r.outcome == "infra" for r in results))
+        RateRow(
+            category=OVERALL,
+            estimate=rate_interval(outcomes_by_task(results)),
+            infra=sum(r.outcome == "infra" for r in results),
+        )
     )
     return rows

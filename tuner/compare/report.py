@@ -22,7 +22,9 @@ def fmt_delta(cell: Cell) -> str:
 
 
 def _side(name: str, side) -> list[str]:
-    lines = [f"- **{name}**: `{side.token}` ({side.kind}{', sample offset ' + str(side.offset) if side.offset else ''})"]
+    lines = [
+        f"- **{name}**: `{side.token}` ({side.kind}{', sample offset ' + str(side.offset) if side.offset else ''})"
+    ]
     for model, run in side.runs.items():
         lines.append(f"  - {model}: run `{short(run)}`, prompt `{short(side.prompts.get(model, ''))}`")
     return lines
@@ -69,8 +71,10 @@ def _placebo(c: Comparison) -> list[str]:
         "",
         f"Placebo `{arm.side.label}`: {arm.tokens} tokens (the length of `{arm.matches}`) of rule-shaped text about "
         f"{arm.domain}, seed {arm.seed}; it teaches nothing about the product, so a gain it shares is priming, not content.",
-        *[f"- {model}: run `{short(run)}`, prompt `{short(arm.side.prompts.get(model, ''))}`"
-          for model, run in arm.side.runs.items()],
+        *[
+            f"- {model}: run `{short(run)}`, prompt `{short(arm.side.prompts.get(model, ''))}`"
+            for model, run in arm.side.runs.items()
+        ],
         "",
         f"| model | category | vs `{c.before.label}`: Δ [95% CI] | q | vs placebo: Δ [95% CI] | q | claim |",
         "|---|---|---|---|---|---|---|",
@@ -80,11 +84,16 @@ def _placebo(c: Comparison) -> list[str]:
         p = placebo_by.get((cell.model_key, cell.category))
         q = "-" if row.q_placebo is None else format(row.q_placebo, ".3g")
         claim = f"**{row.claim}**" if row.claim.startswith("helps") else row.claim
-        lines.append(f"| {cell.model_label} | {cell.category} | {fmt_delta(cell)} | "
-                     f"{'-' if cell.q_value is None else format(cell.q_value, '.3g')} | {fmt_delta(p) if p else 'n/a'} | {q} | {claim} |")
-    lines += ["", "The placebo → after cells are paired like before → after (same evals and sample positions) and "
-              "Benjamini–Hochberg-adjusted as a family of their own; a claim *helps beyond priming* needs both "
-              f"verdicts (an intersection–union test: its error stays at most alpha {c.alpha})."]
+        lines.append(
+            f"| {cell.model_label} | {cell.category} | {fmt_delta(cell)} | "
+            f"{'-' if cell.q_value is None else format(cell.q_value, '.3g')} | {fmt_delta(p) if p else 'n/a'} | {q} | {claim} |"
+        )
+    lines += [
+        "",
+        "The placebo → after cells are paired like before → after (same evals and sample positions) and "
+        "Benjamini–Hochberg-adjusted as a family of their own; a claim *helps beyond priming* needs both "
+        f"verdicts (an intersection–union test: its error stays at most alpha {c.alpha}).",
+    ]
     return lines
 
 
@@ -98,21 +107,32 @@ def _turns(c: Comparison) -> list[str]:
             x = row["cells"][i]
             values.append(("n/a" if x["delta"] is None else f"{x['delta']:+.0%}") + f" {x['verdict']}")
         lines.append(f"| {cell['model']} | {cell['category']} | " + " | ".join(values) + " |")
-    lines.append("| answers before / after | | " + " | ".join(f"{r['calls']['before']} / {r['calls']['after']}"
-                                                          for r in c.by_turn) + " |")
-    lines += ["", "A failed answer is shown its failed step and error and answered again; an answer that passed "
-              "at turn j counts as passed at every later turn, a turn the provider lost is not measured from then on."]
+    lines.append(
+        "| answers before / after | | "
+        + " | ".join(f"{r['calls']['before']} / {r['calls']['after']}" for r in c.by_turn)
+        + " |"
+    )
+    lines += [
+        "",
+        "A failed answer is shown its failed step and error and answered again; an answer that passed "
+        "at turn j counts as passed at every later turn, a turn the provider lost is not measured from then on.",
+    ]
     return lines
 
 
-_EXIT = {0: "no significant regression", 1: "a significant regression",
-         4: "some cells were not measured (fewer pairs than planned)"}
+_EXIT = {
+    0: "no significant regression",
+    1: "a significant regression",
+    4: "some cells were not measured (fewer pairs than planned)",
+}
 
 
 def render_markdown(comparison: Comparison, chart_name: str | None = None) -> str:
     c = comparison
     if c.regressions:
-        headline = f"**Regressed** in {len(c.regressions)} cell(s): " + ", ".join(f"{x.model_label} · {x.category}" for x in c.regressions)
+        headline = f"**Regressed** in {len(c.regressions)} cell(s): " + ", ".join(
+            f"{x.model_label} · {x.category}" for x in c.regressions
+        )
     elif c.improvements:
         headline = f"**Improved** in {len(c.improvements)} cell(s), no significant regression."
     else:
@@ -125,8 +145,10 @@ def render_markdown(comparison: Comparison, chart_name: str | None = None) -> st
 
         helped = [r for r in c.helps if r.vs_none == "improved"]
         beyond = [f"{r.model_label} · {r.category}" for r in helped if r.claim == BEYOND]
-        headline += (f" Against the length-matched placebo: {len(beyond)} of {len(helped)} improved cell(s) help beyond "
-                     f"priming{': ' + ', '.join(beyond) if beyond else ''}.")
+        headline += (
+            f" Against the length-matched placebo: {len(beyond)} of {len(helped)} improved cell(s) help beyond "
+            f"priming{': ' + ', '.join(beyond) if beyond else ''}."
+        )
     lines = [
         f"# Compare `{c.before.label}` → `{c.after.label}`",
         "",
@@ -155,5 +177,3 @@ def render_markdown(comparison: Comparison, chart_name: str | None = None) -> st
         "",
     ]
     return "\n".join(lines)
-
-

@@ -79,13 +79,17 @@ def _published(h, token: str, option: str) -> RuleSet | None:
             raise InputError(f"{option} {token!r}: rule '{rid}' no longer exists in guidelines/rules")
         rule = library.get(rid)
         if ref.variant not in rule.variant_names or rule.hash(ref.variant) != ref.hash:
-            raise InputError(f"{option} {token!r}: rule '{rid}' changed since it was published (compare a stored run of it instead)")
+            raise InputError(
+                f"{option} {token!r}: rule '{rid}' changed since it was published (compare a stored run of it instead)"
+            )
     rule_set = RuleSet.from_selection(token, {rid: r.variant for rid, r in sorted(refs.items())})
     manifest = root / name / ("history" if at else "") / (f"{version}.json" if at else "manifest.json")
     published_hash = _prompt_hash(manifest)
     if published_hash and h.guidelines.compose(rule_set).hash != published_hash:
-        raise InputError(f"{option} {token!r}: today's template composes a different prompt than the published one "
-                         "(compare a stored run of it instead)")
+        raise InputError(
+            f"{option} {token!r}: today's template composes a different prompt than the published one "
+            "(compare a stored run of it instead)"
+        )
     return rule_set
 
 

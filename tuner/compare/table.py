@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from tuner.runs.pairing import Paired
 from tuner.compare.rates import OVERALL, is_simulated, model_label
+from tuner.runs.pairing import Paired
 from tuner.stats import ALPHA, Estimate, bh_adjust, paired_compare, rate_interval, verdict
 
 __all__ = ["Flip", "Cell", "SideInfo", "PlaceboArm", "Comparison", "build_cells", "finalize", "NOT_MEASURED"]
@@ -129,8 +129,10 @@ class Comparison(BaseModel):
             simulated_models=self.simulated_models,
             improvements=len(self.improvements),
             regressions=len(self.regressions),
-            not_measured=[{"model": c.model_label, "category": c.category, "pairs": c.pairs, "expected": c.expected}
-                          for c in self.not_measured],
+            not_measured=[
+                {"model": c.model_label, "category": c.category, "pairs": c.pairs, "expected": c.expected}
+                for c in self.not_measured
+            ],
             exit_code=self.exit_code,
         )
         if self.placebo is not None:
@@ -147,13 +149,25 @@ def _cell(spec, category: str, paired: Paired) -> Cell:
         for ev in sorted(result.fail_to_pass.keys() | result.pass_to_fail.keys())
     }
     return Cell(
-        model=spec.model, model_key=spec.key, model_label=model_label(spec.model, spec.params),
-        simulated=is_simulated(spec.model), category=category,
-        before=rate_interval(paired.before), after=rate_interval(paired.after),
-        delta=result.delta, lo=result.lo, hi=result.hi, p_value=result.p_value,
-        pairs=result.pairs, tasks=result.tasks, flips=flips,
-        infra_before=paired.infra_before, infra_after=paired.infra_after, unpaired=paired.unpaired,
-        repeated=paired.repeated, expected=None if paired.expected is None else paired.expected - paired.repeated,
+        model=spec.model,
+        model_key=spec.key,
+        model_label=model_label(spec.model, spec.params),
+        simulated=is_simulated(spec.model),
+        category=category,
+        before=rate_interval(paired.before),
+        after=rate_interval(paired.after),
+        delta=result.delta,
+        lo=result.lo,
+        hi=result.hi,
+        p_value=result.p_value,
+        pairs=result.pairs,
+        tasks=result.tasks,
+        flips=flips,
+        infra_before=paired.infra_before,
+        infra_after=paired.infra_after,
+        unpaired=paired.unpaired,
+        repeated=paired.repeated,
+        expected=None if paired.expected is None else paired.expected - paired.repeated,
     )
 
 
@@ -169,5 +183,9 @@ def finalize(cells: list[Cell], alpha: float = ALPHA) -> list[Cell]:
     """Adjust the measured cells' p-values together (BH) and give each cell its verdict."""
     measured = [c for c in cells if c.measured]
     qs = dict(zip((id(c) for c in measured), bh_adjust([c.p_value for c in measured])))
-    return [c.model_copy(update={"q_value": qs[id(c)], "verdict": verdict(c.delta, qs[id(c)], alpha)})
-            if id(c) in qs else c.model_copy(update={"q_value": None, "verdict": NOT_MEASURED}) for c in cells]
+    return [
+        c.model_copy(update={"q_value": qs[id(c)], "verdict": verdict(c.delta, qs[id(c)], alpha)})
+        if id(c) in qs
+        else c.model_copy(update={"q_value": None, "verdict": NOT_MEASURED})
+        for c in cells
+    ]

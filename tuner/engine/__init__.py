@@ -2,6 +2,32 @@
 planned looks and error control. ``ablate`` and ``tune`` both run it; its method and why are in
 ``tuner.engine.engine``'s docstring and docs/engine.md."""
 
-from tuner.engine.engine import Cell, EngineOutcome, Graded, Observe, Plan, Point, planned_looks, planned_shape, planned_spending, run_engine, split_key, swap_key
+from tuner.engine.engine import (
+    Cell,
+    EngineOutcome,
+    Graded,
+    Observe,
+    Plan,
+    Point,
+    planned_looks,
+    planned_shape,
+    planned_spending,
+    run_engine,
+    split_key,
+    swap_key,
+)
 
-__all__ = ["Cell", "EngineOutcome", "Graded", "Observe", "Plan", "Point", "planned_looks", "planned_shape", "planned_spending", "run_engine", "split_key", "swap_key"]
+__all__ = [
+    "Cell",
+    "EngineOutcome",
+    "Graded",
+    "Observe",
+    "Plan",
+    "Point",
+    "planned_looks",
+    "planned_shape",
+    "planned_spending",
+    "run_engine",
+    "split_key",
+    "swap_key",
+]

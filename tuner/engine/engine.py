@@ -81,7 +81,20 @@ from dataclasses import dataclass, field
 from tuner.engine.modes import Graded, cross_fit, outcome_parts
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, UNDECIDED, Zone, zone_tests
 
-__all__ = ["Graded", "Observe", "Point", "Cell", "Plan", "EngineOutcome", "planned_looks", "planned_shape", "planned_spending", "run_engine", "split_key", "swap_key"]
+__all__ = [
+    "Graded",
+    "Observe",
+    "Point",
+    "Cell",
+    "Plan",
+    "EngineOutcome",
+    "planned_looks",
+    "planned_shape",
+    "planned_spending",
+    "run_engine",
+    "split_key",
+    "swap_key",
+]
 
 _MIN_DROPS = 8  # a rule is not judged before it was left out this many times in the category
 _MIN_DF = 20  # nor before the category's fit has this many residual degrees of freedom
@@ -269,8 +282,12 @@ def _fit(rows: list[tuple[tuple[str, ...], str, bool]], rules: list[str]) -> dic
     if not rows:
         return {}
     evals = sorted({e for _, e, _ in rows})
-    X = np.array([[1.0] + [1.0 if r in d else 0.0 for r in rules] + [1.0 if e == ev else 0.0 for ev in evals[1:]]
-                  for d, e, _ in rows])
+    X = np.array(
+        [
+            [1.0] + [1.0 if r in d else 0.0 for r in rules] + [1.0 if e == ev else 0.0 for ev in evals[1:]]
+            for d, e, _ in rows
+        ]
+    )
     y = np.array([1.0 if ok else 0.0 for _, _, ok in rows])
     drops = X[:, 1 : 1 + len(rules)].sum(axis=0)
     # A floor under the robust error: with no failures (or no passes) in sight OLS reports zero
@@ -336,23 +353,30 @@ def planned_spending(plan: Plan) -> list[tuple[float, float]]:
     start = looks[len(made) - 1] if made else 0
     spent = (sum(a for _, a, _ in plan.made), sum(b for _, _, b in plan.made))  # every look made, replayed or not
     anchor = plan.anchor if plan.anchor is not None else (looks[-1] if looks else 0)
-    return made + plan.zone.continued(start, looks[len(made):], spent, anchor)
+    return made + plan.zone.continued(start, looks[len(made) :], spent, anchor)
 
 
-def run_engine(plan: Plan, observe: Observe, progress: Callable[[dict], None] | None = None,
-                 enough: Callable[[list[Cell]], bool] | None = None) -> EngineOutcome:
+def run_engine(
+    plan: Plan,
+    observe: Observe,
+    progress: Callable[[dict], None] | None = None,
+    enough: Callable[[list[Cell]], bool] | None = None,
+) -> EngineOutcome:
     """Run the planned looks. ``enough``: asked after each look with every cell; True ends the
     design there (``stopped = "enough"``). Stopping sooner never adds false alarms: each look's
     error share is spent whether or not a later look comes."""
     cells = {(r, m, c): Cell(r, m, c) for c in plan.evals for m in plan.models for r in _factors(plan)}
     rows: dict[tuple[str, str], list[tuple[tuple[str, ...], str, bool, tuple[str, ...], int]]] = {
-        (m, c): [] for m in plan.models for c in plan.evals}
+        (m, c): [] for m in plan.models for c in plan.evals
+    }
     looks, spending = planned_looks(plan), planned_spending(plan)
     calls = new_calls = rounds = lost = 0
     history: list[dict] = []
     stopped = "budget"
     for look, until in enumerate(looks, start=1):
-        open_by_cat = {c: sorted({r for (r, m, cc), cell in cells.items() if cc == c and cell.verdict == OPEN}) for c in plan.evals}
+        open_by_cat = {
+            c: sorted({r for (r, m, cc), cell in cells.items() if cc == c and cell.verdict == OPEN}) for c in plan.evals
+        }
         open_by_cat = {c: rs for c, rs in open_by_cat.items() if rs}
         if not open_by_cat:
             stopped = "decided"
@@ -420,8 +444,9 @@ def _describe_cells(cells: dict, rows: dict) -> None:
             cell.by_eval = {e: (d, n) for e, d, n in found[:_CELL_MAX]}
 
 
-def _decide(plan: Plan, cells: dict, rows: dict, open_by_cat: dict[str, list[str]], round_no: int,
-            spent: tuple[float, float]) -> None:
+def _decide(
+    plan: Plan, cells: dict, rows: dict, open_by_cat: dict[str, list[str]], round_no: int, spent: tuple[float, float]
+) -> None:
     """One look: estimate every open cell, then test them together (BH runs across the look)."""
     tested: list[Cell] = []
     estimates: list[tuple[float, float, float]] = []
@@ -440,7 +465,13 @@ def _decide(plan: Plan, cells: dict, rows: dict, open_by_cat: dict[str, list[str
             tested.append(cell)
             estimates.append((effect, se, df))
     for cell, test in zip(tested, zone_tests(estimates, plan.zone, round_no, spent)):
-        cell.lo, cell.hi, cell.p_value, cell.q_value, cell.level = test.lo, test.hi, test.p_flag, test.q_flag, test.level
+        cell.lo, cell.hi, cell.p_value, cell.q_value, cell.level = (
+            test.lo,
+            test.hi,
+            test.p_flag,
+            test.q_flag,
+            test.level,
+        )
         if test.verdict != OPEN:
             cell.verdict, cell.decided_round = test.verdict, round_no
 
@@ -449,6 +480,7 @@ def _fit_look(plan: Plan, data: list, round_no: int) -> dict:
     """One model x category's estimates at look ``round_no``: the pass bit's, or from the second
     look on with ``plan.modes`` each rule's through its failure modes, picked on the first look's
     points and estimated on the later ones (``tuner.engine.modes``)."""
+
     def fit_pass(rows: list) -> dict:
         return _fit([(a, e, ok) for a, e, ok, *_ in rows], _factors(plan))
 
@@ -461,8 +493,14 @@ def _snapshot(cells: dict, rounds: int, calls: int, new_calls: int) -> dict:
     counts = {v: 0 for v in (HELPS, HURTS, NO_EFFECT, OPEN)}
     for cell in cells.values():
         counts[cell.verdict] = counts.get(cell.verdict, 0) + 1
-    return {"round": rounds, "calls": calls, "new_calls": new_calls, "decided": len(cells) - counts[OPEN],
-            "open": counts[OPEN], **{k: v for k, v in counts.items() if k != OPEN}}
+    return {
+        "round": rounds,
+        "calls": calls,
+        "new_calls": new_calls,
+        "decided": len(cells) - counts[OPEN],
+        "open": counts[OPEN],
+        **{k: v for k, v in counts.items() if k != OPEN},
+    }
 
 
 def planned_shape(plan: Plan) -> dict:
@@ -470,5 +508,11 @@ def planned_shape(plan: Plan) -> dict:
     effect, ``tuner.planning``): the planned looks (cumulative replicates per eval), the share of
     prompts leaving out each open question while all are open, and the data a question needs
     before it is tested."""
-    return {"looks": planned_looks(plan), "spending": planned_spending(plan), "p_drop": _p_drop(plan, len(_factors(plan))), "factors": len(_factors(plan)),
-            "min_drops": _MIN_DROPS, "min_df": _MIN_DF}
+    return {
+        "looks": planned_looks(plan),
+        "spending": planned_spending(plan),
+        "p_drop": _p_drop(plan, len(_factors(plan))),
+        "factors": len(_factors(plan)),
+        "min_drops": _MIN_DROPS,
+        "min_df": _MIN_DF,
+    }

@@ -118,8 +118,12 @@ def fit_modes(rows: list[Row], factors: list[str], modes: dict[str, frozenset[st
         return dict(plain)
     factors = [r for r in factors if any(r in applied for applied, *_ in rows)]  # the columns of ``engine._fit``
     evals = sorted({e for _, e, *_ in rows})
-    X = np.array([[1.0] + [1.0 if r in a else 0.0 for r in factors] + [1.0 if e == ev else 0.0 for ev in evals[1:]]
-                  for a, e, *_ in rows])
+    X = np.array(
+        [
+            [1.0] + [1.0 if r in a else 0.0 for r in factors] + [1.0 if e == ev else 0.0 for ev in evals[1:]]
+            for a, e, *_ in rows
+        ]
+    )
     proj = np.linalg.pinv(X)  # (columns x rows): beta = proj @ y
     lev = np.clip(np.einsum("ij,ji->i", X, proj), 0.0, 1.0 - 1e-9)
     col = {r: 1 + j for j, r in enumerate(factors)}

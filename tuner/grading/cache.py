@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tuner.grading.models import GradeResult, GradeRequest
+from tuner.grading.models import GradeRequest, GradeResult
 from tuner.hashing import sha256_json
 
 if TYPE_CHECKING:
@@ -19,12 +19,14 @@ __all__ = ["GradeCache", "cache_key", "graded_with_cache"]
 
 
 def cache_key(request: GradeRequest, grader_id: str) -> str:
-    return sha256_json({
-        "files": request.files,
-        "symlinks": sorted(request.symlinks),
-        "grader": request.eval.grader_hash,
-        "grader_id": grader_id,
-    })
+    return sha256_json(
+        {
+            "files": request.files,
+            "symlinks": sorted(request.symlinks),
+            "grader": request.eval.grader_hash,
+            "grader_id": grader_id,
+        }
+    )
 
 
 def graded_with_cache(

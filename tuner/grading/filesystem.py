@@ -38,8 +38,9 @@ def _path_problem(path: str, roots: tuple[str, ...], reserved: tuple[str, ...]) 
     return None
 
 
-def check_files(files: dict[str, str], symlinks: list[str] | None = None, *, roots: tuple[str, ...],
-                reserved: tuple[str, ...] = ()) -> list[str]:
+def check_files(
+    files: dict[str, str], symlinks: list[str] | None = None, *, roots: tuple[str, ...], reserved: tuple[str, ...] = ()
+) -> list[str]:
     """Problems with a file set, one line each; empty when it may be written. ``roots``: the kind's
     answer roots; ``reserved``: folders (``root/sub``) the kind's grader writes itself."""
     if not files and not symlinks:

@@ -67,9 +67,15 @@ class GradeResult(BaseModel):
     @classmethod
     def infrastructure(cls, eval_id: str, steps: tuple[str, ...], message: str) -> GradeResult:
         """The grader could not run: the first step is ``error`` with ``message``, the rest skipped."""
-        return cls(eval_id=eval_id, passed=False, infra_error=message,
-                   steps=[StepResult(name=n, status="error" if i == 0 else "skip", detail=message if i == 0 else "")
-                          for i, n in enumerate(steps)])
+        return cls(
+            eval_id=eval_id,
+            passed=False,
+            infra_error=message,
+            steps=[
+                StepResult(name=n, status="error" if i == 0 else "skip", detail=message if i == 0 else "")
+                for i, n in enumerate(steps)
+            ],
+        )
 
     def step(self, name: str) -> StepResult:
         return next(s for s in self.steps if s.name == name)

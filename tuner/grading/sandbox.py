@@ -41,8 +41,22 @@ from typing import Iterator
 
 from tuner.errors import JailAccessError, ToolchainError
 
-__all__ = ["Completed", "run", "scrubbed_env", "temp_dir", "launch_count", "check_available", "hand_over",
-           "enabled", "check_reachable", "MAX_OUTPUT_BYTES", "NOBODY", "SCRATCH_BYTES", "sweep_stale_temp_dirs", "TEMP_PREFIX"]
+__all__ = [
+    "Completed",
+    "run",
+    "scrubbed_env",
+    "temp_dir",
+    "launch_count",
+    "check_available",
+    "hand_over",
+    "enabled",
+    "check_reachable",
+    "MAX_OUTPUT_BYTES",
+    "NOBODY",
+    "SCRATCH_BYTES",
+    "sweep_stale_temp_dirs",
+    "TEMP_PREFIX",
+]
 
 _ALLOWED = ("PATH", "LANG", "LC_ALL", "TZ", "SYSTEMROOT", "TMPDIR")
 _launches = 0
@@ -95,14 +109,26 @@ def check_available() -> None:
     if _checked is None:
         bwrap = shutil.which("bwrap")
         if bwrap is None:
-            _checked = f"bubblewrap (bwrap) is not installed: `{INSTALL_HINT}` (or set TUNER_SANDBOX=none to grade unjailed)"
+            _checked = (
+                f"bubblewrap (bwrap) is not installed: `{INSTALL_HINT}` (or set TUNER_SANDBOX=none to grade unjailed)"
+            )
         else:
             try:
-                done = subprocess.run([*_jail_argv(bwrap, [], []), "true"], capture_output=True, text=True,
-                                      timeout=30, **_drop_privileges())
-                _checked = "ok" if done.returncode == 0 else (
-                    f"bubblewrap cannot start a jail here ({done.stderr.strip()[:200]}): user namespaces may be "
-                    "disabled (sysctl kernel.unprivileged_userns_clone=1)")
+                done = subprocess.run(
+                    [*_jail_argv(bwrap, [], []), "true"],
+                    capture_output=True,
+                    text=True,
+                    timeout=30,
+                    **_drop_privileges(),
+                )
+                _checked = (
+                    "ok"
+                    if done.returncode == 0
+                    else (
+                        f"bubblewrap cannot start a jail here ({done.stderr.strip()[:200]}): user namespaces may be "
+                        "disabled (sysctl kernel.unprivileged_userns_clone=1)"
+                    )
+                )
             except (OSError, subprocess.TimeoutExpired) as e:
                 _checked = f"bubblewrap cannot start a jail here: {e}"
     if _checked != "ok":
@@ -125,7 +151,8 @@ def check_reachable(paths: Sequence[Path], what: str) -> None:
                 raise JailAccessError(
                     f"the grading jail's user (nobody) cannot enter {folder} (mode {mode & 0o777:o}), which holds "
                     f"{what} ({real}): run from a folder others can enter (chmod o+x {folder}, or move the "
-                    f"project), or set TUNER_SANDBOX=none to grade unjailed")
+                    f"project), or set TUNER_SANDBOX=none to grade unjailed"
+                )
 
 
 def scrubbed_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -156,7 +183,7 @@ def sweep_stale_temp_dirs() -> list[Path]:
     removed = []
     base = Path(tempfile.gettempdir())
     for path in base.glob(f"{TEMP_PREFIX}*"):
-        pid = path.name[len(TEMP_PREFIX):].split("-", 1)[0]
+        pid = path.name[len(TEMP_PREFIX) :].split("-", 1)[0]
         if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)) or not path.is_dir():
             continue
         shutil.rmtree(path, ignore_errors=True)
@@ -205,8 +232,13 @@ def _drop_privileges() -> dict:
     return {"user": NOBODY, "group": NOBODY, "extra_groups": []} if os.geteuid() == 0 else {}
 
 
-def _jail_argv(bwrap: str, visible: Sequence[Path], writable: Sequence[Path], scratch: Path | None = None,
-               scratch_dirs: Sequence[Path] = ()) -> list[str]:
+def _jail_argv(
+    bwrap: str,
+    visible: Sequence[Path],
+    writable: Sequence[Path],
+    scratch: Path | None = None,
+    scratch_dirs: Sequence[Path] = (),
+) -> list[str]:
     argv = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session"]
     for system in _SYSTEM:
         path = Path(system)
@@ -275,8 +307,16 @@ def run(
         space = Path(scratch).resolve() if scratch is not None else None
         in_scratch = space is not None and Path(home).resolve().is_relative_to(space)
         rw = [hand_over(Path(p).resolve()) for p in (*writable, *(() if in_scratch else (home,)))]
-        argv = [*_jail_argv(shutil.which("bwrap") or "bwrap", [p for p in paths if p not in rw], rw, space,
-                            [Path(home).resolve()] if in_scratch else []), *argv]
+        argv = [
+            *_jail_argv(
+                shutil.which("bwrap") or "bwrap",
+                [p for p in paths if p not in rw],
+                rw,
+                space,
+                [Path(home).resolve()] if in_scratch else [],
+            ),
+            *argv,
+        ]
         extra = _drop_privileges()
     environment = scrubbed_env(home, env)
     if jailed:  # the host's PATH names host folders (a virtualenv, a home) the jail does not have
@@ -297,8 +337,9 @@ def run(
     return Completed(code, out, err, time.monotonic() - start, overflowed)
 
 
-def _collect(proc: subprocess.Popen, stdin: str | None, timeout_s: float,
-             idle_timeout_s: float | None) -> tuple[str, str, bool, bool]:
+def _collect(
+    proc: subprocess.Popen, stdin: str | None, timeout_s: float, idle_timeout_s: float | None
+) -> tuple[str, str, bool, bool]:
     """Read stdout and stderr up to MAX_OUTPUT_BYTES each, killing the jail at the timeout or
     at the output limit; nothing the tool started outlives this call."""
     chunks: dict[int, list[bytes]] = {1: [], 2: []}
@@ -317,8 +358,10 @@ def _collect(proc: subprocess.Popen, stdin: str | None, timeout_s: float,
                 over.set()
                 _kill_group(proc)
 
-    readers = [threading.Thread(target=pump, args=(proc.stdout, 1), daemon=True),
-               threading.Thread(target=pump, args=(proc.stderr, 2), daemon=True)]
+    readers = [
+        threading.Thread(target=pump, args=(proc.stdout, 1), daemon=True),
+        threading.Thread(target=pump, args=(proc.stderr, 2), daemon=True),
+    ]
     for t in readers:
         t.start()
     if proc.stdin is not None:

@@ -30,25 +30,90 @@ __all__ = ["placebo_prompt", "placebo_name", "PLACEBO_DOMAIN"]
 PLACEBO_DOMAIN = "keeping a community garden"
 
 _SECTIONS = ("Watering", "Soil", "Tools", "Harvest", "Compost", "Seedlings", "Paths", "Shed", "Visitors", "Seasons")
-_VERBS = ("Check", "Rinse", "Label", "Turn", "Cover", "Stack", "Sweep", "Weigh", "Note", "Loosen", "Trim", "Store",
-          "Inspect", "Empty", "Refill", "Wipe", "Hang", "Count", "Fold", "Return")
-_OBJECTS = ("the watering cans", "the seed trays", "the compost heap", "the rakes", "the raised beds",
-            "the garden gloves", "the bean poles", "the wheelbarrow", "the rain barrel", "the potting bench",
-            "the onion sets", "the fruit netting", "the hose reel", "the trowels", "the cold frame",
-            "the herb border", "the tomato cages", "the leaf mould bags", "the shed key", "the sign-in book",
-            "the strawberry runners", "the mulch pile", "the pea sticks", "the seed packets")
-_WHENS = ("before the first frost", "after every harvest", "at the end of each week", "when the soil is dry",
-          "before lending them out", "on the first day of the month", "after a heavy rain", "before visitors arrive",
-          "when the days get shorter", "every Saturday morning", "before closing the gate", "after the spring sowing")
-_REASONS = ("A tidy plot saves time for the next gardener.", "Neighbours share these, so leave them as you found them.",
-            "Wet wood rots within a season.", "Slugs hide in anything left on the ground overnight.",
-            "The committee reviews the shed every quarter.", "Young plants bruise easily in the wind.",
-            "Frost cracks clay pots that hold water.", "Volunteers rely on the notes you leave behind.",
-            "Birds take the seed if it is left uncovered.", "Rust spreads quickly on blades stored damp.",
-            "Children visit on Sundays and follow the paths.", "Fresh compost burns tender roots.")
-_NEVERS = ("Never leave {o} in the sun.", "Do not stack {o} on the path.", "Keep {o} away from the pond.",
-           "Ask before moving {o} to another plot.", "Leave {o} where the next person expects it.",
-           "Write the date on {o} in pencil.")
+_VERBS = (
+    "Check",
+    "Rinse",
+    "Label",
+    "Turn",
+    "Cover",
+    "Stack",
+    "Sweep",
+    "Weigh",
+    "Note",
+    "Loosen",
+    "Trim",
+    "Store",
+    "Inspect",
+    "Empty",
+    "Refill",
+    "Wipe",
+    "Hang",
+    "Count",
+    "Fold",
+    "Return",
+)
+_OBJECTS = (
+    "the watering cans",
+    "the seed trays",
+    "the compost heap",
+    "the rakes",
+    "the raised beds",
+    "the garden gloves",
+    "the bean poles",
+    "the wheelbarrow",
+    "the rain barrel",
+    "the potting bench",
+    "the onion sets",
+    "the fruit netting",
+    "the hose reel",
+    "the trowels",
+    "the cold frame",
+    "the herb border",
+    "the tomato cages",
+    "the leaf mould bags",
+    "the shed key",
+    "the sign-in book",
+    "the strawberry runners",
+    "the mulch pile",
+    "the pea sticks",
+    "the seed packets",
+)
+_WHENS = (
+    "before the first frost",
+    "after every harvest",
+    "at the end of each week",
+    "when the soil is dry",
+    "before lending them out",
+    "on the first day of the month",
+    "after a heavy rain",
+    "before visitors arrive",
+    "when the days get shorter",
+    "every Saturday morning",
+    "before closing the gate",
+    "after the spring sowing",
+)
+_REASONS = (
+    "A tidy plot saves time for the next gardener.",
+    "Neighbours share these, so leave them as you found them.",
+    "Wet wood rots within a season.",
+    "Slugs hide in anything left on the ground overnight.",
+    "The committee reviews the shed every quarter.",
+    "Young plants bruise easily in the wind.",
+    "Frost cracks clay pots that hold water.",
+    "Volunteers rely on the notes you leave behind.",
+    "Birds take the seed if it is left uncovered.",
+    "Rust spreads quickly on blades stored damp.",
+    "Children visit on Sundays and follow the paths.",
+    "Fresh compost burns tender roots.",
+)
+_NEVERS = (
+    "Never leave {o} in the sun.",
+    "Do not stack {o} on the path.",
+    "Keep {o} away from the pond.",
+    "Ask before moving {o} to another plot.",
+    "Leave {o} where the next person expects it.",
+    "Write the date on {o} in pencil.",
+)
 
 
 def placebo_name(of: str, seed: int) -> str:
@@ -82,8 +147,10 @@ def placebo_prompt(template: Template, tokens: int, *, seed: int = 0, of: str = 
         return count_tokens(_render(template, blocks))
 
     if tokens <= size([]):
-        raise InputError(f"set '{of}' has no rule text to match ({tokens} tokens, its template alone): "
-                         "a placebo needs a set with rules")
+        raise InputError(
+            f"set '{of}' has no rule text to match ({tokens} tokens, its template alone): "
+            "a placebo needs a set with rules"
+        )
     rng = random.Random(f"tuner-placebo|{seed}")
     blocks: list[str] = []
     sections = list(_SECTIONS)
@@ -116,5 +183,12 @@ def placebo_prompt(template: Template, tokens: int, *, seed: int = 0, of: str = 
         tail = f"{tail} {next(pad)}".strip()
         text = _render(template, [*blocks, tail])
     count = count_tokens(text)
-    return Prompt(set_name=placebo_name(of, seed), template=template.name, template_hash=template.hash, text=text,
-                  rules=(), hash=sha256_text(text), tokens=count)
+    return Prompt(
+        set_name=placebo_name(of, seed),
+        template=template.name,
+        template_hash=template.hash,
+        text=text,
+        rules=(),
+        hash=sha256_text(text),
+        tokens=count,
+    )

@@ -128,9 +128,7 @@ class Rule(BaseModel):
         if variant == DEFAULT_VARIANT:
             return self.body
         if variant not in self.variants:
-            raise NotFoundError(
-                f"rule {self.id}: unknown variant '{variant}' (has: {', '.join(self.variant_names)})"
-            )
+            raise NotFoundError(f"rule {self.id}: unknown variant '{variant}' (has: {', '.join(self.variant_names)})")
         return normalise_text(self.variants[variant])
 
     def hash(self, variant: str = DEFAULT_VARIANT) -> str:

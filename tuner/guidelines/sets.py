@@ -53,7 +53,9 @@ class RuleSet(BaseModel):
             if rule is None:
                 raise NotFoundError(f"set '{self.name}': field 'variants': unknown rule id '{rid}'")
             if rid not in chosen:
-                raise InputError(f"set '{self.name}': field 'variants': rule '{rid}' is not in the set (status {rule.status})")
+                raise InputError(
+                    f"set '{self.name}': field 'variants': rule '{rid}' is not in the set (status {rule.status})"
+                )
             if variant not in rule.variant_names:
                 raise NotFoundError(
                     f"set '{self.name}': field 'variants.{rid}': unknown variant '{variant}' "

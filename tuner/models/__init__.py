@@ -3,11 +3,11 @@
 Importing this package does not import litellm (seconds): the client imports it on first call.
 """
 
+from tuner.models.answers import ParsedOutput, parse_files, read_answer
 from tuner.models.cache import ResponseCache, cache_key
 from tuner.models.client import Completion, CompletionRequest, complete_all, complete_many, scrub
 from tuner.models.messages import build_messages, render_files, user_message
 from tuner.models.panel import ModelSpec, check_models, load_panel
-from tuner.models.answers import ParsedOutput, parse_files, read_answer
 
 __all__ = [
     "ModelSpec",

@@ -25,8 +25,13 @@ __all__ = ["ResponseCache", "cache_key"]
 _SCHEMA = 1  # bump when the stored record changes shape
 
 
-def cache_key(spec: ModelSpec, messages: list[dict], sample_index: int, extra: str | None = None,
-              tools: list[dict] | tuple[dict, ...] | None = None) -> str:
+def cache_key(
+    spec: ModelSpec,
+    messages: list[dict],
+    sample_index: int,
+    extra: str | None = None,
+    tools: list[dict] | tuple[dict, ...] | None = None,
+) -> str:
     parts = {
         "v": _SCHEMA,
         "model": spec.model,

@@ -174,8 +174,13 @@ def _tool_calls(message: Any) -> list[dict] | None:
     calls = []
     for call in getattr(message, "tool_calls", None) or []:
         fn = getattr(call, "function", None)
-        calls.append({"id": getattr(call, "id", None), "name": getattr(fn, "name", None),
-                      "arguments": getattr(fn, "arguments", None)})
+        calls.append(
+            {
+                "id": getattr(call, "id", None),
+                "name": getattr(fn, "name", None),
+                "arguments": getattr(fn, "arguments", None),
+            }
+        )
     return calls or None
 
 
@@ -248,8 +253,9 @@ class _RetryRefused(Exception):
     """The command's cap has no call left for a retry (the error before it is what is reported)."""
 
 
-async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter, litellm: Any, budget=None,
-                    call: Call = call_here) -> Completion:
+async def _generate(
+    request: CompletionRequest, key: str, limiter: _ModelLimiter, litellm: Any, budget=None, call: Call = call_here
+) -> Completion:
     from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
     spec = request.spec
@@ -298,8 +304,14 @@ async def _generate(request: CompletionRequest, key: str, limiter: _ModelLimiter
             if fatal:
                 limiter.fatal = error
             limiter.probed.set()
-            return Completion(status="infra_error", error=scrub(error), attempts=attempts, fatal=fatal,
-                              latency_s=time.monotonic() - started, **base)
+            return Completion(
+                status="infra_error",
+                error=scrub(error),
+                attempts=attempts,
+                fatal=fatal,
+                latency_s=time.monotonic() - started,
+                **base,
+            )
     limiter.probed.set()
     return Completion(status="ok", attempts=attempts, latency_s=time.monotonic() - started, **fields, **base)
 
@@ -356,8 +368,13 @@ async def complete_many(
         # Reserved in request order before any call starts: which calls a cap allows is deterministic.
         allowed = [i for i in todo if budget.take()]
         for i in sorted(set(todo) - set(allowed)):
-            results[i] = Completion(status="skipped", error="budget spent", cache_key=keys[i],
-                                    model=requests[i].spec.model, sample_index=requests[i].sample_index)
+            results[i] = Completion(
+                status="skipped",
+                error="budget spent",
+                cache_key=keys[i],
+                model=requests[i].spec.model,
+                sample_index=requests[i].sample_index,
+            )
         todo = allowed
     if todo:
         from tuner.models.runtime import litellm_module
@@ -367,8 +384,9 @@ async def complete_many(
         limiters = {s.key: _ModelLimiter(s) for s in specs}
 
         async def one(i: int) -> None:
-            done = await _generate(requests[i], keys[i], limiters[requests[i].spec.key], litellm, budget,
-                                   call or call_here)
+            done = await _generate(
+                requests[i], keys[i], limiters[requests[i].spec.key], litellm, budget, call or call_here
+            )
             if budget is not None:
                 budget.record(done)
             if cache is not None:

@@ -84,11 +84,24 @@ def classify(exc: BaseException) -> Literal["retry", "fail", "fatal"]:
     name = type(exc).__name__
     if _missing_credentials(exc):
         return "fatal"  # no key at all: every call to this model fails the same way
-    if name in ("AuthenticationError", "PermissionDeniedError", "NotFoundError", "PaymentRequiredError",
-                "UnsupportedParamsError", "LiteLLMUnknownProvider"):
+    if name in (
+        "AuthenticationError",
+        "PermissionDeniedError",
+        "NotFoundError",
+        "PaymentRequiredError",
+        "UnsupportedParamsError",
+        "LiteLLMUnknownProvider",
+    ):
         return "fatal"
-    if name in ("RateLimitError", "Timeout", "APIConnectionError", "InternalServerError",
-                "ServiceUnavailableError", "BadGatewayError", "APIResponseValidationError"):
+    if name in (
+        "RateLimitError",
+        "Timeout",
+        "APIConnectionError",
+        "InternalServerError",
+        "ServiceUnavailableError",
+        "BadGatewayError",
+        "APIResponseValidationError",
+    ):
         return "retry"
     code = _status(exc)
     if code is None and not type(exc).__module__.startswith(("litellm", "openai", "httpx", "aiohttp")):
@@ -106,8 +119,11 @@ def describe(exc: BaseException, spec: ModelSpec, litellm: Any) -> str:
     name = type(exc).__name__
     if name == "AuthenticationError" or _missing_credentials(exc):
         missing = _missing_keys(spec, litellm)
-        hint = (f"set {', '.join(missing)} in the environment" if missing
-                else f"check {spec.provider.upper()}_API_KEY (or the key variable of this provider) in the environment")
+        hint = (
+            f"set {', '.join(missing)} in the environment"
+            if missing
+            else f"check {spec.provider.upper()}_API_KEY (or the key variable of this provider) in the environment"
+        )
         if name != "AuthenticationError":
             return f"{spec.model}: no API key: {hint}"
         return f"{spec.model}: authentication failed (401): {hint}"

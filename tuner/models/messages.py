@@ -9,8 +9,18 @@ from __future__ import annotations
 
 __all__ = ["answer_format", "build_messages", "user_message", "render_files", "fence_language"]
 
-_LANGUAGES = {"ts": "ts", "tsx": "tsx", "js": "js", "jsx": "jsx", "json": "json", "md": "md", "py": "python",
-              "toml": "toml", "yaml": "yaml", "yml": "yaml"}
+_LANGUAGES = {
+    "ts": "ts",
+    "tsx": "tsx",
+    "js": "js",
+    "jsx": "jsx",
+    "json": "json",
+    "md": "md",
+    "py": "python",
+    "toml": "toml",
+    "yaml": "yaml",
+    "yml": "yaml",
+}
 
 
 def answer_format(example_path: str) -> str:

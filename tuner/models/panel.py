@@ -75,7 +75,9 @@ class ModelSpec(BaseModel):
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise InputError(f"api_base {value!r}: not an http(s) URL (e.g. http://127.0.0.1:8000/v1)")
         if parts.username or parts.password:
-            raise InputError("api_base must not carry credentials (user:password@); set the provider's key variable instead")
+            raise InputError(
+                "api_base must not carry credentials (user:password@); set the provider's key variable instead"
+            )
         return value
 
     @property

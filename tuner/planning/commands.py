@@ -5,11 +5,26 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from tuner.planning.families import Detectable, calls_to_decide, confirmation_family, engine_designs, engine_family, paired_family
+from tuner.planning.families import (
+    Detectable,
+    calls_to_decide,
+    confirmation_family,
+    engine_designs,
+    engine_family,
+    paired_family,
+)
 from tuner.planning.mde import mde
 
-__all__ = ["ablate_detectables", "ablate_calls_for", "open_leads", "screen_plan", "tune_detectables", "tune_calls_for", "paired_detectables",
-           "engine_calls_for"]
+__all__ = [
+    "ablate_detectables",
+    "ablate_calls_for",
+    "open_leads",
+    "screen_plan",
+    "tune_detectables",
+    "tune_calls_for",
+    "paired_detectables",
+    "engine_calls_for",
+]
 
 
 def _rules_mde(plan) -> float | None:
@@ -20,8 +35,9 @@ def _rules_mde(plan) -> float | None:
 
 def engine_calls_for(plan, effect: float) -> int | None:
     """The smallest engine budget whose rules' MDE (every category) is at most ``effect``."""
-    return calls_to_decide(effect, lambda calls: _rules_mde(replace(plan, budget_calls=calls)),
-                           start=max(100, plan.budget_calls // 4))
+    return calls_to_decide(
+        effect, lambda calls: _rules_mde(replace(plan, budget_calls=calls)), start=max(100, plan.budget_calls // 4)
+    )
 
 
 def _ablate_plan(h, selection: dict, specs: list, eval_ids: list[str], budget: int, zone, seed: int = 0, looks=None):
@@ -30,16 +46,18 @@ def _ablate_plan(h, selection: dict, specs: list, eval_ids: list[str], budget: i
     return engine_plan(h, selection, specs, eval_ids, budget_calls=budget, zone=zone, seed=seed, looks=looks)
 
 
-def ablate_detectables(h, selection: dict, specs: list, eval_ids: list[str], budget: int, zone, *, seed: int = 0,
-                       looks=None) -> list[Detectable]:
+def ablate_detectables(
+    h, selection: dict, specs: list, eval_ids: list[str], budget: int, zone, *, seed: int = 0, looks=None
+) -> list[Detectable]:
     """``looks``: the experiment's looks so far (``Store.engine_looks``): a continuation decides with
     what is left of the error budget."""
     plan = _ablate_plan(h, selection, specs, eval_ids, budget, zone, seed, looks)
     return [engine_family(plan, "ablate: rule x model x category" + (" (continued)" if plan.made else ""))]
 
 
-def ablate_calls_for(h, selection: dict, specs: list, eval_ids: list[str], zone, effect: float, *, seed: int = 0,
-                     looks=None) -> int | None:
+def ablate_calls_for(
+    h, selection: dict, specs: list, eval_ids: list[str], zone, effect: float, *, seed: int = 0, looks=None
+) -> int | None:
     """The cap (calls) whose design decides ``effect``: the engine's points, times the turns a point may take."""
     points = engine_calls_for(_ablate_plan(h, selection, specs, eval_ids, 1000, zone, seed, looks), effect)
     return None if points is None else points * getattr(h, "turns", 1)
@@ -57,8 +75,17 @@ def screen_plan(h, config, specs: list, cap: int):
     from tuner.tuning.screen import target_evals
 
     pool, variants = screen_pool(config)
-    return engine_plan(h, pool, specs, target_evals(h, config), budget_calls=screen_budget(cap), zone=Zone(),
-                       seed=config.seed, variants=variants, looks=h.store.engine_looks(config.hash, SCREEN_LOOKS))
+    return engine_plan(
+        h,
+        pool,
+        specs,
+        target_evals(h, config),
+        budget_calls=screen_budget(cap),
+        zone=Zone(),
+        seed=config.seed,
+        variants=variants,
+        looks=h.store.engine_looks(config.hash, SCREEN_LOOKS),
+    )
 
 
 def tune_detectables(h, config, specs: list, cap: int | None, confirm_calls: int) -> list[Detectable]:
@@ -75,8 +102,15 @@ def tune_detectables(h, config, specs: list, cap: int | None, confirm_calls: int
     held = len(h.suite.select(held_out=True))
     per_sample = confirm_per_sample(config, held, len(specs))
     rounds = planned_rounds(evidence_samples(config), per_sample, confirm_calls)
-    out.append(confirmation_family(rounds, len(target_evals(h, config)), len(specs), Zone(),
-                                   family=f"confirmation of the winner on {config.category}"))
+    out.append(
+        confirmation_family(
+            rounds,
+            len(target_evals(h, config)),
+            len(specs),
+            Zone(),
+            family=f"confirmation of the winner on {config.category}",
+        )
+    )
     return out
 
 
@@ -113,8 +147,9 @@ def paired_detectables(h, configs: list, command: str, *, margin: float | None =
         by[cat] = paired_family(n, cells, family="", one_sided=gate).mde
     worst = None if any(v is None for v in by.values()) else max(by.values())
     if gate:
-        note = "a drop this large is stopped" + (f"; non-inferiority at the {margin * 100:g}-point margin is a separate test"
-                                                  if margin is not None else "")
+        note = "a drop this large is stopped" + (
+            f"; non-inferiority at the {margin * 100:g}-point margin is a separate test" if margin is not None else ""
+        )
         family = "publish gate: a drop per model x held-out category"
     else:
         note = "an improvement or a regression, per cell"
@@ -130,7 +165,9 @@ def open_leads(plan, effects: list, *, top: int = 5, scale: float = 1.0) -> list
     "hurts" for it, and what would call it "no meaningful effect" is not an effect size."""
     from tuner.engine import split_key
 
-    open_cells = [e for e in effects if e.verdict == "undecided" and e.delta is not None and abs(e.delta) > plan.zone.delta0]
+    open_cells = [
+        e for e in effects if e.verdict == "undecided" and e.delta is not None and abs(e.delta) > plan.zone.delta0
+    ]
     open_cells.sort(key=lambda e: (-abs(e.delta), e.rule, e.category, e.model))
     memo: dict[tuple, int | None] = {}
     out = []
@@ -139,9 +176,18 @@ def open_leads(plan, effects: list, *, top: int = 5, scale: float = 1.0) -> list
         key = (e.category, kind, round(abs(e.delta), 3))
         if key not in memo:
             memo[key] = calls_to_decide(
-                abs(e.delta), lambda calls, c=e.category, k=kind: mde(engine_designs(replace(plan, budget_calls=calls))[c][k]),
-                start=plan.budget_calls)
+                abs(e.delta),
+                lambda calls, c=e.category, k=kind: mde(engine_designs(replace(plan, budget_calls=calls))[c][k]),
+                start=plan.budget_calls,
+            )
         calls = memo[key]
-        out.append({"rule": e.rule, "model": e.model, "category": e.category, "delta": e.delta,
-                    "calls": None if calls is None else math.ceil(calls * scale)})
+        out.append(
+            {
+                "rule": e.rule,
+                "model": e.model,
+                "category": e.category,
+                "delta": e.delta,
+                "calls": None if calls is None else math.ceil(calls * scale),
+            }
+        )
     return out

@@ -23,7 +23,16 @@ from pydantic import BaseModel
 
 from tuner.planning.mde import POWER, RATE, Design, mde
 
-__all__ = ["Detectable", "engine_designs", "engine_family", "confirmation_family", "mcnemar_power", "paired_family", "calls_to_decide", "decide_value"]
+__all__ = [
+    "Detectable",
+    "engine_designs",
+    "engine_family",
+    "confirmation_family",
+    "mcnemar_power",
+    "paired_family",
+    "calls_to_decide",
+    "decide_value",
+]
 
 
 class Detectable(BaseModel):
@@ -42,13 +51,18 @@ class Detectable(BaseModel):
         def pts(x: float | None) -> str:
             return "none" if x is None else f"{x * 100:.0f}"
 
-        head = (f"no effect, however large, is decided with {self.power:.0%} power at this budget" if self.mde is None
-                else f"effects of {pts(self.mde)} points or more are decided with {self.power:.0%} power")
+        head = (
+            f"no effect, however large, is decided with {self.power:.0%} power at this budget"
+            if self.mde is None
+            else f"effects of {pts(self.mde)} points or more are decided with {self.power:.0%} power"
+        )
         spread = ""
         if len(set(self.by.values())) > 1:  # each category's is in --json; the range reads better here
             known = [v for v in self.by.values() if v is not None]
             low = pts(min(known)) if known else "none"
-            spread = f"; by category {low} to {pts(self.mde)}" if self.mde is not None else f"; by category {low} to none"
+            spread = (
+                f"; by category {low} to {pts(self.mde)}" if self.mde is not None else f"; by category {low} to none"
+            )
         note = f"; {self.note}" if self.note else ""
         return f"{self.family} ({self.questions:,} question{'' if self.questions == 1 else 's'}): {head}{spread}{note}"
 
@@ -87,9 +101,16 @@ def engine_designs(plan, rate: float = RATE) -> dict[str, dict[str, Design]]:
                 se.append(floor / math.sqrt(max(0.05, 1 - cols / n)) if n > 0 else 1.0)
                 df.append(float(max(1, resid)))
                 tested.append(n * share >= shape["min_drops"] and resid >= shape["min_df"])
-            out[category][kind] = Design(se=tuple(se), df=tuple(df), alpha=tuple(a for a, _ in spent),
-                                         beta=tuple(b for _, b in spent), tested=tuple(tested), questions=questions,
-                                         delta0=plan.zone.delta0, delta=plan.zone.delta)
+            out[category][kind] = Design(
+                se=tuple(se),
+                df=tuple(df),
+                alpha=tuple(a for a, _ in spent),
+                beta=tuple(b for _, b in spent),
+                tested=tuple(tested),
+                questions=questions,
+                delta0=plan.zone.delta0,
+                delta=plan.zone.delta,
+            )
     return out
 
 
@@ -113,12 +134,19 @@ def engine_family(plan, family: str, rate: float = RATE) -> Detectable:
 
     shape = planned_shape(plan)
     note = "; ".join(x for x in (_looks(len(shape["looks"])), note) if x)
-    return Detectable(family=family, questions=shape["factors"] * len(plan.models) * len(plan.evals),
-                      mde=_worst(list(rules.values())), rate=rate, by=rules if len(rules) > 1 else {}, note=note)
+    return Detectable(
+        family=family,
+        questions=shape["factors"] * len(plan.models) * len(plan.evals),
+        mde=_worst(list(rules.values())),
+        rate=rate,
+        by=rules if len(rules) > 1 else {},
+        note=note,
+    )
 
 
-def confirmation_family(rounds: list[int], target_evals: int, n_models: int, zone, rate: float = RATE,
-                        family: str = "confirmation") -> Detectable:
+def confirmation_family(
+    rounds: list[int], target_evals: int, n_models: int, zone, rate: float = RATE, family: str = "confirmation"
+) -> Detectable:
     """Tune's confirmation on the target's tuning evals: ``rounds`` (samples per eval of each planned
     round, ``planned_rounds``), one cell per model in the target's own BH family."""
     cum = [sum(rounds[: i + 1]) for i in range(len(rounds))]
@@ -131,15 +159,28 @@ def confirmation_family(rounds: list[int], target_evals: int, n_models: int, zon
 
     # The confirmation's error is the upper bound of the discordant share's (``paired_estimate``), not
     # the share itself: at a few pairs that is what its test sees.
-    design = Design(se=tuple(float(discordance_se(2 * v * x, x)) for x in n), df=tuple(float(max(1, x - target_evals)) for x in n),
-                    alpha=tuple(a for a, _ in spent), beta=tuple(b for _, b in spent), tested=tuple(True for _ in n),
-                    questions=n_models, delta0=zone.delta0, delta=zone.delta)
-    return Detectable(family=family, questions=n_models, mde=mde(design), rate=rate,
-                      note=f"{_looks(len(cum))}, {cum[-1]} samples per eval at the last")
+    design = Design(
+        se=tuple(float(discordance_se(2 * v * x, x)) for x in n),
+        df=tuple(float(max(1, x - target_evals)) for x in n),
+        alpha=tuple(a for a, _ in spent),
+        beta=tuple(b for _, b in spent),
+        tested=tuple(True for _ in n),
+        questions=n_models,
+        delta0=zone.delta0,
+        delta=zone.delta,
+    )
+    return Detectable(
+        family=family,
+        questions=n_models,
+        mde=mde(design),
+        rate=rate,
+        note=f"{_looks(len(cum))}, {cum[-1]} samples per eval at the last",
+    )
 
 
-def mcnemar_power(pairs: int, effect: float, cells: int, *, one_sided: bool = False, alpha: float = 0.05,
-                  rate: float = RATE) -> float:
+def mcnemar_power(
+    pairs: int, effect: float, cells: int, *, one_sided: bool = False, alpha: float = 0.05, rate: float = RATE
+) -> float:
     """Exact power of the exact McNemar test on ``pairs`` pairs (before at ``rate - effect/2``, after at
     ``rate + effect/2``, independent draws), at ``alpha / cells`` (BH with one real effect among nulls
     that are uniform: its q is about its p times the cells). Two-sided (compare) or one-sided (the
@@ -167,8 +208,16 @@ def mcnemar_power(pairs: int, effect: float, cells: int, *, one_sided: bool = Fa
     return total
 
 
-def paired_family(pairs: int, cells: int, *, family: str, one_sided: bool = False, alpha: float = 0.05,
-                  rate: float = RATE, note: str = "") -> Detectable:
+def paired_family(
+    pairs: int,
+    cells: int,
+    *,
+    family: str,
+    one_sided: bool = False,
+    alpha: float = 0.05,
+    rate: float = RATE,
+    note: str = "",
+) -> Detectable:
     """A one-look exact McNemar test on ``pairs`` pairs per cell, BH over ``cells``: compare's two-sided
     test (an improvement or a regression), or the gate's one-sided drop test (the drop it stops)."""
     found = None
@@ -176,7 +225,9 @@ def paired_family(pairs: int, cells: int, *, family: str, one_sided: bool = Fals
         lo, hi = 0.0, 0.98
         while hi - lo > 0.002:
             mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if mcnemar_power(pairs, mid, cells, one_sided=one_sided, alpha=alpha) < POWER else (lo, mid)
+            lo, hi = (
+                (mid, hi) if mcnemar_power(pairs, mid, cells, one_sided=one_sided, alpha=alpha) < POWER else (lo, mid)
+            )
         found = round(hi, 3)
     return Detectable(family=family, questions=cells, mde=found, rate=rate, note=note)
 
@@ -190,13 +241,19 @@ def decide_value(value: str | float | None) -> float | None:
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"--decide {value!r}: not a number; give the effect to decide in pass-rate points, e.g. 0.08") from None
+        raise InputError(
+            f"--decide {value!r}: not a number; give the effect to decide in pass-rate points, e.g. 0.08"
+        ) from None
     if not (0 < x < 1) or math.isnan(x):
-        raise InputError(f"--decide {value}: must be strictly between 0 and 1 (pass-rate points, e.g. 0.08 for 8 points)")
+        raise InputError(
+            f"--decide {value}: must be strictly between 0 and 1 (pass-rate points, e.g. 0.08 for 8 points)"
+        )
     return x
 
 
-def calls_to_decide(effect: float, mde_at: Callable[[int], float | None], *, start: int, most: int = 10_000_000) -> int | None:
+def calls_to_decide(
+    effect: float, mde_at: Callable[[int], float | None], *, start: int, most: int = 10_000_000
+) -> int | None:
     """The smallest budget (calls) whose MDE is at most ``effect``: ``mde_at(calls)`` for the family
     the budget pays for; doubling from ``start``, then bisection to 1%. None past ``most``."""
     lo, hi = 0, max(1, start)

@@ -93,7 +93,9 @@ def _run(design: Design, effect: float, noise, open_count) -> tuple:
         est = effect + noise[:, k]
         se, df = design.se[k], design.df[k]
         if design.sided == 2:
-            p = np.minimum(1.0, 2 * np.minimum(stdtr(df, -(est - design.delta0) / se), stdtr(df, (est + design.delta0) / se)))
+            p = np.minimum(
+                1.0, 2 * np.minimum(stdtr(df, -(est - design.delta0) / se), stdtr(df, (est + design.delta0) / se))
+            )
         else:
             p = stdtr(df, -est / se)
         q = np.minimum(1.0, p * open_count[k])
@@ -124,7 +126,9 @@ def power(design: Design, effect: float, *, sims: int = _SIMS, seed: int = _SEED
     return float(helps.mean())
 
 
-def mde(design: Design, *, target: float = POWER, sims: int = _SIMS, seed: int = _SEED, most: float = 1.0) -> float | None:
+def mde(
+    design: Design, *, target: float = POWER, sims: int = _SIMS, seed: int = _SEED, most: float = 1.0
+) -> float | None:
     """The smallest effect decided with power ``target``, to 0.1 point; None when even ``most``
     (an effect of 100 points) is not (a design with no tested look, or far too few calls)."""
     if not any(design.tested):

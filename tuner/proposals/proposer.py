@@ -53,8 +53,14 @@ def _signature(dspy):
 
 
 def proposer_inputs(f: Failure, current_rules: str) -> dict[str, str]:
-    return {"failure_id": f.id, "category": f.category, "task": f.task, "errors": f.errors or f.reason,
-            "difference": f"output:\n{f.problematic}\n\nreference:\n{f.expected}", "current_rules": current_rules or "(none)"}
+    return {
+        "failure_id": f.id,
+        "category": f.category,
+        "task": f.task,
+        "errors": f.errors or f.reason,
+        "difference": f"output:\n{f.problematic}\n\nreference:\n{f.expected}",
+        "current_rules": current_rules or "(none)",
+    }
 
 
 def _one(dspy, program, lm, f: Failure, current_rules: str) -> Draft | None:
@@ -70,12 +76,16 @@ def _one(dspy, program, lm, f: Failure, current_rules: str) -> Draft | None:
         from tuner.secrets import scrub
 
         # One scrubbed line: the provider's message can echo the key it was sent.
-        raise IncompleteError(f"--proposer {getattr(lm, 'model', '?')}: the provider failed on {f.id}: "
-                              f"{scrub(exc, 300)}; no rule was written (run the same command again)") from None
+        raise IncompleteError(
+            f"--proposer {getattr(lm, 'model', '?')}: the provider failed on {f.id}: "
+            f"{scrub(exc, 300)}; no rule was written (run the same command again)"
+        ) from None
     text = (p.rule_text or "").strip()
     if not text or text.upper().startswith(NONE):
         return None
-    return Draft(failure_id=f.id, eval_id=f.eval_id, name=(p.rule_name or "").strip(), title=(p.title or "").strip(), text=text)
+    return Draft(
+        failure_id=f.id, eval_id=f.eval_id, name=(p.rule_name or "").strip(), title=(p.title or "").strip(), text=text
+    )
 
 
 def draft_all(dspy, lm, failures: list[Failure], current_rules: str) -> list[Draft | None]:
@@ -102,7 +112,7 @@ def _draft_for_gap(gap) -> dict[str, str] | None:
         if cue.matches(phrase):
             slug = gap.id.split(".", 1)[-1]
             title = gap.description.split(". ")[0].rstrip(".")
-            text = (f"Avoid this mistake: {gap.description}\n\nThe point to remember: \"{phrase}\".")
+            text = f'Avoid this mistake: {gap.description}\n\nThe point to remember: "{phrase}".'
             return {"rule_name": f"avoid-{slug}", "title": f"Avoid: {title}"[:120], "rule_text": text}
     return None
 

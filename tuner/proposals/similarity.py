@@ -30,7 +30,7 @@ def _words(text: str) -> list[str]:
 
 
 def _shingles(words: list[str], n: int = 3) -> set[tuple[str, ...]]:
-    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
 class Similarity:

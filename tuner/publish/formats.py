@@ -40,4 +40,6 @@ def render_agents_md(name: str, version: str, prompt, *, title: str) -> str:
     # AGENTS.md is read as a whole by agents: demote our top heading under one section of its own.
     if body.startswith("# "):
         body = body.split("\n", 1)[1].lstrip("\n")
-    return f"# AGENTS.md\n\n{_provenance(name, version, prompt.hash)}\n\n## {title} ({version})\n\n" + body.replace("\n## ", "\n### ")
+    return f"# AGENTS.md\n\n{_provenance(name, version, prompt.hash)}\n\n## {title} ({version})\n\n" + body.replace(
+        "\n## ", "\n### "
+    )

@@ -38,11 +38,18 @@ class GateLooks:
     made: list[tuple[int, float]] = field(default_factory=list)
 
     @classmethod
-    def open(cls, h, name: str, candidate_hash: str, against_hash: str, specs: list, held: list[str],
-             margin: float) -> GateLooks:
+    def open(
+        cls, h, name: str, candidate_hash: str, against_hash: str, specs: list, held: list[str], margin: float
+    ) -> GateLooks:
         # Not the name it is published under: the same two texts read the same samples (``gate_offset``).
-        config = {"candidate": candidate_hash, "against": against_hash, "models": [s.key for s in specs],
-                  "evals": held, "margin": margin, "alpha": ALPHA}
+        config = {
+            "candidate": candidate_hash,
+            "against": against_hash,
+            "models": [s.key for s in specs],
+            "evals": held,
+            "margin": margin,
+            "alpha": ALPHA,
+        }
         gate_id = sha256_json({"kind": "publish-gate", **config})
         anchor, made = h.store.engine_looks(gate_id, _DESIGN)
         if anchor is None:
@@ -59,6 +66,16 @@ class GateLooks:
             anchor = samples if self.anchor is None else self.anchor
             self.h.store.record_engine_look(self.id, _DESIGN, anchor, len(self.made), (samples, level, 0.0))
             self.anchor, self.made = anchor, [*self.made, (samples, level)]
-        self.h.store.finish_experiment(self.id, "finished", result={"gate": {
-            "status": status, "samples": samples, "noninferiority_alpha": level,
-            "looks": [list(x) for x in self.made], "alpha_spent": sum(a for _, a in self.made)}})
+        self.h.store.finish_experiment(
+            self.id,
+            "finished",
+            result={
+                "gate": {
+                    "status": status,
+                    "samples": samples,
+                    "noninferiority_alpha": level,
+                    "looks": [list(x) for x in self.made],
+                    "alpha_spent": sum(a for _, a in self.made),
+                }
+            },
+        )

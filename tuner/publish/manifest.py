@@ -35,7 +35,9 @@ class Manifest(BaseModel):
     prompt_hash: str = Field(description="Hash of the exact published text.")
     tokens: int = Field(description="Token count of the published text.")
     rules: list[PublishedRule] = Field(description="Rules in the file, by id, with content hashes.")
-    evidence: list[dict] = Field(description="Per model × category: previous vs this version, with intervals (all evals, fresh samples).")
+    evidence: list[dict] = Field(
+        description="Per model × category: previous vs this version, with intervals (all evals, fresh samples)."
+    )
     gate: dict = Field(description="The held-out regression check: rows, passed, forced.")
     run_ids: list[str] = Field(description="Store runs behind the evidence.")
 

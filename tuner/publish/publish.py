@@ -35,17 +35,27 @@ from pydantic import BaseModel
 from tuner.errors import IncompleteError, InputError, NotFoundError, TunerError
 from tuner.files import write_atomic
 from tuner.guidelines import RuleSet
-from tuner.publish.gate_looks import GateLooks
+from tuner.hashing import short
 from tuner.publish.formats import render_agents_md, render_cursor_rule, render_markdown_file, title_of
+from tuner.publish.gate_looks import GateLooks
 from tuner.publish.manifest import Manifest, PublishedRule, next_version, read_manifest
 from tuner.publish.published import published_prompt
 from tuner.runs import Harness
 from tuner.stats import ALPHA, NON_INFERIOR
 from tuner.tuning.evidence import paired_table
-from tuner.hashing import short
 
-__all__ = ["GATE_BASE", "NotAccepted", "PublishResult", "RegressionRefused", "Source", "gate", "gate_offset", "publish",
-           "resolve_source", "latest_study"]
+__all__ = [
+    "GATE_BASE",
+    "NotAccepted",
+    "PublishResult",
+    "RegressionRefused",
+    "Source",
+    "gate",
+    "gate_offset",
+    "publish",
+    "resolve_source",
+    "latest_study",
+]
 
 # Gate samples live above every index tune uses (trials and screening from 0, fresh samples from
 # 1,000,000 to about 1,001,000,000), in a window chosen per candidate and comparison, below 2**31.
@@ -96,18 +106,21 @@ class Source(BaseModel):
         out = {k: v for k, v in {"kind": self.kind, "name": self.name, "trial": self.trial}.items() if v is not None}
         acc = self.acceptance or {}
         if acc.get("claim"):
-            out["tune_claim"] = {"decision": acc.get("decision"), "selection_hash": acc.get("selection_hash"),
-                                 "measured": "fresh samples of the target's tuning evals (the change was chosen on "
-                                             "these evals); its held-out evals beside it",
-                                 "per_model": acc["claim"]}
+            out["tune_claim"] = {
+                "decision": acc.get("decision"),
+                "selection_hash": acc.get("selection_hash"),
+                "measured": "fresh samples of the target's tuning evals (the change was chosen on "
+                "these evals); its held-out evals beside it",
+                "per_model": acc["claim"],
+            }
         return out
 
 
 def resolve_source(h: Harness, source: str, storage: str | None) -> Source:
     """A study name (its best trial, with the study's models, baseline, tolerance and decision) or a set."""
     from tuner.tuning import best_trial, open_study
-    from tuner.tuning.study import load_config
     from tuner.tuning.space import selection_of
+    from tuner.tuning.study import load_config
 
     try:
         study = open_study(storage or h.db_url, source)
@@ -119,10 +132,20 @@ def resolve_source(h: Harness, source: str, storage: str | None) -> Source:
         raise InputError(f"study '{source}' has no feasible complete trial to publish")
     config = load_config(study)
     exp = h.store.experiment(config.hash)
-    acceptance = ((exp or {}).get("result") or {}).get("acceptance") if (exp or {}).get("status") == "finished" else None
-    return Source(kind="study", name=source, trial=best.number, selection=selection_of(dict(best.params)),
-                  baseline_selection=dict(config.baseline_selection), models=config.models, tolerance=config.tolerance,
-                  acceptance=acceptance, experiment=(exp or {}).get("name"))
+    acceptance = (
+        ((exp or {}).get("result") or {}).get("acceptance") if (exp or {}).get("status") == "finished" else None
+    )
+    return Source(
+        kind="study",
+        name=source,
+        trial=best.number,
+        selection=selection_of(dict(best.params)),
+        baseline_selection=dict(config.baseline_selection),
+        models=config.models,
+        tolerance=config.tolerance,
+        acceptance=acceptance,
+        experiment=(exp or {}).get("name"),
+    )
 
 
 def latest_study(h: Harness) -> str | None:
@@ -157,8 +180,10 @@ def _measured_effects(h: Harness) -> dict[str, list[str]]:
                 where = " on its tuning evals" if row["kind"] == "tune" else ""  # where tune measured it
                 # The engine's figure is its estimate at the look that decided (a first crossing reads high).
                 at = " at its deciding look" if e.get("decided_round") else ""
-                out[e["rule"]].append(f"{e['verdict']} {e['category']}{where} ({e['delta']:+.0%}{at}, {e['model']}, "
-                                      f"{row['kind']} {row['name']})")
+                out[e["rule"]].append(
+                    f"{e['verdict']} {e['category']}{where} ({e['delta']:+.0%}{at}, {e['model']}, "
+                    f"{row['kind']} {row['name']})"
+                )
     return out
 
 
@@ -170,18 +195,29 @@ def _check_accepted(src: Source, force: bool) -> None:
 
     acc = src.acceptance
     if acc is None:
-        raise NotAccepted(f"study '{src.name}' has not finished (tune confirms its winner at the end): run its "
-                          "`tuner tune` command to completion, or use --force to publish the best trial unconfirmed")
+        raise NotAccepted(
+            f"study '{src.name}' has not finished (tune confirms its winner at the end): run its "
+            "`tuner tune` command to completion, or use --force to publish the best trial unconfirmed"
+        )
     if acc.get("decision") != "accepted":
         why = "; ".join(acc.get("reasons") or []) or acc.get("decision")
-        raise NotAccepted(f"tune did not accept the winner of study '{src.name}' ({acc.get('decision')}: "
-                          f"{why}); use --force to publish it anyway")
+        raise NotAccepted(
+            f"tune did not accept the winner of study '{src.name}' ({acc.get('decision')}: "
+            f"{why}); use --force to publish it anyway"
+        )
     accepted_by = acc.get("study") or src.experiment
     if accepted_by != src.name or acc.get("selection_hash") != selection_hash(src.selection):
-        what = (f"study '{accepted_by}' (same configuration)" if accepted_by != src.name
-                else "another selection" if acc.get("selection_hash") else "a selection it did not record")
-        raise NotAccepted(f"study '{src.name}': its best trial (#{src.trial}) is not the selection tune accepted (tune's "
-                          f"decision is about {what}); run `tuner tune` again to confirm it, or use --force")
+        what = (
+            f"study '{accepted_by}' (same configuration)"
+            if accepted_by != src.name
+            else "another selection"
+            if acc.get("selection_hash")
+            else "a selection it did not record"
+        )
+        raise NotAccepted(
+            f"study '{src.name}': its best trial (#{src.trial}) is not the selection tune accepted (tune's "
+            f"decision is about {what}); run `tuner tune` again to confirm it, or use --force"
+        )
 
 
 def _previous_side(h: Harness, out_dir, previous: Manifest | None, src: Source):
@@ -189,14 +225,20 @@ def _previous_side(h: Harness, out_dir, previous: Manifest | None, src: Source):
     if previous is not None:
         before = {r.id: r.variant for r in previous.rules}
         prompt = published_prompt(out_dir, previous)
-        return f"published {previous.version}" + ("" if prompt else " (text recomposed: the published bytes were not found)"), before, prompt
+        return (
+            f"published {previous.version}"
+            + ("" if prompt else " (text recomposed: the published bytes were not found)"),
+            before,
+            prompt,
+        )
     if src.baseline_selection is not None:
         return "the study's baseline", src.baseline_selection, None
     return "no guidelines", {}, None
 
 
-def gate(groups: list[dict], margin: float, categories: list[str], alpha: float = ALPHA,
-         ni_alpha: float | None = None) -> tuple[list[dict], str]:
+def gate(
+    groups: list[dict], margin: float, categories: list[str], alpha: float = ALPHA, ni_alpha: float | None = None
+) -> tuple[list[dict], str]:
     """The gate's rows and status (module doc). ``groups``: [what users have today, the candidate],
     each {model key: RunOutcome} on the held-out evals; ``categories``: every held-out category.
     ``ni_alpha``: the non-inferiority test's share of ``alpha`` at this look (``gate_level``: a retry
@@ -207,8 +249,10 @@ def gate(groups: list[dict], margin: float, categories: list[str], alpha: float 
 
     label_key = {model_label(o.run.model, o.run.params): k for k, o in groups[1].items()}
     table = paired_table(groups[0], groups[1], categories)
-    pairs = [pair_outcomes(groups[0][label_key[row.model]].results, groups[1][label_key[row.model]].results, row.category)
-             for row in table]
+    pairs = [
+        pair_outcomes(groups[0][label_key[row.model]].results, groups[1][label_key[row.model]].results, row.category)
+        for row in table
+    ]
     drops = drop_tests([drop_counts(*p) for p in pairs], alpha)
     rows = []
     level = alpha if ni_alpha is None else ni_alpha
@@ -223,8 +267,14 @@ def gate(groups: list[dict], margin: float, categories: list[str], alpha: float 
             status = "non-inferior"
         else:
             status = "not enough evidence"
-        rows.append({**row.model_dump(mode="json"), "noninferiority": test.model_dump(mode="json"),
-                     "drop": drop.model_dump(mode="json"), "gate": status})
+        rows.append(
+            {
+                **row.model_dump(mode="json"),
+                "noninferiority": test.model_dump(mode="json"),
+                "drop": drop.model_dump(mode="json"),
+                "gate": status,
+            }
+        )
     return rows, _gate_status(rows, bool(categories))
 
 
@@ -238,9 +288,19 @@ def _gate_status(rows: list[dict], held: bool) -> str:
     return "passed"
 
 
-def publish(h: Harness, *, source: str, name: str, specs: list | None, samples: int, force: bool = False,
-            storage: str | None = None, version: str | None = None, tolerance: float | None = None,
-            progress=None) -> PublishResult:
+def publish(
+    h: Harness,
+    *,
+    source: str,
+    name: str,
+    specs: list | None,
+    samples: int,
+    force: bool = False,
+    storage: str | None = None,
+    version: str | None = None,
+    tolerance: float | None = None,
+    progress=None,
+) -> PublishResult:
     """Publish ``source`` as ``name``. ``specs`` None: the study's models (a set source needs them given)."""
     from tuner.models import ModelSpec
     from tuner.runs import RunConfig, execute_runs
@@ -259,8 +319,10 @@ def publish(h: Harness, *, source: str, name: str, specs: list | None, samples: 
     if previous and previous.prompt_hash == prompt.hash and not version:
         return PublishResult(manifest=previous, files=[], changelog="", unchanged=True)
     if version and (out_dir / "history" / f"{version}.json").is_file():
-        raise InputError(f"{name} {version} is already published ({out_dir / 'history' / (version + '.json')}); "
-                         "a published version is never overwritten")
+        raise InputError(
+            f"{name} {version} is already published ({out_dir / 'history' / (version + '.json')}); "
+            "a published version is never overwritten"
+        )
     against, before, before_prompt = _previous_side(h, out_dir, previous, src)
     prev_hashes = {r.id: r.hash for r in previous.rules} if previous else {}
     diff = {
@@ -278,10 +340,15 @@ def publish(h: Harness, *, source: str, name: str, specs: list | None, samples: 
     ni_alpha = looks.level(samples)
     if held:
         sides = [(before_set, before_prompt), (RuleSet.from_selection(f"{name}-candidate", selection), prompt)]
-        configs = [RunConfig(spec=spec, rule_set=rs, prompt=p, eval_ids=tuple(held), samples=samples,
-                             sample_offset=offset) for rs, p in sides for spec in specs]
+        configs = [
+            RunConfig(spec=spec, rule_set=rs, prompt=p, eval_ids=tuple(held), samples=samples, sample_offset=offset)
+            for rs, p in sides
+            for spec in specs
+        ]
         outcomes = execute_runs(h, configs, progress)
-        groups = [{spec.key: o for spec, o in zip(specs, outcomes[i * len(specs):(i + 1) * len(specs)])} for i in range(2)]
+        groups = [
+            {spec.key: o for spec, o in zip(specs, outcomes[i * len(specs) : (i + 1) * len(specs)])} for i in range(2)
+        ]
         rows, _ = gate(groups, margin, sorted({e.category for e in held_evals}), ni_alpha=ni_alpha)
         run_ids = [o.run.id for g in groups for o in g.values()]
     status = _gate_status(rows, bool(held))
@@ -289,8 +356,10 @@ def publish(h: Harness, *, source: str, name: str, specs: list | None, samples: 
         looks.record(samples, ni_alpha, status)
     if status == "not measured":
         missing = ", ".join(f"{r['model']} · {r['category']}" for r in rows if r["gate"] == "not measured")
-        raise IncompleteError(f"the held-out gate was not measured ({missing}: answers lost to provider or grader "
-                              "failures); nothing published: run the same command again to retry them")
+        raise IncompleteError(
+            f"the held-out gate was not measured ({missing}: answers lost to provider or grader "
+            "failures); nothing published: run the same command again to retry them"
+        )
     regressed = [r for r in rows if r["gate"] == "regressed"]
     if regressed and not force:
         worst = min(regressed, key=lambda r: r["drop"]["p_adjusted"])
@@ -306,15 +375,33 @@ def publish(h: Harness, *, source: str, name: str, specs: list | None, samples: 
         major, minor, patch = (int(x) for x in previous.version.split("."))
         ver = f"{major}.{minor}.{patch + 1}"
     manifest = Manifest(
-        name=name, version=ver, previous=previous.version if previous else None, published_at=date, source=src.describe(),
-        prompt_hash=prompt.hash, tokens=prompt.tokens,
-        rules=[PublishedRule(id=r.id, variant=r.variant, hash=r.hash, title=h.guidelines.library.get(r.id).title) for r in prompt.rules],
+        name=name,
+        version=ver,
+        previous=previous.version if previous else None,
+        published_at=date,
+        source=src.describe(),
+        prompt_hash=prompt.hash,
+        tokens=prompt.tokens,
+        rules=[
+            PublishedRule(id=r.id, variant=r.variant, hash=r.hash, title=h.guidelines.library.get(r.id).title)
+            for r in prompt.rules
+        ],
         evidence=rows,
-        gate={"evals": held, "against": against, "models": [s.label for s in specs], "samples": samples,
-              "sample_offset": offset, "margin": margin, "status": status, "rows": rows,
-              "noninferiority_alpha": ni_alpha, "looks": [list(x) for x in looks.made],
-              "passed": status == "passed", "forced": bool(regressed and force),
-              "accepted_by_tune": _accepted_by_tune(src)},
+        gate={
+            "evals": held,
+            "against": against,
+            "models": [s.label for s in specs],
+            "samples": samples,
+            "sample_offset": offset,
+            "margin": margin,
+            "status": status,
+            "rows": rows,
+            "noninferiority_alpha": ni_alpha,
+            "looks": [list(x) for x in looks.made],
+            "passed": status == "passed",
+            "forced": bool(regressed and force),
+            "accepted_by_tune": _accepted_by_tune(src),
+        },
         run_ids=run_ids,
     )
     entry = _changelog(ver, date, diff, _measured_effects(h), manifest.gate["forced"])
@@ -329,8 +416,11 @@ def _accepted_by_tune(src: Source) -> bool | None:
     from tuner.tuning.space import selection_hash
 
     acc = src.acceptance
-    return (acc.get("decision") == "accepted" and (acc.get("study") or src.experiment) == src.name
-            and acc.get("selection_hash") == selection_hash(src.selection))
+    return (
+        acc.get("decision") == "accepted"
+        and (acc.get("study") or src.experiment) == src.name
+        and acc.get("selection_hash") == selection_hash(src.selection)
+    )
 
 
 def _write(out_dir, name: str, manifest: Manifest, prompt, entry: str, *, globs: str, suite_name: str) -> list[str]:

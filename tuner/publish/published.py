@@ -40,7 +40,13 @@ def published_prompt(out_dir: Path, manifest: Manifest) -> Prompt | None:
     """The prompt ``manifest`` published, byte for byte, or None when its text cannot be recovered."""
     for text in _candidates(out_dir, manifest):
         if sha256_text(text) == manifest.prompt_hash:
-            return Prompt(set_name=f"{manifest.name}@{manifest.version}", template="published", template_hash="",
-                          text=text, rules=tuple(PromptRule(id=r.id, variant=r.variant, hash=r.hash) for r in manifest.rules),
-                          hash=manifest.prompt_hash, tokens=count_tokens(text))
+            return Prompt(
+                set_name=f"{manifest.name}@{manifest.version}",
+                template="published",
+                template_hash="",
+                text=text,
+                rules=tuple(PromptRule(id=r.id, variant=r.variant, hash=r.hash) for r in manifest.rules),
+                hash=manifest.prompt_hash,
+                tokens=count_tokens(text),
+            )
     return None

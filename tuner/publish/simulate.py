@@ -47,14 +47,29 @@ def _screen(world: World, measure, config, specs, cap: int):
 
     target = [e.id for e in world.shape.evals() if e.category == config.category and not e.held_out]
     pool = {r: config.baseline_selection.get(r, "default") for r in config.pool}  # the world has no phrasings
-    plan = Plan(rules=tuple(sorted(pool)), evals={config.category: tuple(target)}, models=tuple(s.key for s in specs),
-                budget_calls=screen_budget(cap), zone=Zone(), seed=config.seed, variants={})
+    plan = Plan(
+        rules=tuple(sorted(pool)),
+        evals={config.category: tuple(target)},
+        models=tuple(s.key for s in specs),
+        budget_calls=screen_budget(cap),
+        zone=Zone(),
+        seed=config.seed,
+        variants={},
+    )
     outcome = run_engine(plan, measure.observe(pool), None, lambda cells: assemble(config, cells)[1] == "decided")
     return outcome
 
 
-def run_path(world: World, seed: int, *, cap: int | None = None, changes: list[dict] | None = None,
-             screening_calls: int | None = None, gate_samples: int = 12, alpha: float | None = None) -> PathResult:
+def run_path(
+    world: World,
+    seed: int,
+    *,
+    cap: int | None = None,
+    changes: list[dict] | None = None,
+    screening_calls: int | None = None,
+    gate_samples: int = 12,
+    alpha: float | None = None,
+) -> PathResult:
     """One repetition (module doc). ``changes``: skip the engine and take these changes, counting
     ``screening_calls`` for it (default: the engine's first look on the world's pool); otherwise the
     engine screens the pool. ``cap``: the command's cap (default: tune's, for the world's pool)."""
@@ -84,14 +99,30 @@ def run_path(world: World, seed: int, *, cap: int | None = None, changes: list[d
             return PathResult("not measured", "lost", calls=calls)
         from tuner.ablation import Effect
 
-        effects = [Effect(rule=c.rule, model=c.model, category=c.category, delta=c.delta, lo=c.lo, hi=c.hi,
-                          p_value=c.p_value, verdict=c.verdict) for c in engine.cells]
+        effects = [
+            Effect(
+                rule=c.rule,
+                model=c.model,
+                category=c.category,
+                delta=c.delta,
+                lo=c.lo,
+                hi=c.hi,
+                p_value=c.p_value,
+                verdict=c.verdict,
+            )
+            for c in engine.cells
+        ]
         changes, _ = assemble(config, effects)
     else:
-        plan = Plan(rules=tuple(config.pool), evals={config.category: tuple(target)}, models=tuple(s.key for s in specs),
-                    budget_calls=screen_budget(cap))
-        calls["screening"] = (planned_looks(plan)[0] * len(target) * len(specs) if screening_calls is None
-                              else screening_calls)
+        plan = Plan(
+            rules=tuple(config.pool),
+            evals={config.category: tuple(target)},
+            models=tuple(s.key for s in specs),
+            budget_calls=screen_budget(cap),
+        )
+        calls["screening"] = (
+            planned_looks(plan)[0] * len(target) * len(specs) if screening_calls is None else screening_calls
+        )
     candidates = candidates_of(config, [Change.model_validate(c) for c in changes])
     if not candidates:
         return PathResult("no change", "screening", calls=calls)
@@ -103,25 +134,57 @@ def run_path(world: World, seed: int, *, cap: int | None = None, changes: list[d
         return PathResult("no change", "check", calls=calls)
     left = max(0, cap - sum(calls.values()))
     n_held = sum(1 for e in view.suite.evals if e.held_out)
-    fresh, held, spent = confirm(view, config, specs, config.baseline_selection, checked.winner,
-                                 budget_calls=confirm_budget(config, n_held, len(specs), left), measure=measure)
+    fresh, held, spent = confirm(
+        view,
+        config,
+        specs,
+        config.baseline_selection,
+        checked.winner,
+        budget_calls=confirm_budget(config, n_held, len(specs), left),
+        measure=measure,
+    )
     calls["confirmation"] = spent.calls
     decision = accept(config.category, fresh, held, changed=True, alpha=alpha)
     held_target = any(r.category == config.category and r.paired.verdict == "improved" for r in held)
-    gain_p = min((float(drop_p(sum(r.paired.fail_to_pass.values()), sum(r.paired.pass_to_fail.values())))
-                  for r in held if r.category == config.category), default=None)
+    gain_p = min(
+        (
+            float(drop_p(sum(r.paired.fail_to_pass.values()), sum(r.paired.pass_to_fail.values())))
+            for r in held
+            if r.category == config.category
+        ),
+        default=None,
+    )
     if decision.decision != ACCEPTED:
         others = [c for c in decision.cells if not (c.category == config.category and c.split == "fresh")]
-        why = ("lost" if decision.decision == "not measured"
-               else "drop" if any(d.regressed for d in decision.drops) or any(c.check == "regressed" for c in others)
-               else "target")
-        return PathResult(decision.decision, why, winner=checked.winner, held_out_target_improved=held_target,
-                          held_out_gain_p=gain_p, calls=calls)
+        why = (
+            "lost"
+            if decision.decision == "not measured"
+            else "drop"
+            if any(d.regressed for d in decision.drops) or any(c.check == "regressed" for c in others)
+            else "target"
+        )
+        return PathResult(
+            decision.decision,
+            why,
+            winner=checked.winner,
+            held_out_target_improved=held_target,
+            held_out_gain_p=gain_p,
+            calls=calls,
+        )
     held_evals = [e.id for e in view.suite.evals if e.held_out]
     offset = gate_offset(f"world:{sorted(checked.winner)}", f"world:{sorted(config.baseline_selection)}")
-    groups = measure([("today", dict(config.baseline_selection)), ("candidate", checked.winner)], held_evals,
-                     gate_samples, offset)
+    groups = measure(
+        [("today", dict(config.baseline_selection)), ("candidate", checked.winner)], held_evals, gate_samples, offset
+    )
     _, status = gate(groups, config.tolerance, sorted({e.category for e in view.suite.evals if e.held_out}), alpha)
     calls["gate"] = 2 * len(held_evals) * gate_samples * len(specs)
-    return PathResult(decision.decision, "", published=status not in ("regressed", "not measured"), gate=status,
-                      winner=checked.winner, held_out_target_improved=held_target, held_out_gain_p=gain_p, calls=calls)
+    return PathResult(
+        decision.decision,
+        "",
+        published=status not in ("regressed", "not measured"),
+        gate=status,
+        winner=checked.winner,
+        held_out_target_improved=held_target,
+        held_out_gain_p=gain_p,
+        calls=calls,
+    )

@@ -5,4 +5,17 @@ from tuner.runs.pairing import Paired, pair_outcomes, pair_results
 from tuner.runs.points import DesignPoint, execute_points
 from tuner.runs.runner import RunConfig, RunOutcome, execute_runs, outcomes_by_task, run_selections, summarize
 
-__all__ = ["DesignPoint", "execute_points", "Paired", "pair_outcomes", "pair_results", "Harness", "RunConfig", "RunOutcome", "execute_runs", "outcomes_by_task", "run_selections", "summarize"]
+__all__ = [
+    "DesignPoint",
+    "execute_points",
+    "Paired",
+    "pair_outcomes",
+    "pair_results",
+    "Harness",
+    "RunConfig",
+    "RunOutcome",
+    "execute_runs",
+    "outcomes_by_task",
+    "run_selections",
+    "summarize",
+]

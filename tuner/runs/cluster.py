@@ -59,8 +59,10 @@ class Cluster:
             # A scheduler that is up answers in milliseconds; Dask retries within this time.
             self.client = Client(address, timeout=f"{min(_wait_s(), 5):g}s", set_as_default=False)
         except (OSError, TimeoutError) as exc:
-            raise ClusterError(f"--cluster {address}: no scheduler answers there ({type(exc).__name__}); start one with "
-                               "`tuner cluster scheduler` and give its address") from None
+            raise ClusterError(
+                f"--cluster {address}: no scheduler answers there ({type(exc).__name__}); start one with "
+                "`tuner cluster scheduler` and give its address"
+            ) from None
         self.client.register_plugin(Claims(), name=Claims.name)
         self.session = f"{uuid.uuid4().hex[:12]}-"
         self._tokens = itertools.count()
@@ -75,13 +77,17 @@ class Cluster:
         deadline = time.monotonic() + (_wait_s() if wait else 0)
         while True:
             info = self.client.scheduler_info(n_workers=-1)["workers"]
-            found = sorted(a for a, w in info.items() if w.get("resources", {}).get(CALLS) and w["resources"].get(GRADING))
+            found = sorted(
+                a for a, w in info.items() if w.get("resources", {}).get(CALLS) and w["resources"].get(GRADING)
+            )
             if found or time.monotonic() >= deadline:
                 break
             time.sleep(0.2)
         if wait and not found:
-            raise ClusterError(f"--cluster {self.address}: no tuner worker joined within {_wait_s():g} s; start "
-                               f"`tuner cluster worker {self.address}` on each machine (TUNER_CLUSTER_WAIT_S waits longer)")
+            raise ClusterError(
+                f"--cluster {self.address}: no tuner worker joined within {_wait_s():g} s; start "
+                f"`tuner cluster worker {self.address}` on each machine (TUNER_CLUSTER_WAIT_S waits longer)"
+            )
         return found
 
     def check(self) -> None:
@@ -93,8 +99,10 @@ class Cluster:
         mine = code_identity()
         for address, f in sorted(facts.items()):
             if f["code"] != mine:
-                raise ClusterError(f"worker {address}: runs another tuner version than this machine (code "
-                                   f"{short(f['code'])} there, {short(mine)} here): install the same version on every machine")
+                raise ClusterError(
+                    f"worker {address}: runs another tuner version than this machine (code "
+                    f"{short(f['code'])} there, {short(mine)} here): install the same version on every machine"
+                )
         self.workers = workers
 
     def _stranded(self) -> bool:
@@ -139,8 +147,9 @@ class Cluster:
         expect = _sim_fingerprint(kwargs.get("sim_file"), kwargs.get("sim_suite")) if spec.is_sim else None
         token = self._token()
         for run in itertools.count():
-            future = self.client.submit(call_task, token, spec, sent, expect, key=f"tuner-call-{token}-{run}",
-                                        pure=False, resources={CALLS: 1})
+            future = self.client.submit(
+                call_task, token, spec, sent, expect, key=f"tuner-call-{token}-{run}", pure=False, resources={CALLS: 1}
+            )
             try:
                 out = await self._result(future)
             except ClusterError as exc:
@@ -189,8 +198,14 @@ class Cluster:
 
         # Keyed as the kind keys its own cache (``SuiteKind.grade``): the same answer is a hit here
         # whether this machine or a worker graded it.
-        return graded_with_cache(requests, suite.kind.grader_id(suite), h.project.cache_dir, missing,
-                                 use_cache=h.use_cache, progress=progress)
+        return graded_with_cache(
+            requests,
+            suite.kind.grader_id(suite),
+            h.project.cache_dir,
+            missing,
+            use_cache=h.use_cache,
+            progress=progress,
+        )
 
     def _grade_missing(self, ref: tuple, todo: dict, use_cache: bool):
         from distributed import as_completed
@@ -200,13 +215,20 @@ class Cluster:
         keys = list(todo)
         slots = max(1, len(self.workers))
         size = max(1, min(_CHUNK_MAX, math.ceil(len(keys) / (2 * slots))))
-        chunks = [keys[i:i + size] for i in range(0, len(keys), size)]
+        chunks = [keys[i : i + size] for i in range(0, len(keys), size)]
         tries = {i: 0 for i in range(len(chunks))}
 
         def submit(i: int):
             items = [(todo[k].eval.id, todo[k].files, list(todo[k].symlinks)) for k in chunks[i]]
-            future = self.client.submit(grade_task, ref, items, use_cache, key=f"tuner-grade-{self._token()}",
-                                        pure=False, resources={GRADING: 1})
+            future = self.client.submit(
+                grade_task,
+                ref,
+                items,
+                use_cache,
+                key=f"tuner-grade-{self._token()}",
+                pure=False,
+                resources={GRADING: 1},
+            )
             which[future.key] = (i, future)
             return future
 
@@ -237,8 +259,10 @@ class Cluster:
                             raise exc  # a worker that cannot grade (its suite, its toolchain): named, not retried
                         tries[i] += 1
                         if tries[i] > 3:
-                            raise ClusterError(f"--cluster {self.address}: a grading chunk failed {tries[i]} times: "
-                                               f"{type(exc).__name__}: {exc}")
+                            raise ClusterError(
+                                f"--cluster {self.address}: a grading chunk failed {tries[i]} times: "
+                                f"{type(exc).__name__}: {exc}"
+                            )
                         pending.add(submit(i))  # lost with its worker: grading again is free
                         continue
                     results = future.result()

@@ -13,8 +13,15 @@ __all__ = ["Harness"]
 class Harness:
     """What every command that runs models needs, each part loaded on first use."""
 
-    def __init__(self, project: Project | None = None, db: str | None = None, use_cache: bool = True,
-                 create: bool = True, cluster: str | None = None, turns: int = 1):
+    def __init__(
+        self,
+        project: Project | None = None,
+        db: str | None = None,
+        use_cache: bool = True,
+        create: bool = True,
+        cluster: str | None = None,
+        turns: int = 1,
+    ):
         self.project = project or find_project()
         # A scheduler's address (``--cluster`` / ``TUNER_CLUSTER``): calls and grading go to its
         # workers (``tuner.runs.cluster``); None: this machine does both.

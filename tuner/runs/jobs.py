@@ -66,12 +66,27 @@ def generate(h: Harness, batches: list[Batch], progress: Progress | None) -> Non
     for job in jobs:
         p = batches[job.config_index]
         if job.sent is not None:  # a repair turn: the whole exchange so far
-            requests.append(CompletionRequest(spec=p.config.spec, messages=job.sent, sample_index=job.sample_index,
-                                              sim_suite=str(h.suite.root), tools=tools))
+            requests.append(
+                CompletionRequest(
+                    spec=p.config.spec,
+                    messages=job.sent,
+                    sample_index=job.sample_index,
+                    sim_suite=str(h.suite.root),
+                    tools=tools,
+                )
+            )
         else:
             user = user_message(h.suite.get(job.eval_id).task, output_format)
-            requests.append(CompletionRequest.chat(p.config.spec, p.prompt.text, user, sample_index=job.sample_index,
-                                                   sim_suite=str(h.suite.root), tools=tools))
+            requests.append(
+                CompletionRequest.chat(
+                    p.config.spec,
+                    p.prompt.text,
+                    user,
+                    sample_index=job.sample_index,
+                    sim_suite=str(h.suite.root),
+                    tools=tools,
+                )
+            )
         job.messages = recorded_messages(requests[-1].messages, p.prompt.hash)
     counter = {"n": 0}
 
@@ -84,8 +99,9 @@ def generate(h: Harness, batches: list[Batch], progress: Progress | None) -> Non
     if h.cluster is not None:  # the attempts are made on the cluster's workers; grants, cache and order stay here
         h.cluster.ready()
         call = h.cluster.call
-    for job, completion in zip(jobs, complete_all(requests, cache=h.response_cache, progress=tick, budget=h.budget,
-                                                  call=call)):
+    for job, completion in zip(
+        jobs, complete_all(requests, cache=h.response_cache, progress=tick, budget=h.budget, call=call)
+    ):
         job.completion = completion
     for p in batches:  # calls the budget refused are not results: the same command makes them later
         p.jobs = [job for job in p.jobs if job.completion.status != "skipped"]
@@ -99,25 +115,44 @@ def _answer_record(h: Harness, job: Job) -> tuple[ResultRecord, dict[str, str] |
     c = job.completion
     kind = h.suite.kind
     base = dict(
-        eval_id=job.eval_id, category=h.suite.get(job.eval_id).category, sample_index=job.sample_index,
-        prompt_tokens=c.prompt_tokens, completion_tokens=c.completion_tokens, cost_usd=c.cost_usd,
-        latency_s=c.latency_s, response_key=c.cache_key, messages=job.messages or None,
-        response_model=c.response_model, finish_reason=c.finish_reason, attempts=c.attempts,
+        eval_id=job.eval_id,
+        category=h.suite.get(job.eval_id).category,
+        sample_index=job.sample_index,
+        prompt_tokens=c.prompt_tokens,
+        completion_tokens=c.completion_tokens,
+        cost_usd=c.cost_usd,
+        latency_s=c.latency_s,
+        response_key=c.cache_key,
+        messages=job.messages or None,
+        response_model=c.response_model,
+        finish_reason=c.finish_reason,
+        attempts=c.attempts,
         tool_calls=c.tool_calls or None,
     )
     if c.status != "ok":
         return ResultRecord(**base, output=c.text or None, outcome="infra", error=c.error), None, []
     # A recorded answer holds something even when its text is empty (reasoning, tool calls): the
     # empty string, not null, so it is still a session (the sessions list skips null outputs).
-    answer = read_answer(c.text, extensions=kind.answer_extensions, roots=kind.answer_roots, reasoning=c.reasoning,
-                         tool_calls=c.tool_calls, finish_reason=c.finish_reason)
+    answer = read_answer(
+        c.text,
+        extensions=kind.answer_extensions,
+        roots=kind.answer_roots,
+        reasoning=c.reasoning,
+        tool_calls=c.tool_calls,
+        finish_reason=c.finish_reason,
+    )
     base.update(output=answer.answer, reasoning=answer.reasoning)
     warnings = [f"answer: {w}" for w in answer.warnings]
     if answer.error:
         first = kind.steps[0]  # an unreadable or cut-off answer fails the kind's first step
         step = StepRecord(name=first, status="fail", detail=answer.error, warnings=warnings or None)
-        return ResultRecord(**base, outcome="fail", failed_step=first, error=answer.error, files=answer.files or None,
-                            steps=[step]), None, warnings
+        return (
+            ResultRecord(
+                **base, outcome="fail", failed_step=first, error=answer.error, files=answer.files or None, steps=[step]
+            ),
+            None,
+            warnings,
+        )
     return ResultRecord(**base, outcome="fail", files=answer.files), answer.files, warnings
 
 
@@ -140,8 +175,16 @@ def grade_jobs(h: Harness, batches: list[Batch], progress: Progress | None) -> N
     else:
         grades = grade(h.project, requests, use_cache=h.use_cache, suite=h.suite, progress=tick)
     for (job, _, warnings), g in zip(to_grade, grades):
-        steps = [StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail or None,
-                            warnings=list(s.warnings) or None) for s in g.steps]
+        steps = [
+            StepRecord(
+                name=s.name,
+                status=s.status,
+                duration_s=s.duration_s,
+                detail=s.detail or None,
+                warnings=list(s.warnings) or None,
+            )
+            for s in g.steps
+        ]
         if warnings and steps:  # what the reading of the answer left out or chose, beside the first step's own
             steps[0] = steps[0].model_copy(update={"warnings": [*warnings, *(steps[0].warnings or [])]})
         job.result = job.result.model_copy(
@@ -171,20 +214,35 @@ def _assistant_messages(completion) -> list[dict]:
     """The answer as the next turn's history: its text, and its tool calls each with a result."""
     if not completion.tool_calls:
         return [{"role": "assistant", "content": completion.text}]
-    calls = [{"id": c.get("id") or f"call_{i}", "type": "function",
-              "function": {"name": c.get("name"), "arguments": c.get("arguments") or "{}"}}
-             for i, c in enumerate(completion.tool_calls)]
-    return [{"role": "assistant", "content": completion.text or None, "tool_calls": calls},
-            *({"role": "tool", "tool_call_id": c["id"], "content": "written"} for c in calls)]
+    calls = [
+        {
+            "id": c.get("id") or f"call_{i}",
+            "type": "function",
+            "function": {"name": c.get("name"), "arguments": c.get("arguments") or "{}"},
+        }
+        for i, c in enumerate(completion.tool_calls)
+    ]
+    return [
+        {"role": "assistant", "content": completion.text or None, "tool_calls": calls},
+        *({"role": "tool", "tool_call_id": c["id"], "content": "written"} for c in calls),
+    ]
 
 
 def _turn_entry(job: Job, roots) -> dict:
     from tuner.runs.repair import feedback_message
 
     r, c = job.result, job.completion
-    entry = {"turn": job.turn, "outcome": r.outcome, "failed_step": r.failed_step, "attempts": c.attempts if c else 0,
-             "prompt_tokens": r.prompt_tokens, "completion_tokens": r.completion_tokens, "response_key": r.response_key,
-             "grade_key": r.grade_key, "cost_usd": (c.cost_usd if c.attempts else 0.0) if c else 0.0}
+    entry = {
+        "turn": job.turn,
+        "outcome": r.outcome,
+        "failed_step": r.failed_step,
+        "attempts": c.attempts if c else 0,
+        "prompt_tokens": r.prompt_tokens,
+        "completion_tokens": r.completion_tokens,
+        "response_key": r.response_key,
+        "grade_key": r.grade_key,
+        "cost_usd": (c.cost_usd if c.attempts else 0.0) if c else 0.0,
+    }
     if r.outcome == "fail":
         entry["feedback"] = feedback_message(r, roots)
     elif r.outcome == "infra":
@@ -226,8 +284,11 @@ def repair_turns(h: Harness, batches: list[Batch], progress: Progress | None) ->
             again = [j for j in p.jobs if j.result is not None and j.result.outcome == "fail"]
             for job in again:
                 previous[id(job)] = job.result
-                job.sent = (*_sent_messages(h, p, job), *_assistant_messages(job.completion),
-                            {"role": "user", "content": job.turns[-1]["feedback"]})
+                job.sent = (
+                    *_sent_messages(h, p, job),
+                    *_assistant_messages(job.completion),
+                    {"role": "user", "content": job.turns[-1]["feedback"]},
+                )
                 job.turn = turn
             subs.append(Batch(p.config, p.prompt, p.run, [], jobs=again))
         if not previous:

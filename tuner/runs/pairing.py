@@ -67,8 +67,14 @@ def answer_identity(r: ResultRecord) -> tuple | None:
     if output is None:
         return None
     tools = getattr(r, "tool_calls", None)
-    return ("text", output, getattr(r, "reasoning", None), str(tools) if tools else None, r.outcome,
-            getattr(r, "failed_step", None))
+    return (
+        "text",
+        output,
+        getattr(r, "reasoning", None),
+        str(tools) if tools else None,
+        r.outcome,
+        getattr(r, "failed_step", None),
+    )
 
 
 def _repeats_one_answer(records: list[ResultRecord]) -> bool:
@@ -87,6 +93,7 @@ def pair_results(
     expected: int | None = None,
 ) -> Paired:
     """Pair two runs' results (optionally one category, or only ``eval_ids``) by (eval, sample position)."""
+
     def keep(r: ResultRecord) -> bool:
         return (category is None or r.category == category) and (eval_ids is None or r.eval_id in eval_ids)
 
@@ -131,6 +138,7 @@ def pair_outcomes(
     after_offset: int = 0,
 ) -> tuple[dict[str, list[bool]], dict[str, list[bool]]]:
     """``(before, after)`` as ``{eval: [passed, ...]}`` tables aligned pair by pair (for the paired tests)."""
-    p = pair_results(before, after, before_offset=before_offset, after_offset=after_offset, category=category,
-                     eval_ids=eval_ids)
+    p = pair_results(
+        before, after, before_offset=before_offset, after_offset=after_offset, category=category, eval_ids=eval_ids
+    )
     return p.before, p.after

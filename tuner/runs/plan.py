@@ -58,8 +58,11 @@ def _map_price(model: str) -> tuple[float, float, float | None] | None:
         if entry and entry.get("input_cost_per_token") is not None:
             cached = entry.get("cache_read_input_token_cost")
             caches = str(entry.get("litellm_provider", "")).startswith(_AUTO_CACHING) and cached is not None
-            return (float(entry["input_cost_per_token"]), float(entry.get("output_cost_per_token") or 0.0),
-                    float(cached) if caches else None)
+            return (
+                float(entry["input_cost_per_token"]),
+                float(entry.get("output_cost_per_token") or 0.0),
+                float(cached) if caches else None,
+            )
     return None
 
 
@@ -68,8 +71,12 @@ def price_of(spec) -> ModelPrice:
     if spec.is_sim:
         return ModelPrice(model=spec.label, input_per_token=0.0, output_per_token=0.0)
     found = _map_price(spec.model)
-    return ModelPrice(model=spec.label, input_per_token=found[0] if found else None,
-                      output_per_token=found[1] if found else None, cached_input_per_token=found[2] if found else None)
+    return ModelPrice(
+        model=spec.label,
+        input_per_token=found[0] if found else None,
+        output_per_token=found[1] if found else None,
+        cached_input_per_token=found[2] if found else None,
+    )
 
 
 class Phase(BaseModel):
@@ -129,8 +136,10 @@ class Plan(BaseModel):
         if not self.prices or not all(p.known for p in self.prices):
             return None
         share = 1 / len(self.prices)
-        return sum(share * (p.input_cost(self.tokens_in, self.tokens_in_cached) + p.output_per_token * self.tokens_out)
-                   for p in self.prices)
+        return sum(
+            share * (p.input_cost(self.tokens_in, self.tokens_in_cached) + p.output_per_token * self.tokens_out)
+            for p in self.prices
+        )
 
     def per_model(self) -> list[dict]:
         """Each model's equal share of the calls and tokens (at most), and what it costs at its price."""
@@ -139,7 +148,9 @@ class Plan(BaseModel):
         for p in self.prices:
             tin, tout = round(self.tokens_in / n), round(self.tokens_out / n)
             cost = p.input_cost(tin, round(self.tokens_in_cached / n)) + p.output_per_token * tout if p.known else None
-            out.append({"model": p.model, "calls": -(-self.calls // n), "tokens_in": tin, "tokens_out": tout, "cost_usd": cost})
+            out.append(
+                {"model": p.model, "calls": -(-self.calls // n), "tokens_in": tin, "tokens_out": tout, "cost_usd": cost}
+            )
         return out
 
     @property
@@ -149,52 +160,86 @@ class Plan(BaseModel):
         return None if cost is None or not total else cost / total
 
     def as_dict(self) -> dict:
-        return {"command": self.command, "calls_at_most": self.calls, "calls_always": self.calls_always,
-                "tokens_in": self.tokens_in, "tokens_in_cached": self.tokens_in_cached,
-                "tokens_out": self.tokens_out, "cost_usd": self.cost_usd,
-                "cap": {"calls": self.cap_calls, "usd": self.cap_usd},
-                "phases": [p.model_dump() for p in self.phases], "decides": self.decides, "decide": self.decide,
-                "per_model": self.per_model(),
-                "prices": [{"model": p.model, "input_per_mtok": _per_million(p.input_per_token),
-                            "output_per_mtok": _per_million(p.output_per_token),
-                            # Only where prompt caching is counted for the model.
-                            **({"cached_input_per_mtok": _per_million(p.cached_input_per_token)}
-                               if p.cached_input_per_token is not None else {})} for p in self.prices]}
+        return {
+            "command": self.command,
+            "calls_at_most": self.calls,
+            "calls_always": self.calls_always,
+            "tokens_in": self.tokens_in,
+            "tokens_in_cached": self.tokens_in_cached,
+            "tokens_out": self.tokens_out,
+            "cost_usd": self.cost_usd,
+            "cap": {"calls": self.cap_calls, "usd": self.cap_usd},
+            "phases": [p.model_dump() for p in self.phases],
+            "decides": self.decides,
+            "decide": self.decide,
+            "per_model": self.per_model(),
+            "prices": [
+                {
+                    "model": p.model,
+                    "input_per_mtok": _per_million(p.input_per_token),
+                    "output_per_mtok": _per_million(p.output_per_token),
+                    # Only where prompt caching is counted for the model.
+                    **(
+                        {"cached_input_per_mtok": _per_million(p.cached_input_per_token)}
+                        if p.cached_input_per_token is not None
+                        else {}
+                    ),
+                }
+                for p in self.prices
+            ],
+        }
 
     def lines(self) -> list[str]:
         """The plan as a person reads it."""
         from tuner.runs.usage import plural
 
-        out = [f"plan: {self.command} makes at most {plural(self.calls, 'provider call')}, "
-               f"~{self.tokens_in:,} tokens in, ~{self.tokens_out:,} out; cost {_usd(self.cost_usd)}"]
+        out = [
+            f"plan: {self.command} makes at most {plural(self.calls, 'provider call')}, "
+            f"~{self.tokens_in:,} tokens in, ~{self.tokens_out:,} out; cost {_usd(self.cost_usd)}"
+        ]
         if self.calls_always < self.calls:
-            out.append(f"  of these, {self.calls_always:,} always; the other {self.calls - self.calls_always:,} only "
-                       "if what it finds calls for them (the phases marked 'only if')")
+            out.append(
+                f"  of these, {self.calls_always:,} always; the other {self.calls - self.calls_always:,} only "
+                "if what it finds calls for them (the phases marked 'only if')"
+            )
         for p in self.phases:
             note = "; ".join(x for x in (f"only if {p.only_if}" if p.only_if else "", p.note) if x)
             note = f" ({note})" if note else ""
             out.append(f"  {p.name}: {plural(p.calls, 'call')}, ~{p.tokens_in:,} in, ~{p.tokens_out:,} out{note}")
         if self.tokens_in_cached and any(p.cached_input_per_token is not None for p in self.prices):
-            out.append(f"  ~{self.tokens_in_cached:,} of the tokens in repeat a prompt the provider caches: "
-                       "priced at its cached rate")
+            out.append(
+                f"  ~{self.tokens_in_cached:,} of the tokens in repeat a prompt the provider caches: "
+                "priced at its cached rate"
+            )
         for d in self.decides:
             out.append(f"  decides: {d['line']}")
         if self.decide is not None:
-            out.append(f"  --decide {self.decide['effect']:g}: the cap is sized so an effect of {self.decide['effect'] * 100:g} points "
-                       f"is decided with 80% power: {plural(self.decide['calls'], 'call')}")
+            out.append(
+                f"  --decide {self.decide['effect']:g}: the cap is sized so an effect of {self.decide['effect'] * 100:g} points "
+                f"is decided with 80% power: {plural(self.decide['calls'], 'call')}"
+            )
             for m in self.per_model():
-                out.append(f"  per model {m['model']}: {plural(m['calls'], 'call')}, ~{m['tokens_in']:,} tokens in, "
-                           f"~{m['tokens_out']:,} out, cost {_usd(m['cost_usd'])}")
+                out.append(
+                    f"  per model {m['model']}: {plural(m['calls'], 'call')}, ~{m['tokens_in']:,} tokens in, "
+                    f"~{m['tokens_out']:,} out, cost {_usd(m['cost_usd'])}"
+                )
         for price in self.prices:
             if price.known:
-                cached = (f" (${_per_million(price.cached_input_per_token):.3f} cached)"
-                          if price.cached_input_per_token is not None else "")
-                out.append(f"  price {price.model}: ${_per_million(price.input_per_token):.2f} in{cached}, "
-                           f"${_per_million(price.output_per_token):.2f} out per million tokens")
+                cached = (
+                    f" (${_per_million(price.cached_input_per_token):.3f} cached)"
+                    if price.cached_input_per_token is not None
+                    else ""
+                )
+                out.append(
+                    f"  price {price.model}: ${_per_million(price.input_per_token):.2f} in{cached}, "
+                    f"${_per_million(price.output_per_token):.2f} out per million tokens"
+                )
             else:
                 out.append(f"  price {price.model}: unknown (not in litellm's cost map)")
-        caps = [plural(self.cap_calls, "call") if self.cap_calls is not None else "",
-                f"${self.cap_usd:.2f}" if self.cap_usd is not None else ""]
+        caps = [
+            plural(self.cap_calls, "call") if self.cap_calls is not None else "",
+            f"${self.cap_usd:.2f}" if self.cap_usd is not None else "",
+        ]
         if any(caps):
             out.append("  cap: " + ", ".join(c for c in caps if c) + " over the whole command")
         return out
@@ -220,8 +265,17 @@ class PlanBuilder:
         shapes = [_eval_shape(self.h, e) for e in eval_ids]
         return sum(s[0] for s in shapes), sum(s[1] for s in shapes)
 
-    def add(self, name: str, prompt_tokens: int, eval_ids, samples: int, *, arms: int = 1, note: str = "",
-            models: int | None = None) -> Phase:
+    def add(
+        self,
+        name: str,
+        prompt_tokens: int,
+        eval_ids,
+        samples: int,
+        *,
+        arms: int = 1,
+        note: str = "",
+        models: int | None = None,
+    ) -> Phase:
         """``arms`` prompts x ``eval_ids`` x ``samples`` on ``models`` models (default: every model)."""
         eval_ids = list(eval_ids)
         user, answer = self._shape(eval_ids)
@@ -237,13 +291,28 @@ class PlanBuilder:
         calls = n * len(eval_ids) * turns
         # Each (prompt, model) pays its system prompt in full once; its other calls repeat it.
         repeats = max(0, calls - n // samples) if samples else 0
-        phase = Phase(name=name, calls=calls, tokens_in=n * tokens_in, tokens_out=n * answer * turns,
-                      tokens_in_cached=_cacheable(prompt_tokens) * repeats, note=note)
+        phase = Phase(
+            name=name,
+            calls=calls,
+            tokens_in=n * tokens_in,
+            tokens_out=n * answer * turns,
+            tokens_in_cached=_cacheable(prompt_tokens) * repeats,
+            note=note,
+        )
         self.phases.append(phase)
         return phase
 
-    def add_calls(self, name: str, calls: int, prompt_tokens: int, eval_ids, *, note: str = "",
-                  only_if: str = "", prompts: int | None = None) -> Phase:
+    def add_calls(
+        self,
+        name: str,
+        calls: int,
+        prompt_tokens: int,
+        eval_ids,
+        *,
+        note: str = "",
+        only_if: str = "",
+        prompts: int | None = None,
+    ) -> Phase:
         """A phase known by its call budget: tokens at the average call over ``eval_ids``.
         ``prompts``: how many distinct system prompts the calls use on each model; each (prompt,
         model) pays its system prompt in full once and reads it from a caching provider's cache on
@@ -255,14 +324,26 @@ class PlanBuilder:
         per_out = answer / len(eval_ids) if eval_ids else 0
         first = prompts * max(1, len(self.specs)) if prompts is not None else calls
         cached = _cacheable(prompt_tokens) * max(0, calls - first)
-        phase = Phase(name=name, calls=calls, tokens_in=round(calls * per_in), tokens_out=round(calls * per_out), note=note,
-                      only_if=only_if, tokens_in_cached=cached)
+        phase = Phase(
+            name=name,
+            calls=calls,
+            tokens_in=round(calls * per_in),
+            tokens_out=round(calls * per_out),
+            note=note,
+            only_if=only_if,
+            tokens_in_cached=cached,
+        )
         self.phases.append(phase)
         return phase
 
     def build(self, *, cap_calls: int | None = None, cap_usd: float | None = None) -> Plan:
-        return Plan(command=self.command, phases=self.phases, prices=[price_of(s) for s in self.specs],
-                    cap_calls=cap_calls, cap_usd=cap_usd)
+        return Plan(
+            command=self.command,
+            phases=self.phases,
+            prices=[price_of(s) for s in self.specs],
+            cap_calls=cap_calls,
+            cap_usd=cap_usd,
+        )
 
 
 def _cacheable(prompt_tokens: int) -> int:
@@ -283,8 +364,10 @@ def _eval_shape(h, eval_id: str) -> tuple[int, int]:
         from tuner.tokens import count_tokens
 
         ev = h.suite.get(eval_id)
-        memo[eval_id] = (count_tokens(user_message(ev.task, h.suite.answer_instructions())),
-                         count_tokens(render_files(ev.answer_files())))
+        memo[eval_id] = (
+            count_tokens(user_message(ev.task, h.suite.answer_instructions())),
+            count_tokens(render_files(ev.answer_files())),
+        )
     return memo[eval_id]
 
 
@@ -299,10 +382,16 @@ def configs_plan(h, configs: list, command: str) -> Plan:
         by_model: dict[str, list[Phase]] = {}
         for c, phase in zip(configs, builder.phases):
             by_model.setdefault(c.spec.label, []).append(phase)
-        builder.phases = [Phase(name=f"{len(ps)} prompts · {label}", calls=sum(p.calls for p in ps),
-                                tokens_in=sum(p.tokens_in for p in ps), tokens_out=sum(p.tokens_out for p in ps),
-                                tokens_in_cached=sum(p.tokens_in_cached for p in ps))
-                          for label, ps in by_model.items()]
+        builder.phases = [
+            Phase(
+                name=f"{len(ps)} prompts · {label}",
+                calls=sum(p.calls for p in ps),
+                tokens_in=sum(p.tokens_in for p in ps),
+                tokens_out=sum(p.tokens_out for p in ps),
+                tokens_in_cached=sum(p.tokens_in_cached for p in ps),
+            )
+            for label, ps in by_model.items()
+        ]
     budget = getattr(h, "budget", None)
     return builder.build(cap_calls=budget.calls if budget else None, cap_usd=budget.usd if budget else None)
 
@@ -335,8 +424,10 @@ class Budget:
         if self.usd is not None:
             unknown = [p.model for p in plan.prices if not p.known]
             if unknown:
-                raise InputError(f"--budget-usd: litellm's cost map has no price for {unknown[0]}, so a dollar cap "
-                                 "cannot be honoured; use --budget-calls")
+                raise InputError(
+                    f"--budget-usd: litellm's cost map has no price for {unknown[0]}, so a dollar cap "
+                    "cannot be honoured; use --budget-calls"
+                )
         self.usd_per_call = plan.usd_per_call
 
     def take(self) -> bool:
@@ -363,10 +454,15 @@ class Budget:
     @property
     def spent(self) -> dict:
         """Calls, tokens and cost spent (cost None when some call's price was unknown)."""
-        return {"calls": self.spent_calls, "tokens_in": self.tokens_in, "tokens_in_cached": self.tokens_in_cached,
-                "tokens_out": self.tokens_out,
-                "cost_usd": None if self.unpriced_calls else round(self.spent_usd, 6),
-                "cap": {"calls": self.calls, "usd": self.usd}, "refused_calls": self.refused}
+        return {
+            "calls": self.spent_calls,
+            "tokens_in": self.tokens_in,
+            "tokens_in_cached": self.tokens_in_cached,
+            "tokens_out": self.tokens_out,
+            "cost_usd": None if self.unpriced_calls else round(self.spent_usd, 6),
+            "cap": {"calls": self.calls, "usd": self.usd},
+            "refused_calls": self.refused,
+        }
 
     def summary_line(self) -> str:
         from tuner.runs.usage import fmt_cost, plural
@@ -374,11 +470,16 @@ class Budget:
         planned = ""
         if self.plan is not None:
             always = self.plan.calls_always
-            planned = (f" (plan: at most {self.plan.calls:,}" + (f", {always:,} of them always" if always < self.plan.calls
-                                                                   else "") + ")")
+            planned = (
+                f" (plan: at most {self.plan.calls:,}"
+                + (f", {always:,} of them always" if always < self.plan.calls else "")
+                + ")"
+            )
         cached = f" ({self.tokens_in_cached:,} from the provider's prompt cache)" if self.tokens_in_cached else ""
-        return (f"spent: {plural(self.spent_calls, 'provider call')}{planned}, {self.tokens_in:,} tokens in{cached}, "
-                f"{self.tokens_out:,} out, cost {fmt_cost(self.spent['cost_usd'])}")
+        return (
+            f"spent: {plural(self.spent_calls, 'provider call')}{planned}, {self.tokens_in:,} tokens in{cached}, "
+            f"{self.tokens_out:,} out, cost {fmt_cost(self.spent['cost_usd'])}"
+        )
 
 
 PlanHook = Callable[[list], None]

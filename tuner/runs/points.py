@@ -39,8 +39,14 @@ def _inputs_key(h: Harness, spec) -> str:
     return sha256_json({"suite": h.suite.hash, "grader": h.grader_hash, "inputs": inputs_hash(h, spec)})
 
 
-def execute_points(h: Harness, exp_id: str, points: list[DesignPoint], specs: list, name: str = "design",
-                   progress: Progress | None = None) -> tuple[list[dict[str, PointRecord]], int]:
+def execute_points(
+    h: Harness,
+    exp_id: str,
+    points: list[DesignPoint],
+    specs: list,
+    name: str = "design",
+    progress: Progress | None = None,
+) -> tuple[list[dict[str, PointRecord]], int]:
     """Per point ``{model key: its record}``, and the provider calls paid (retries included).
 
     ``exp_id`` must be a recorded experiment. Calls the budget refused are left out of the
@@ -52,8 +58,18 @@ def execute_points(h: Harness, exp_id: str, points: list[DesignPoint], specs: li
         from tuner.runs.runner import RunConfig
 
         hook, h.plan_hook = h.plan_hook, None
-        hook([RunConfig(spec=spec, rule_set=RuleSet.from_selection(name, pt.selection), eval_ids=(pt.eval_id,),
-                        sample_offset=pt.sample_index) for pt in points for spec in specs])
+        hook(
+            [
+                RunConfig(
+                    spec=spec,
+                    rule_set=RuleSet.from_selection(name, pt.selection),
+                    eval_ids=(pt.eval_id,),
+                    sample_offset=pt.sample_index,
+                )
+                for pt in points
+                for spec in specs
+            ]
+        )
     prompts, prepared = {}, []
     keys = {s.key: _inputs_key(h, s) for s in specs}
     recorded = h.store.design_points(exp_id)
@@ -93,11 +109,23 @@ def execute_points(h: Harness, exp_id: str, points: list[DesignPoint], specs: li
         r, pt = job.result, points[i]
         spec = next(s for s in specs if s.key == model_key)
         record = PointRecord(
-            prompt_hash=prepared[job.config_index].prompt.hash, model_key=model_key, model=spec.model,
-            inputs_key=keys[model_key], eval_id=pt.eval_id, category=r.category, sample_index=pt.sample_index,
-            dropped=sorted(pt.dropped), outcome=r.outcome, failed_step=r.failed_step, error=r.error,
-            response_key=r.response_key, grade_key=r.grade_key, prompt_tokens=r.prompt_tokens,
-            completion_tokens=r.completion_tokens, cost_usd=r.cost_usd, attempts=r.attempts,
+            prompt_hash=prepared[job.config_index].prompt.hash,
+            model_key=model_key,
+            model=spec.model,
+            inputs_key=keys[model_key],
+            eval_id=pt.eval_id,
+            category=r.category,
+            sample_index=pt.sample_index,
+            dropped=sorted(pt.dropped),
+            outcome=r.outcome,
+            failed_step=r.failed_step,
+            error=r.error,
+            response_key=r.response_key,
+            grade_key=r.grade_key,
+            prompt_tokens=r.prompt_tokens,
+            completion_tokens=r.completion_tokens,
+            cost_usd=r.cost_usd,
+            attempts=r.attempts,
         )
         found[i][model_key] = record
         new.append(record)

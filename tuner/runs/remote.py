@@ -133,9 +133,11 @@ def call_task(token: str, spec, kwargs: dict, sim_fingerprint: str | None) -> di
     if sim_fingerprint is not None:
         mine = _sim_fingerprint(kwargs.get("sim_file"), kwargs.get("sim_suite"), os.environ.get("TUNER_SIM_FILE"))
         if mine != sim_fingerprint:
-            return {"mismatch": f"worker {_name()}: its simulator files differ from the coordinator's (sim "
-                                f"fingerprint {short(mine)} here, {short(sim_fingerprint)} there): install the same tuner "
-                                "version and suite files on every machine"}
+            return {
+                "mismatch": f"worker {_name()}: its simulator files differ from the coordinator's (sim "
+                f"fingerprint {short(mine)} here, {short(sim_fingerprint)} there): install the same tuner "
+                "version and suite files on every machine"
+            }
     if not _claim(token):
         return {"lost": True}
     from tuner.models.client import call_here
@@ -164,12 +166,16 @@ def _suite(path: str, suite_hash: str, grader_id: str):
     except TunerError as exc:
         raise ClusterError(f"worker {_name()}: cannot load the suite at {where}: {exc}") from None
     if suite.hash != suite_hash:
-        raise ClusterError(f"worker {_name()}: the suite at {where} differs from the coordinator's (hash "
-                           f"{short(suite.hash)} here, {short(suite_hash)} there): copy the same suite files to every machine")
+        raise ClusterError(
+            f"worker {_name()}: the suite at {where} differs from the coordinator's (hash "
+            f"{short(suite.hash)} here, {short(suite_hash)} there): copy the same suite files to every machine"
+        )
     if suite.grader_id != grader_id:
-        raise ClusterError(f"worker {_name()}: its grader differs from the coordinator's (grader id {short(suite.grader_id)} "
-                           f"here, {short(grader_id)} there): the same tuner version and grading tools (Node toolchain "
-                           "lock, Python and pytest, gcc) are needed on every machine")
+        raise ClusterError(
+            f"worker {_name()}: its grader differs from the coordinator's (grader id {short(suite.grader_id)} "
+            f"here, {short(grader_id)} there): the same tuner version and grading tools (Node toolchain "
+            "lock, Python and pytest, gcc) are needed on every machine"
+        )
     return suite
 
 
@@ -181,7 +187,9 @@ def grade_task(suite_ref: tuple[str, str, str], items: list[tuple[str, dict, lis
 
     suite = _suite(*suite_ref)
     project = Project(_project().root, suite.root)
-    requests = [GradeRequest(eval=suite.get(eval_id), files=files, symlinks=symlinks) for eval_id, files, symlinks in items]
+    requests = [
+        GradeRequest(eval=suite.get(eval_id), files=files, symlinks=symlinks) for eval_id, files, symlinks in items
+    ]
     try:
         return grade(project, requests, suite=suite, use_cache=use_cache)
     except TunerError as exc:  # the toolchain or the jail cannot be used here: say which machine
@@ -199,7 +207,9 @@ def code_identity() -> str:
     from tuner.hashing import sha256_bytes, sha256_json
 
     root = Path(tuner.__file__).parent
-    return sha256_json({p.relative_to(root).as_posix(): sha256_bytes(p.read_bytes()) for p in sorted(root.rglob("*.py"))})
+    return sha256_json(
+        {p.relative_to(root).as_posix(): sha256_bytes(p.read_bytes()) for p in sorted(root.rglob("*.py"))}
+    )
 
 
 def worker_facts() -> dict:

@@ -24,8 +24,16 @@ from pathlib import Path
 from tuner.hashing import sha256_json
 
 __all__ = [
-    "FEEDBACK_TEMPLATE", "FEEDBACK_LIMIT", "feedback_hash", "feedback_message", "hide_host_paths", "at_turn",
-    "outcome_at", "turn_summaries", "repair_identity", "turns_paid",
+    "FEEDBACK_TEMPLATE",
+    "FEEDBACK_LIMIT",
+    "feedback_hash",
+    "feedback_message",
+    "hide_host_paths",
+    "at_turn",
+    "outcome_at",
+    "turn_summaries",
+    "repair_identity",
+    "turns_paid",
 ]
 
 FEEDBACK_LIMIT = 2000
@@ -92,8 +100,16 @@ def at_turn(results: list, turn: int | None) -> list:
         t = seen[-1]
         # The answer of that turn: its outcome and step, and its grade's key as what identifies it
         # (pairing folds samples that gave one same answer; the last answer's key would say so wrongly).
-        out.append(r.model_copy(update={"outcome": t["outcome"], "failed_step": t.get("failed_step"),
-                                        "grade_key": t.get("grade_key"), "output": None}))
+        out.append(
+            r.model_copy(
+                update={
+                    "outcome": t["outcome"],
+                    "failed_step": t.get("failed_step"),
+                    "grade_key": t.get("grade_key"),
+                    "output": None,
+                }
+            )
+        )
     return out
 
 
@@ -118,7 +134,9 @@ def turns_paid(jobs: list, last_paid: list) -> dict:
     paid = [t for j in jobs for t in j.turns if t.get("attempts")]
     costs = [t.get("cost_usd") for t in paid]
     real = any(not c.model.startswith("sim/") for c in last_paid)
-    return {"response_cache_hits": sum(1 for j in jobs for t in j.turns if not t.get("attempts")),
-            "tokens_in": sum(t.get("prompt_tokens") or 0 for t in paid),
-            "tokens_out": sum(t.get("completion_tokens") or 0 for t in paid),
-            "cost_usd": None if real and any(c is None for c in costs) else round(sum(c or 0.0 for c in costs), 6)}
+    return {
+        "response_cache_hits": sum(1 for j in jobs for t in j.turns if not t.get("attempts")),
+        "tokens_in": sum(t.get("prompt_tokens") or 0 for t in paid),
+        "tokens_out": sum(t.get("completion_tokens") or 0 for t in paid),
+        "cost_usd": None if real and any(c is None for c in costs) else round(sum(c or 0.0 for c in costs), 6),
+    }

@@ -20,6 +20,7 @@ from tuner.store import ResultRecord, RunRecord, RunSpec
 
 __all__ = ["RunConfig", "RunOutcome", "execute_runs", "summarize", "outcomes_by_task", "run_selections", "inputs_hash"]
 
+
 class RunConfig(BaseModel):
     """One model × one rule set × some evals × K samples."""
 
@@ -86,7 +87,9 @@ def _prepare(h: Harness, index: int, config: RunConfig) -> Batch:
         sample_offset=config.sample_offset,
         git_rev=h.git_rev,
         inputs_hash=inputs_hash(h, config.spec),
-        call_settings=config.spec.model_dump(include={"api_base", "concurrency", "rpm", "timeout_s", "max_retries", "backoff_s"}),
+        call_settings=config.spec.model_dump(
+            include={"api_base", "concurrency", "rpm", "timeout_s", "max_retries", "backoff_s"}
+        ),
     )
     run = h.store.start_run(spec)
     done = {(r.eval_id, r.sample_index): r for r in h.store.results(run.id) if r.outcome != "infra"}
@@ -111,8 +114,14 @@ def summarize(results: list[ResultRecord]) -> dict:
 
         scored = c["pass"] + c["fail"]
         est = rate_interval(outcomes_by_task(results, category))
-        return {"pass": c["pass"], "fail": c["fail"], "infra": c["infra"], "pass_rate": (c["pass"] / scored) if scored else None,
-                "lo": est.lo, "hi": est.hi}
+        return {
+            "pass": c["pass"],
+            "fail": c["fail"],
+            "infra": c["infra"],
+            "pass_rate": (c["pass"] / scored) if scored else None,
+            "lo": est.lo,
+            "hi": est.hi,
+        }
 
     return {"categories": {k: rate(v, k) for k, v in sorted(by_cat.items())}, "overall": rate(total, None)}
 
@@ -126,8 +135,9 @@ def outcomes_by_task(results: list[ResultRecord], category: str | None = None) -
     return {k: [ok for _, ok in sorted(v)] for k, v in sorted(table.items())}
 
 
-def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None = None, *,
-                 on_start=None) -> list[RunOutcome]:
+def execute_runs(
+    h: Harness, configs: list[RunConfig], progress: Progress | None = None, *, on_start=None
+) -> list[RunOutcome]:
     """Outcomes in the order of ``configs``. Configurations that are the same run (same hash) are
     generated and graded once and share the outcome. ``on_start(run ids)`` is told the runs once they
     are recorded, before any call (an experiment links them then, so an interrupted one keeps them)."""
@@ -156,11 +166,15 @@ def execute_runs(h: Harness, configs: list[RunConfig], progress: Progress | None
         summary = summarize(results)
         calls = sum(getattr(job.completion, "attempts", 0) for job in p.jobs)
         paid = [j.completion for j in p.jobs if j.completion.attempts]
-        summary["calls"] = {"new_results": len(new), "kept": len(p.kept), "provider_calls": calls,
-                            "response_cache_hits": sum(1 for j in p.jobs if j.completion.cached),
-                            "tokens_in": sum(c.prompt_tokens or 0 for c in paid),
-                            "tokens_out": sum(c.completion_tokens or 0 for c in paid),
-                            "cost_usd": _cost(paid)}
+        summary["calls"] = {
+            "new_results": len(new),
+            "kept": len(p.kept),
+            "provider_calls": calls,
+            "response_cache_hits": sum(1 for j in p.jobs if j.completion.cached),
+            "tokens_in": sum(c.prompt_tokens or 0 for c in paid),
+            "tokens_out": sum(c.completion_tokens or 0 for c in paid),
+            "cost_usd": _cost(paid),
+        }
         if any(j.turns for j in p.jobs):  # the repair loop: every turn's calls, not only the last's
             from tuner.runs.repair import turns_paid
 
@@ -200,7 +214,9 @@ def _stop_on_unusable_model(h: Harness, prepared: list[Batch]) -> None:
     unknown model) stops the work at once: what was tried is recorded, the run stays incomplete."""
     from tuner.errors import ProviderError
 
-    fatal = next((j.completion.error for p in prepared for j in p.jobs if j.completion is not None and j.completion.fatal), None)
+    fatal = next(
+        (j.completion.error for p in prepared for j in p.jobs if j.completion is not None and j.completion.fatal), None
+    )
     if fatal is None:
         return
     for p in prepared:
@@ -211,9 +227,15 @@ def _stop_on_unusable_model(h: Harness, prepared: list[Batch]) -> None:
 
 def _infra_record(h: Harness, job: Job) -> ResultRecord:
     c = job.completion
-    return ResultRecord(eval_id=job.eval_id, category=h.suite.get(job.eval_id).category, sample_index=job.sample_index,
-                        outcome="infra", error=c.error if c.status != "ok" else "not graded: the run stopped",
-                        messages=job.messages or None, attempts=c.attempts)
+    return ResultRecord(
+        eval_id=job.eval_id,
+        category=h.suite.get(job.eval_id).category,
+        sample_index=job.sample_index,
+        outcome="infra",
+        error=c.error if c.status != "ok" else "not graded: the run stopped",
+        messages=job.messages or None,
+        attempts=c.attempts,
+    )
 
 
 def run_selections(
@@ -233,8 +255,12 @@ def run_selections(
     """
     configs = [
         RunConfig(
-            spec=spec, rule_set=RuleSet.from_selection(name, selection), eval_ids=tuple(eval_ids),
-            samples=samples, sample_offset=sample_offset, experiment_id=experiment_id,
+            spec=spec,
+            rule_set=RuleSet.from_selection(name, selection),
+            eval_ids=tuple(eval_ids),
+            samples=samples,
+            sample_offset=sample_offset,
+            experiment_id=experiment_id,
         )
         for name, selection in selections
         for spec in specs

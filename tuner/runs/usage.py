@@ -28,8 +28,20 @@ from tuner.store.experiments import experiment_links
 from tuner.store.experiments import run_owners as owners
 from tuner.store.usage import SIM_PREFIX, Usage, fmt_cost, points_usage, run_states, run_usage, total_usage
 
-__all__ = ["Usage", "ExperimentUsage", "run_usage", "points_usage", "experiment_usage", "total_usage", "fmt_cost",
-           "plural", "UsageCache", "SIM_PREFIX", "owners", "experiment_links"]
+__all__ = [
+    "Usage",
+    "ExperimentUsage",
+    "run_usage",
+    "points_usage",
+    "experiment_usage",
+    "total_usage",
+    "fmt_cost",
+    "plural",
+    "UsageCache",
+    "SIM_PREFIX",
+    "owners",
+    "experiment_links",
+]
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
@@ -48,7 +60,9 @@ class ExperimentUsage(BaseModel):
     owned: list[str] = Field(default_factory=list)  # the ids of the runs it made
 
 
-def experiment_usage(store, links: dict[str, list[str]], *, cache: "UsageCache | None" = None) -> dict[str, ExperimentUsage]:
+def experiment_usage(
+    store, links: dict[str, list[str]], *, cache: "UsageCache | None" = None
+) -> dict[str, ExperimentUsage]:
     """{experiment id: ExperimentUsage} given each experiment's linked runs (``links``)."""
     all_runs = list(dict.fromkeys(r for rs in links.values() for r in rs))
     by_run = cache.usage(store, all_runs) if cache is not None else run_usage(store, all_runs)
@@ -60,8 +74,14 @@ def experiment_usage(store, links: dict[str, list[str]], *, cache: "UsageCache |
         mine = [r for r in runs if made_by.get(r, eid) == eid]
         other = [r for r in runs if made_by.get(r, eid) != eid]
         pts = points[eid]
-        out[eid] = ExperimentUsage(spent=total_usage([by_run[r] for r in mine]) + pts, runs=len(mine), points=pts.results,
-                                   reused=total_usage(by_run[r] for r in other), reused_runs=len(other), owned=mine)
+        out[eid] = ExperimentUsage(
+            spent=total_usage([by_run[r] for r in mine]) + pts,
+            runs=len(mine),
+            points=pts.results,
+            reused=total_usage(by_run[r] for r in other),
+            reused_runs=len(other),
+            owned=mine,
+        )
     return out
 
 
@@ -81,7 +101,9 @@ class UsageCache:
     def usage(self, store, run_ids: Iterable[str]) -> dict[str, Usage]:
         ids = list(dict.fromkeys(run_ids))
         state = run_states(store, ids)
-        out = {rid: self._kept[(rid, state[rid][0])] for rid in ids if rid in state and (rid, state[rid][0]) in self._kept}
+        out = {
+            rid: self._kept[(rid, state[rid][0])] for rid in ids if rid in state and (rid, state[rid][0]) in self._kept
+        }
         fresh = run_usage(store, [rid for rid in ids if rid not in out])
         for rid, u in fresh.items():
             out[rid] = u

@@ -53,13 +53,23 @@ def stream_export(store, fmt: str, filt: SessionFilter | None = None, limit: int
         filt = filt.model_copy(update={"ready": True})
     sessions = iter_sessions(store, filt, limit=limit or MAX_EXPORT)
     sessions.reverse()  # oldest first in the file: the order they were recorded in
-    batches = (conversations(store, sessions[i:i + _BATCH]) for i in range(0, len(sessions), _BATCH))
+    batches = (conversations(store, sessions[i : i + _BATCH]) for i in range(0, len(sessions), _BATCH))
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    return ExportStream(format=fmt, sessions=len(sessions), media_type=MEDIA_TYPES[fmt],
-                        filename=f"sessions-{fmt}-{stamp}.{EXTENSIONS[fmt]}", chunks=render_chunks(fmt, batches))
+    return ExportStream(
+        format=fmt,
+        sessions=len(sessions),
+        media_type=MEDIA_TYPES[fmt],
+        filename=f"sessions-{fmt}-{stamp}.{EXTENSIONS[fmt]}",
+        chunks=render_chunks(fmt, batches),
+    )
 
 
 def export_sessions(store, fmt: str, filt: SessionFilter | None = None, limit: int | None = None) -> Export:
     out = stream_export(store, fmt, filt, limit)
-    return Export(format=out.format, sessions=out.sessions, text="".join(out.chunks), media_type=out.media_type,
-                  filename=out.filename)
+    return Export(
+        format=out.format,
+        sessions=out.sessions,
+        text="".join(out.chunks),
+        media_type=out.media_type,
+        filename=out.filename,
+    )

@@ -20,8 +20,18 @@ from collections.abc import Iterable, Iterator
 from tuner.errors import InputError
 from tuner.sessions.query import Conversation
 
-__all__ = ["FORMATS", "MEDIA_TYPES", "EXTENSIONS", "render", "render_chunks", "deepeval_cases", "to_deepeval", "to_openai",
-           "to_text", "openai_messages"]
+__all__ = [
+    "FORMATS",
+    "MEDIA_TYPES",
+    "EXTENSIONS",
+    "render",
+    "render_chunks",
+    "deepeval_cases",
+    "to_deepeval",
+    "to_openai",
+    "to_text",
+    "openai_messages",
+]
 
 FORMATS = ("deepeval", "openai", "text")
 MEDIA_TYPES = {"deepeval": "application/json", "openai": "application/jsonl", "text": "text/plain; charset=utf-8"}
@@ -50,8 +60,11 @@ def render_chunks(fmt: str, batches: Iterable[list[Conversation]]) -> Iterator[s
     # DeepEval: one JSON list, laid out exactly as json.dumps(cases, indent=2) would.
     started = False
     for batch in batches:
-        items = [textwrap.indent(json.dumps(c, ensure_ascii=False, indent=2), "  ")
-                 for conv in batch for c in deepeval_cases(conv)]
+        items = [
+            textwrap.indent(json.dumps(c, ensure_ascii=False, indent=2), "  ")
+            for conv in batch
+            for c in deepeval_cases(conv)
+        ]
         if items:
             yield ("[\n" if not started else ",\n") + ",\n".join(items)
             started = True
@@ -73,8 +86,11 @@ def _tool_call(call: dict, index: int, where: str) -> dict:
     name = fn.get("name")
     if not name:
         raise InputError(f"{where}: a tool call without a function name")
-    return {"id": str(call.get("id") or f"call_{index}"), "type": "function",
-            "function": {"name": str(name), "arguments": _arguments(fn.get("arguments"))}}
+    return {
+        "id": str(call.get("id") or f"call_{index}"),
+        "type": "function",
+        "function": {"name": str(name), "arguments": _arguments(fn.get("arguments"))},
+    }
 
 
 def openai_messages(conv: Conversation) -> list[dict]:
@@ -102,8 +118,13 @@ def openai_messages(conv: Conversation) -> list[dict]:
             if call_id in pending:
                 pending.remove(call_id)
             content = m.get("content")
-            out.append({"role": "tool", "tool_call_id": str(call_id),
-                        "content": content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)})
+            out.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": str(call_id),
+                    "content": content if isinstance(content, str) else json.dumps(content, ensure_ascii=False),
+                }
+            )
         else:
             raise InputError(f"{where}: unknown message role {role!r}")
     return out
@@ -121,8 +142,9 @@ def _as_text(m: dict) -> str:
     role = m["role"]
     if role == "assistant" and m.get("tool_calls"):
         calls = json.dumps(m["tool_calls"], ensure_ascii=False)
-        return "\n".join(x for x in (f"assistant: {m['content']}" if m.get("content") else "assistant:",
-                                       f"[tool calls] {calls}"))
+        return "\n".join(
+            x for x in (f"assistant: {m['content']}" if m.get("content") else "assistant:", f"[tool calls] {calls}")
+        )
     if role == "tool":
         return f"tool ({m['tool_call_id']}): {m.get('content') or ''}"
     content = m.get("content")
@@ -199,7 +221,10 @@ def to_text(convs: list[Conversation]) -> str:
                 lines += [f"**Tool ({m['tool_call_id']}):** {m['content']}", ""]
         tokens = s.tokens if s.tokens is not None else "unknown"
         cost = _cost(s.cost_usd)
-        lines += ["---", f"Tokens: {tokens} | Cost: {cost} | Model: {s.model}",
-                  f"Status: {s.label.eval_status} | Tags: {', '.join(s.label.eval_tags)}"]
+        lines += [
+            "---",
+            f"Tokens: {tokens} | Cost: {cost} | Model: {s.model}",
+            f"Status: {s.label.eval_status} | Tags: {', '.join(s.label.eval_tags)}",
+        ]
         blocks.append("\n".join(lines).rstrip() + "\n")
     return "\n".join(blocks)

@@ -29,7 +29,7 @@ class LabelChange(BaseModel):
     status: Literal["golden", "correct", "incorrect", "needs_review"] | None = None
     # None: a review (golden/correct/incorrect) makes the session eval-ready; otherwise unchanged.
     ready: bool | None = None
-    tags: list[Tag] | None = Field(default=None, max_length=MAX_TAGS)   # replace the tags
+    tags: list[Tag] | None = Field(default=None, max_length=MAX_TAGS)  # replace the tags
     add_tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS)
     remove_tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS)
     notes: str | None = Field(default=None, max_length=20_000)
@@ -63,7 +63,9 @@ def _message(e: ValidationError) -> str:
     if err["loc"] and err["loc"][0] == "status":
         return f"status {err.get('input')!r}: must be one of {', '.join(STATUSES)}"
     if err["type"] == "string_pattern_mismatch":
-        return f"tag {err.get('input')!r}: use letters, digits and _ . : - (at most 64, starting with a letter or digit)"
+        return (
+            f"tag {err.get('input')!r}: use letters, digits and _ . : - (at most 64, starting with a letter or digit)"
+        )
     msg = err["msg"].removeprefix("Value error, ")
     return f"{loc}: {msg}" if loc else msg
 

@@ -11,13 +11,36 @@ from pydantic import BaseModel
 
 from tuner.errors import InputError
 from tuner.store.sessions import (
-    OUTCOMES, STATUSES, TAG_PATTERN, Session, SessionFilter, SessionLabel, SessionPage, answer_parts, count_sessions,
-    iter_sessions, list_sessions, resolve_keys,
+    OUTCOMES,
+    STATUSES,
+    TAG_PATTERN,
+    Session,
+    SessionFilter,
+    SessionLabel,
+    SessionPage,
+    answer_parts,
+    count_sessions,
+    iter_sessions,
+    list_sessions,
+    resolve_keys,
 )
 
 __all__ = [
-    "STATUSES", "OUTCOMES", "TAG_PATTERN", "SessionFilter", "SessionLabel", "Session", "SessionPage",
-    "Conversation", "session_filter", "list_sessions", "count_sessions", "iter_sessions", "conversations", "resolve_keys", "check_tag",
+    "STATUSES",
+    "OUTCOMES",
+    "TAG_PATTERN",
+    "SessionFilter",
+    "SessionLabel",
+    "Session",
+    "SessionPage",
+    "Conversation",
+    "session_filter",
+    "list_sessions",
+    "count_sessions",
+    "iter_sessions",
+    "conversations",
+    "resolve_keys",
+    "check_tag",
 ]
 
 
@@ -57,8 +80,15 @@ def conversations(store, sessions: list[Session]) -> list[Conversation]:
         answer = {"role": "assistant", "content": p["output"]}
         if p["tool_calls"]:
             answer["tool_calls"] = [dict(c) for c in p["tool_calls"]]
-        out.append(Conversation(session=session, messages=[*p["messages"], answer], reasoning=p["reasoning"],
-                                finish_reason=p["finish_reason"], turns=p["turns"]))
+        out.append(
+            Conversation(
+                session=session,
+                messages=[*p["messages"], answer],
+                reasoning=p["reasoning"],
+                finish_reason=p["finish_reason"],
+                turns=p["turns"],
+            )
+        )
     return out
 
 

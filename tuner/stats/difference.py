@@ -34,7 +34,15 @@ from pydantic import BaseModel
 from tuner.errors import InputError
 from tuner.stats.intervals import CONFIDENCE, clopper_pearson
 
-__all__ = ["Difference", "OVER", "DISCORDANCE_BOUND", "difference_interval", "difference_bounds", "discordance_se", "paired_counts"]
+__all__ = [
+    "Difference",
+    "OVER",
+    "DISCORDANCE_BOUND",
+    "difference_interval",
+    "difference_bounds",
+    "discordance_se",
+    "paired_counts",
+]
 
 OVER = ("evals", "samples")
 
@@ -122,8 +130,14 @@ def difference_bounds(kb, ka, disc, m, tail: float = (1 - CONFIDENCE) / 2, over:
     return delta, np.clip(np.minimum(lo, delta), -1, 1), np.clip(np.maximum(hi, delta), -1, 1)
 
 
-def difference_interval(before: Mapping[str, Sequence[bool | None]], after: Mapping[str, Sequence[bool | None]], *,
-                        over: str = "evals", confidence: float = CONFIDENCE, tail: float | None = None) -> Difference:
+def difference_interval(
+    before: Mapping[str, Sequence[bool | None]],
+    after: Mapping[str, Sequence[bool | None]],
+    *,
+    over: str = "evals",
+    confidence: float = CONFIDENCE,
+    tail: float | None = None,
+) -> Difference:
     """after - before over the tasks both have, with a two-sided ``confidence`` interval (or, when
     ``tail`` is given, bounds that each leave ``tail`` outside: one-sided tests use that)."""
     if over not in OVER:
@@ -132,9 +146,21 @@ def difference_interval(before: Mapping[str, Sequence[bool | None]], after: Mapp
     rows = paired_counts(before, after)
     method = "cluster-t/MOVER/discordance" if over == "evals" else "discordance-bound"
     if not rows:
-        return Difference(delta=None, lo=None, hi=None, before=None, after=None, pairs=0, tasks=0, over=over, tail=tail, method=method)
+        return Difference(
+            delta=None, lo=None, hi=None, before=None, after=None, pairs=0, tasks=0, over=over, tail=tail, method=method
+        )
     kb, ka, _, disc, m = ([r[i] for r in rows] for i in range(1, 6))
     delta, lo, hi = difference_bounds([kb], [ka], [disc], [m], tail, over)
     n = sum(m)
-    return Difference(delta=float(delta[0]), lo=float(lo[0]), hi=float(hi[0]), before=sum(kb) / n, after=sum(ka) / n,
-                      pairs=n, tasks=len(rows), over=over, tail=tail, method=method)
+    return Difference(
+        delta=float(delta[0]),
+        lo=float(lo[0]),
+        hi=float(hi[0]),
+        before=sum(kb) / n,
+        after=sum(ka) / n,
+        pairs=n,
+        tasks=len(rows),
+        over=over,
+        tail=tail,
+        method=method,
+    )

@@ -50,8 +50,16 @@ from tuner.stats.difference import difference_interval
 from tuner.stats.paired import ALPHA, bh_adjust
 
 __all__ = [
-    "NON_INFERIOR", "REGRESSED", "NOT_ENOUGH", "DropTest", "GateResult",
-    "decide", "drop_counts", "drop_p", "drop_tests", "noninferiority",
+    "NON_INFERIOR",
+    "REGRESSED",
+    "NOT_ENOUGH",
+    "DropTest",
+    "GateResult",
+    "decide",
+    "drop_counts",
+    "drop_p",
+    "drop_tests",
+    "noninferiority",
 ]
 
 NON_INFERIOR, REGRESSED, NOT_ENOUGH = "non-inferior", "regressed", "not enough evidence"
@@ -115,8 +123,17 @@ def drop_tests(counts: Sequence[tuple[int, int]], alpha: float = ALPHA) -> list[
         return []
     ps = [float(p) for p in drop_p([c[0] for c in counts], [c[1] for c in counts])]
     adjusted = bh_adjust(ps)
-    return [DropTest(pass_to_fail=int(d), fail_to_pass=int(u), p_value=p, p_adjusted=float(q), regressed=bool(q < alpha),
-                     alpha=alpha) for (d, u), p, q in zip(counts, ps, adjusted)]
+    return [
+        DropTest(
+            pass_to_fail=int(d),
+            fail_to_pass=int(u),
+            p_value=p,
+            p_adjusted=float(q),
+            regressed=bool(q < alpha),
+            alpha=alpha,
+        )
+        for (d, u), p, q in zip(counts, ps, adjusted)
+    ]
 
 
 def decide(delta, lo, hi, margin: float):
@@ -127,8 +144,15 @@ def decide(delta, lo, hi, margin: float):
     return np.where(lo > -margin, NON_INFERIOR, np.where(hi < 0, REGRESSED, NOT_ENOUGH))
 
 
-def noninferiority(before: Outcomes, after: Outcomes, margin: float, alpha: float = ALPHA, *,
-                   over: str = "samples", planned: int | None = None) -> GateResult:
+def noninferiority(
+    before: Outcomes,
+    after: Outcomes,
+    margin: float,
+    alpha: float = ALPHA,
+    *,
+    over: str = "samples",
+    planned: int | None = None,
+) -> GateResult:
     """Is a drop of ``margin`` ruled out? (module doc)."""
     if not 0 <= margin < 1:
         raise InputError(f"margin {margin}: must be in [0, 1)")
@@ -140,7 +164,9 @@ def noninferiority(before: Outcomes, after: Outcomes, margin: float, alpha: floa
         reason = f"{d.pairs} of {planned} planned pairs measured" if planned is not None else "no pairs measured"
         return GateResult(verdict=NOT_ENOUGH, delta=d.delta, lo=d.lo, hi=d.hi, reason=reason, **common)
     verdict = str(decide(d.delta, d.lo, d.hi, margin))
-    reason = {NON_INFERIOR: f"a drop of {margin:.0%} or more is ruled out (lower bound {d.lo:+.1%})",
-              REGRESSED: f"a drop is established (upper bound {d.hi:+.1%})",
-              NOT_ENOUGH: f"interval [{d.lo:+.1%}, {d.hi:+.1%}] neither rules out a {margin:.0%} drop nor shows one"}[verdict]
+    reason = {
+        NON_INFERIOR: f"a drop of {margin:.0%} or more is ruled out (lower bound {d.lo:+.1%})",
+        REGRESSED: f"a drop is established (upper bound {d.hi:+.1%})",
+        NOT_ENOUGH: f"interval [{d.lo:+.1%}, {d.hi:+.1%}] neither rules out a {margin:.0%} drop nor shows one",
+    }[verdict]
     return GateResult(verdict=verdict, delta=d.delta, lo=d.lo, hi=d.hi, reason=reason, **common)

@@ -25,7 +25,17 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel
 
-__all__ = ["Estimate", "rate_interval", "rate_bounds", "effective_n", "per_task_counts", "clopper_pearson", "CONFIDENCE", "N_RESAMPLES", "DEFF_BOUND"]
+__all__ = [
+    "Estimate",
+    "rate_interval",
+    "rate_bounds",
+    "effective_n",
+    "per_task_counts",
+    "clopper_pearson",
+    "CONFIDENCE",
+    "N_RESAMPLES",
+    "DEFF_BOUND",
+]
 
 CONFIDENCE = 0.95
 N_RESAMPLES = 2000  # kept for callers that bootstrap other quantities
@@ -101,7 +111,9 @@ def per_task_counts(per_task: Mapping[str, Sequence[bool | None]]) -> tuple[list
     return passes, samples
 
 
-def rate_interval(per_task: Mapping[str, Sequence[bool | None]], seed: int = 0, confidence: float = CONFIDENCE) -> Estimate:
+def rate_interval(
+    per_task: Mapping[str, Sequence[bool | None]], seed: int = 0, confidence: float = CONFIDENCE
+) -> Estimate:
     """``per_task`` maps a task id to its sample outcomes (True = pass, None = infra, left out).
 
     ``seed`` is accepted for compatibility (the former bootstrap used it); the interval is exact.
@@ -111,5 +123,12 @@ def rate_interval(per_task: Mapping[str, Sequence[bool | None]], seed: int = 0, 
     if n == 0:
         return Estimate(rate=None, lo=None, hi=None, passes=0, n=0, tasks=0, method="none")
     rate, lo, hi = rate_bounds([passes], [samples], confidence)
-    return Estimate(rate=float(rate[0]), lo=float(lo[0]), hi=float(hi[0]), passes=p, n=n, tasks=len(samples),
-                    method="clopper-pearson/design-effect")
+    return Estimate(
+        rate=float(rate[0]),
+        lo=float(lo[0]),
+        hi=float(hi[0]),
+        passes=p,
+        n=n,
+        tasks=len(samples),
+        method="clopper-pearson/design-effect",
+    )

@@ -23,7 +23,16 @@ from pydantic import BaseModel
 
 from tuner.stats.difference import difference_interval, discordance_se, paired_counts
 
-__all__ = ["PairedResult", "mcnemar_p", "paired_compare", "pair_interval", "paired_estimate", "bh_adjust", "verdict", "ALPHA"]
+__all__ = [
+    "PairedResult",
+    "mcnemar_p",
+    "paired_compare",
+    "pair_interval",
+    "paired_estimate",
+    "bh_adjust",
+    "verdict",
+    "ALPHA",
+]
 
 ALPHA = 0.05
 
@@ -66,13 +75,25 @@ def mcnemar_p(before: Mapping[str, Sequence[bool]], after: Mapping[str, Sequence
     return _mcnemar(sum(1 for x, y in pairs if not x and y), sum(1 for x, y in pairs if x and not y))
 
 
-def paired_compare(before: Mapping[str, Sequence[bool]], after: Mapping[str, Sequence[bool]], seed: int = 0) -> PairedResult:
+def paired_compare(
+    before: Mapping[str, Sequence[bool]], after: Mapping[str, Sequence[bool]], seed: int = 0
+) -> PairedResult:
     """Compare per-task sample outcomes (True = pass, None = infra); tasks or samples without a
     partner are dropped. ``seed`` is kept for compatibility: nothing here is random any more."""
     rows = list(_pairs(before, after))
     if not rows:
-        return PairedResult(before=None, after=None, delta=None, lo=None, hi=None, p_value=1.0, pairs=0, tasks=0,
-                            fail_to_pass={}, pass_to_fail={})
+        return PairedResult(
+            before=None,
+            after=None,
+            delta=None,
+            lo=None,
+            hi=None,
+            p_value=1.0,
+            pairs=0,
+            tasks=0,
+            fail_to_pass={},
+            pass_to_fail={},
+        )
     f2p = {t: sum(1 for x, y in zip(b, a) if not x and y) for t, b, a in rows}
     p2f = {t: sum(1 for x, y in zip(b, a) if x and not y) for t, b, a in rows}
     n = sum(len(b) for _, b, _ in rows)
@@ -80,14 +101,20 @@ def paired_compare(before: Mapping[str, Sequence[bool]], after: Mapping[str, Seq
     return PairedResult(
         before=sum(sum(b) for _, b, _ in rows) / n,
         after=sum(sum(a) for _, _, a in rows) / n,
-        delta=interval.delta, lo=interval.lo, hi=interval.hi,
+        delta=interval.delta,
+        lo=interval.lo,
+        hi=interval.hi,
         p_value=_mcnemar(sum(f2p.values()), sum(p2f.values())),
-        pairs=int(n), tasks=len(rows),
-        fail_to_pass={t: c for t, c in f2p.items() if c}, pass_to_fail={t: c for t, c in p2f.items() if c},
+        pairs=int(n),
+        tasks=len(rows),
+        fail_to_pass={t: c for t, c in f2p.items() if c},
+        pass_to_fail={t: c for t, c in p2f.items() if c},
     )
 
 
-def paired_estimate(before: Mapping[str, Sequence[bool | None]], after: Mapping[str, Sequence[bool | None]]) -> tuple[float, float, float] | None:
+def paired_estimate(
+    before: Mapping[str, Sequence[bool | None]], after: Mapping[str, Sequence[bool | None]]
+) -> tuple[float, float, float] | None:
     """(mean paired difference, its standard error, degrees of freedom) for a sequential test, or
     None without pairs.
 
@@ -106,7 +133,9 @@ def paired_estimate(before: Mapping[str, Sequence[bool | None]], after: Mapping[
     return delta, float(discordance_se(sum(r[4] for r in rows), n)), float(max(1, n - len(rows)))
 
 
-def pair_interval(before: Mapping[str, Sequence[bool | None]], after: Mapping[str, Sequence[bool | None]], seed: int = 0) -> tuple[float, float, float] | None:
+def pair_interval(
+    before: Mapping[str, Sequence[bool | None]], after: Mapping[str, Sequence[bool | None]], seed: int = 0
+) -> tuple[float, float, float] | None:
     """(delta, lo, hi), 95%, on *these* tasks with the samples as the random unit (like the McNemar
     test): ``difference_interval(..., over="samples")``. ``seed`` is kept for compatibility (the
     former pair bootstrap used it; covered well under 90% at 3-9 pairs, and [0, 0] when no pair

@@ -30,8 +30,16 @@ from pydantic import BaseModel
 
 from tuner.errors import InputError
 
-__all__ = ["DEFAULT_ICC", "DEFAULT_BASELINE", "K_GRID", "TARGET_POWER", "PowerPoint", "PowerResult",
-           "power_curve", "estimate_icc"]
+__all__ = [
+    "DEFAULT_ICC",
+    "DEFAULT_BASELINE",
+    "K_GRID",
+    "TARGET_POWER",
+    "PowerPoint",
+    "PowerResult",
+    "power_curve",
+    "estimate_icc",
+]
 
 DEFAULT_ICC = 0.3
 DEFAULT_BASELINE = 0.6
@@ -108,7 +116,9 @@ def power_curve(
     if not 0.0 < baseline < 1.0:
         raise InputError(f"--baseline {baseline}: must be strictly between 0 and 1")
     if effect == 0 or not 0.0 < baseline + effect < 1.0:
-        raise InputError(f"--effect {effect}: baseline + effect must stay strictly between 0 and 1, and effect must not be 0")
+        raise InputError(
+            f"--effect {effect}: baseline + effect must stay strictly between 0 and 1, and effect must not be 0"
+        )
     if not 0.0 < icc < 1.0:
         raise InputError(f"icc {icc}: must be strictly between 0 and 1")
     rng = np.random.default_rng(seed)
@@ -127,8 +137,15 @@ def power_curve(
         points.append(PowerPoint(samples=int(k), power=float(hits.mean())))
     smallest = next((p.samples for p in points if p.power >= TARGET_POWER), None)
     return PowerResult(
-        tasks=tasks, baseline=baseline, effect=effect, icc=icc, alpha=alpha,
-        simulations=simulations, points=points, smallest_k=smallest, source=source,
+        tasks=tasks,
+        baseline=baseline,
+        effect=effect,
+        icc=icc,
+        alpha=alpha,
+        simulations=simulations,
+        points=points,
+        smallest_k=smallest,
+        source=source,
     )
 
 

@@ -74,7 +74,18 @@ from dataclasses import dataclass
 
 from tuner.stats.paired import bh_adjust
 
-__all__ = ["Zone", "ZoneTest", "zone_tests", "HELPS", "HURTS", "NO_EFFECT", "OPEN", "UNDECIDED", "RESERVE", "continued_level"]
+__all__ = [
+    "Zone",
+    "ZoneTest",
+    "zone_tests",
+    "HELPS",
+    "HURTS",
+    "NO_EFFECT",
+    "OPEN",
+    "UNDECIDED",
+    "RESERVE",
+    "continued_level",
+]
 
 HELPS, HURTS, NO_EFFECT, OPEN, UNDECIDED = "helps", "hurts", "no meaningful effect", "open", "undecided"
 
@@ -100,8 +111,9 @@ class Zone:
         (0 for the first): the O'Brien-Fleming-type spending function's increment."""
         return _obf(t1, self.alpha) - _obf(t0, self.alpha), _obf(t1, self.beta) - _obf(t0, self.beta)
 
-
-    def continued(self, start: int, looks: Sequence[int], spent: tuple[float, float], anchor: int) -> list[tuple[float, float]]:
+    def continued(
+        self, start: int, looks: Sequence[int], spent: tuple[float, float], anchor: int
+    ) -> list[tuple[float, float]]:
         """(alpha, beta) for each of an invocation's new ``looks`` (cumulative replicates per eval; the
         last is its planned end), the experiment's earlier looks having gone to ``start`` and spent
         ``spent``, its first invocation's last planned look at ``anchor`` (module doc: the reserve)."""
@@ -176,16 +188,19 @@ def _one_sided(estimate: float, se: float, df: float, null: float, greater: bool
     return float(t.sf(z, df) if greater else t.cdf(z, df))
 
 
-def zone_tests(estimates: Sequence[tuple[float, float, float]], zone: Zone, look: int,
-               spent: tuple[float, float] | None = None) -> list[ZoneTest]:
+def zone_tests(
+    estimates: Sequence[tuple[float, float, float]], zone: Zone, look: int, spent: tuple[float, float] | None = None
+) -> list[ZoneTest]:
     """Decide every open cell at look ``look`` (1-based). ``estimates``: (effect, standard error,
     degrees of freedom) per open cell. ``spent``: this look's (alpha, beta) when the caller plans
     its looks (``Zone.spend_planned``); otherwise ``Zone.spend(look)``."""
     from scipy.stats import t
 
     a_look, b_look = spent if spent is not None else zone.spend(look)
-    flags = [min(1.0, 2 * min(_one_sided(e, s, df, zone.delta0, True), _one_sided(e, s, df, -zone.delta0, False)))
-             for e, s, df in estimates]
+    flags = [
+        min(1.0, 2 * min(_one_sided(e, s, df, zone.delta0, True), _one_sided(e, s, df, -zone.delta0, False)))
+        for e, s, df in estimates
+    ]
     qs = bh_adjust(flags) if flags else []
     out = []
     for (e, s, df), p, q in zip(estimates, flags, qs):
@@ -197,6 +212,9 @@ def zone_tests(estimates: Sequence[tuple[float, float, float]], zone: Zone, look
             verdict = NO_EFFECT
         else:
             verdict = OPEN
-        out.append(ZoneTest(verdict=verdict, p_flag=p, q_flag=q, p_futile=futile, lo=e - z * s, hi=e + z * s,
-                            level=1 - 2 * a_look))
+        out.append(
+            ZoneTest(
+                verdict=verdict, p_flag=p, q_flag=q, p_futile=futile, lo=e - z * s, hi=e + z * s, level=1 - 2 * a_look
+            )
+        )
     return out

@@ -15,4 +15,14 @@ from tuner.store.records import LabelRecord, ResultRecord, RunRecord, RunSpec, S
 from tuner.store.schema import SCHEMA_VERSION
 from tuner.store.store import Store
 
-__all__ = ["SCHEMA_VERSION", "LabelRecord", "PointKey", "PointRecord", "ResultRecord", "RunRecord", "RunSpec", "StepRecord", "Store"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "LabelRecord",
+    "PointKey",
+    "PointRecord",
+    "ResultRecord",
+    "RunRecord",
+    "RunSpec",
+    "StepRecord",
+    "Store",
+]

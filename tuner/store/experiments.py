@@ -22,38 +22,67 @@ from sqlalchemy import select
 
 from tuner.store.schema import DesignPointRow, ExperimentRow, ExperimentRunRow, RunRow
 
-__all__ = ["experiment_index", "experiments_created", "experiments_of_run", "experiment_links", "run_owners",
-           "experiment_suites", "point_models"]
+__all__ = [
+    "experiment_index",
+    "experiments_created",
+    "experiments_of_run",
+    "experiment_links",
+    "run_owners",
+    "experiment_suites",
+    "point_models",
+]
 
 
 def _chunks(ids: Iterable[str]) -> Iterable[list[str]]:
     ids = list(dict.fromkeys(ids))
-    return (ids[i:i + 500] for i in range(0, len(ids), 500))
+    return (ids[i : i + 500] for i in range(0, len(ids), 500))
 
 
 def experiment_index(store, limit: int = 200) -> list[dict]:
     """[{id, name, kind, created_at}], newest created first."""
     with store.reading() as s:
-        rows = s.execute(select(ExperimentRow.id, ExperimentRow.name, ExperimentRow.kind, ExperimentRow.created_at)
-                         .order_by(ExperimentRow.created_at.desc()).limit(limit)).all()
+        rows = s.execute(
+            select(ExperimentRow.id, ExperimentRow.name, ExperimentRow.kind, ExperimentRow.created_at)
+            .order_by(ExperimentRow.created_at.desc())
+            .limit(limit)
+        ).all()
     return [dict(r._mapping) for r in rows]
 
 
 def experiments_created(store, kinds: Iterable[str]) -> list[dict]:
     """[{id, name, kind, config, result, status, created_at}] of these kinds, newest created first."""
     with store.reading() as s:
-        rows = s.execute(select(ExperimentRow).where(ExperimentRow.kind.in_(list(kinds)))
-                         .order_by(ExperimentRow.created_at.desc())).scalars().all()
-        return [{"id": r.id, "name": r.name, "kind": r.kind, "config": r.config, "result": r.result,
-                 "status": r.status or "finished", "created_at": r.created_at} for r in rows]
+        rows = (
+            s.execute(
+                select(ExperimentRow)
+                .where(ExperimentRow.kind.in_(list(kinds)))
+                .order_by(ExperimentRow.created_at.desc())
+            )
+            .scalars()
+            .all()
+        )
+        return [
+            {
+                "id": r.id,
+                "name": r.name,
+                "kind": r.kind,
+                "config": r.config,
+                "result": r.result,
+                "status": r.status or "finished",
+                "created_at": r.created_at,
+            }
+            for r in rows
+        ]
 
 
 def experiments_of_run(store, run_id: str) -> list[dict]:
     """[{id, kind, name, role}]: the experiments that made or read this run, with its role in each."""
     with store.reading() as s:
-        rows = s.execute(select(ExperimentRow.id, ExperimentRow.kind, ExperimentRow.name, ExperimentRunRow.role)
-                         .join(ExperimentRunRow, ExperimentRunRow.experiment_id == ExperimentRow.id)
-                         .where(ExperimentRunRow.run_id == run_id)).all()
+        rows = s.execute(
+            select(ExperimentRow.id, ExperimentRow.kind, ExperimentRow.name, ExperimentRunRow.role)
+            .join(ExperimentRunRow, ExperimentRunRow.experiment_id == ExperimentRow.id)
+            .where(ExperimentRunRow.run_id == run_id)
+        ).all()
     return [dict(r._mapping) for r in rows]
 
 
@@ -63,8 +92,11 @@ def experiment_links(store, exp_ids: Iterable[str]) -> dict[str, list[str]]:
     links: dict[str, list[str]] = defaultdict(list)
     with store.reading() as s:
         for chunk in _chunks(ids):
-            for eid, rid in s.execute(select(ExperimentRunRow.experiment_id, ExperimentRunRow.run_id)
-                                      .where(ExperimentRunRow.experiment_id.in_(chunk))):
+            for eid, rid in s.execute(
+                select(ExperimentRunRow.experiment_id, ExperimentRunRow.run_id).where(
+                    ExperimentRunRow.experiment_id.in_(chunk)
+                )
+            ):
                 links[eid].append(rid)
     return {e: list(dict.fromkeys(links.get(e, []))) for e in ids}
 
@@ -72,8 +104,9 @@ def experiment_links(store, exp_ids: Iterable[str]) -> dict[str, list[str]]:
 def run_owners(store, run_ids: Iterable[str]) -> dict[str, str]:
     """{run id: the experiment that made it}: the first (by when it was recorded) to link it."""
     out: dict[str, tuple] = {}
-    q = (select(ExperimentRunRow.run_id, ExperimentRunRow.experiment_id, ExperimentRow.created_at)
-         .join(ExperimentRow, ExperimentRow.id == ExperimentRunRow.experiment_id))
+    q = select(ExperimentRunRow.run_id, ExperimentRunRow.experiment_id, ExperimentRow.created_at).join(
+        ExperimentRow, ExperimentRow.id == ExperimentRunRow.experiment_id
+    )
     with store.reading() as s:
         for chunk in _chunks(run_ids):
             for rid, eid, when in s.execute(q.where(ExperimentRunRow.run_id.in_(chunk))):
@@ -88,9 +121,12 @@ def experiment_suites(store, exp_ids: Iterable[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     with store.reading() as s:
         for chunk in _chunks(exp_ids):
-            for eid, suite in s.execute(select(ExperimentRunRow.experiment_id, RunRow.suite).distinct()
-                                        .join(RunRow, RunRow.id == ExperimentRunRow.run_id)
-                                        .where(ExperimentRunRow.experiment_id.in_(chunk))):
+            for eid, suite in s.execute(
+                select(ExperimentRunRow.experiment_id, RunRow.suite)
+                .distinct()
+                .join(RunRow, RunRow.id == ExperimentRunRow.run_id)
+                .where(ExperimentRunRow.experiment_id.in_(chunk))
+            ):
                 out.setdefault(eid, suite)
     return out
 
@@ -100,7 +136,10 @@ def point_models(store, exp_ids: Iterable[str]) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     with store.reading() as s:
         for chunk in _chunks(exp_ids):
-            for eid, model in s.execute(select(DesignPointRow.experiment_id, DesignPointRow.model).distinct()
-                                        .where(DesignPointRow.experiment_id.in_(chunk))):
+            for eid, model in s.execute(
+                select(DesignPointRow.experiment_id, DesignPointRow.model)
+                .distinct()
+                .where(DesignPointRow.experiment_id.in_(chunk))
+            ):
                 out.setdefault(eid, set()).add(model)
     return out

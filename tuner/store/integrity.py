@@ -15,8 +15,8 @@ from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from tuner.store.schema import LabelRow, PromptRow, ResultRow, RunRow, StepRow
 from tuner.hashing import short
+from tuner.store.schema import LabelRow, PromptRow, ResultRow, RunRow, StepRow
 
 __all__ = ["Problem", "IntegrityReport", "check_store"]
 
@@ -42,8 +42,11 @@ class IntegrityReport(BaseModel):
 
 
 def _duplicates(s: Session) -> list[str]:
-    q = (select(ResultRow.run_id, ResultRow.eval_id, ResultRow.sample_index, func.count())
-         .group_by(ResultRow.run_id, ResultRow.eval_id, ResultRow.sample_index).having(func.count() > 1))
+    q = (
+        select(ResultRow.run_id, ResultRow.eval_id, ResultRow.sample_index, func.count())
+        .group_by(ResultRow.run_id, ResultRow.eval_id, ResultRow.sample_index)
+        .having(func.count() > 1)
+    )
     return [f"run {short(r[0])} {r[1]} sample {r[2]} ×{r[3]}" for r in s.execute(q)]
 
 
@@ -107,7 +110,8 @@ def _graded_without_steps(s: Session) -> list[str]:
     """A pass, or a fail past the answer's parsing, was graded: its steps must be there."""
     has_steps = select(StepRow.result_id)
     q = select(ResultRow.id, ResultRow.run_id, ResultRow.eval_id, ResultRow.outcome).where(
-        ResultRow.outcome.in_(("pass", "fail")), ResultRow.id.not_in(has_steps))
+        ResultRow.outcome.in_(("pass", "fail")), ResultRow.id.not_in(has_steps)
+    )
     return [f"result {r[0]} ({r[3]}) of run {short(r[1])} {r[2]} has no grading steps" for r in s.execute(q)]
 
 
@@ -117,7 +121,11 @@ _CHECKS: list[tuple[str, str, Callable[[Session], list[str]]]] = [
     ("orphan-steps", "grading steps of results that do not exist", _orphan_steps),
     ("orphan-labels", "labels of results that do not exist", _orphan_labels),
     ("unknown-prompts", "runs whose system prompt is not stored", _unknown_prompts),
-    ("complete-but-missing", "runs marked complete with results missing or infrastructure failures", _incomplete_complete),
+    (
+        "complete-but-missing",
+        "runs marked complete with results missing or infrastructure failures",
+        _incomplete_complete,
+    ),
     ("outside-run", "results outside their run's evals × samples", _outside_run),
     ("graded-without-steps", "graded results without their grading steps", _graded_without_steps),
 ]
@@ -132,5 +140,7 @@ def check_store(store) -> IntegrityReport:
         for name, description, check in _CHECKS:
             found = check(s)
             if found:
-                problems.append(Problem(check=name, description=description, count=len(found), examples=found[:_EXAMPLES]))
+                problems.append(
+                    Problem(check=name, description=description, count=len(found), examples=found[:_EXAMPLES])
+                )
     return IntegrityReport(store=store.url, runs=runs, results=results, problems=problems)

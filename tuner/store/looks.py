@@ -29,7 +29,9 @@ class _LooksMixin:
             return None, []
         return int(record["anchor"]), [(int(r), float(a), float(b)) for r, a, b in record["made"]]
 
-    def record_engine_look(self, exp_id: str, design: str, anchor: int, index: int, look: tuple[int, float, float]) -> None:
+    def record_engine_look(
+        self, exp_id: str, design: str, anchor: int, index: int, look: tuple[int, float, float]
+    ) -> None:
         """Record look ``index`` (0-based) of ``design``; a look already recorded (a replay) is kept as it was."""
         with self.session() as s:
             row = s.get(ExperimentRow, exp_id)

@@ -13,7 +13,20 @@ from sqlalchemy import Connection, inspect, select, text
 from sqlalchemy.schema import CreateColumn
 
 from tuner.errors import StoreError
-from tuner.store.schema import SCHEMA_VERSION, ApiKeyRow, Base, DesignPointRow, ExperimentRow, ExperimentRunRow, Meta, ReportRow, ResultRow, RunRow, SessionLabelRow, StepRow
+from tuner.store.schema import (
+    SCHEMA_VERSION,
+    ApiKeyRow,
+    Base,
+    DesignPointRow,
+    ExperimentRow,
+    ExperimentRunRow,
+    Meta,
+    ReportRow,
+    ResultRow,
+    RunRow,
+    SessionLabelRow,
+    StepRow,
+)
 
 __all__ = ["migrate", "current_version"]
 
@@ -72,7 +85,14 @@ def _v6_to_v7(conn: Connection) -> None:
 
 
 # version n -> function upgrading n to n+1.
-_STEPS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7}
+_STEPS: dict[int, Callable[[Connection], None]] = {
+    1: _v1_to_v2,
+    2: _v2_to_v3,
+    3: _v3_to_v4,
+    4: _v4_to_v5,
+    5: _v5_to_v6,
+    6: _v6_to_v7,
+}
 
 
 def current_version(conn: Connection) -> int | None:

@@ -70,9 +70,15 @@ class _PointsMixin:
             return 0
         written = 0
         with self.session() as s:
-            have = {_key(r): r for r in s.execute(select(DesignPointRow).where(
-                DesignPointRow.experiment_id == exp_id,
-                DesignPointRow.eval_id.in_(sorted({p.eval_id for p in points})))).scalars()}
+            have = {
+                _key(r): r
+                for r in s.execute(
+                    select(DesignPointRow).where(
+                        DesignPointRow.experiment_id == exp_id,
+                        DesignPointRow.eval_id.in_(sorted({p.eval_id for p in points})),
+                    )
+                ).scalars()
+            }
             for point in points:
                 row = have.get(point.key)
                 if row is not None and point.outcome == "infra" and row.outcome != "infra":

@@ -22,8 +22,14 @@ def prompt(store, prompt_hash: str) -> dict:
         row = s.get(PromptRow, prompt_hash)
         if row is None:
             raise NotFoundError(f"unknown prompt {prompt_hash}")
-        return {"hash": row.hash, "set_name": row.set_name, "template": row.template, "rules": row.rules,
-                "tokens": row.tokens, "text": row.text}
+        return {
+            "hash": row.hash,
+            "set_name": row.set_name,
+            "template": row.template,
+            "rules": row.rules,
+            "tokens": row.tokens,
+            "text": row.text,
+        }
 
 
 def prompt_rules(store) -> Iterator[tuple[str, list]]:

@@ -39,8 +39,18 @@ class RunSpec(_RunFields):
         # The experiment, set name and git revision are context, not identity: the same prompt,
         # model, suite, evals and samples is the same run whoever asks for it.
         return sha256_json(
-            self.model_dump(include={"prompt_hash", "model_key", "suite_hash", "grader_hash", "eval_ids", "samples",
-                                     "sample_offset", "inputs_hash"})
+            self.model_dump(
+                include={
+                    "prompt_hash",
+                    "model_key",
+                    "suite_hash",
+                    "grader_hash",
+                    "eval_ids",
+                    "samples",
+                    "sample_offset",
+                    "inputs_hash",
+                }
+            )
         )
 
 
@@ -106,10 +116,11 @@ class ResultRecord(BaseModel):
     turns: list[dict] | None = None  # v7: every turn of the repair loop (tuner.runs.repair); None: one turn
     steps: list[StepRecord] = Field(default_factory=list)
 
-
     @classmethod
     def from_row(cls, row) -> ResultRecord:
         data = {c: getattr(row, c) for c in cls.model_fields if c != "steps"}
-        data["steps"] = [StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail,
-                                    warnings=s.warnings) for s in row.steps]
+        data["steps"] = [
+            StepRecord(name=s.name, status=s.status, duration_s=s.duration_s, detail=s.detail, warnings=s.warnings)
+            for s in row.steps
+        ]
         return cls.model_validate(data)

@@ -39,8 +39,15 @@ def save_report(store, report: ReportRecord) -> ReportRecord:
     with store.session() as s:
         row = s.get(ReportRow, rid)
         if row is None:
-            row = ReportRow(id=rid, kind=report.kind, run_id=report.run_id, model=report.model,
-                            author_model=report.author_model, path=report.path, body=report.body)
+            row = ReportRow(
+                id=rid,
+                kind=report.kind,
+                run_id=report.run_id,
+                model=report.model,
+                author_model=report.author_model,
+                path=report.path,
+                body=report.body,
+            )
             s.add(row)
         else:
             row.body, row.model = report.body, report.model
@@ -48,7 +55,9 @@ def save_report(store, report: ReportRecord) -> ReportRecord:
         return _record(row)
 
 
-def list_reports(store, *, kind: str | None = None, model: str | None = None, run_id: str | None = None) -> list[ReportRecord]:
+def list_reports(
+    store, *, kind: str | None = None, model: str | None = None, run_id: str | None = None
+) -> list[ReportRecord]:
     """Reports, oldest first."""
     with store.reading() as s:
         q = select(ReportRow).order_by(ReportRow.created_at, ReportRow.id)
@@ -62,8 +71,16 @@ def list_reports(store, *, kind: str | None = None, model: str | None = None, ru
 
 
 def _record(row: ReportRow) -> ReportRecord:
-    return ReportRecord(id=row.id, kind=row.kind, run_id=row.run_id, model=row.model, author_model=row.author_model,
-                        path=row.path, body=row.body, created_at=row.created_at)
+    return ReportRecord(
+        id=row.id,
+        kind=row.kind,
+        run_id=row.run_id,
+        model=row.model,
+        author_model=row.author_model,
+        path=row.path,
+        body=row.body,
+        created_at=row.created_at,
+    )
 
 
 class ReportHead(NamedTuple):
@@ -78,6 +95,11 @@ class ReportHead(NamedTuple):
 def report_heads(store, limit: int) -> list[ReportHead]:
     """The newest ``limit`` reports, newest first, without their bodies."""
     with store.reading() as s:
-        rows = s.execute(select(ReportRow.id, ReportRow.kind, ReportRow.run_id, ReportRow.model, ReportRow.path,
-                                ReportRow.created_at).order_by(ReportRow.created_at.desc()).limit(limit)).all()
+        rows = s.execute(
+            select(
+                ReportRow.id, ReportRow.kind, ReportRow.run_id, ReportRow.model, ReportRow.path, ReportRow.created_at
+            )
+            .order_by(ReportRow.created_at.desc())
+            .limit(limit)
+        ).all()
     return [ReportHead(*r) for r in rows]

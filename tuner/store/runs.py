@@ -26,9 +26,23 @@ from sqlalchemy import exists, func, select
 from tuner.store.records import RunRecord
 from tuner.store.schema import ExperimentRunRow, ResultRow, RunRow
 
-__all__ = ["PART_ROLES", "RunFacts", "is_legacy_part", "list_runs", "unlinked_runs", "runs_by_prefix",
-           "resolve_run_prefixes", "run_records", "run_facts", "known_models", "known_suites", "known_set_names",
-           "known_categories", "prompt_first_use", "latest_failing_run"]
+__all__ = [
+    "PART_ROLES",
+    "RunFacts",
+    "is_legacy_part",
+    "list_runs",
+    "unlinked_runs",
+    "runs_by_prefix",
+    "resolve_run_prefixes",
+    "run_records",
+    "run_facts",
+    "known_models",
+    "known_suites",
+    "known_set_names",
+    "known_categories",
+    "prompt_first_use",
+    "latest_failing_run",
+]
 
 # Roles of runs an experiment made as parts of itself (compare's before/after runs are not parts:
 # each is a whole run of a rule set a person chose).
@@ -42,7 +56,7 @@ _CHUNK = 500  # ids per IN (...) clause
 
 
 def _chunks(ids: list) -> Iterable[list]:
-    return (ids[i:i + _CHUNK] for i in range(0, len(ids), _CHUNK))
+    return (ids[i : i + _CHUNK] for i in range(0, len(ids), _CHUNK))
 
 
 def is_legacy_part(set_name: str) -> bool:
@@ -51,16 +65,26 @@ def is_legacy_part(set_name: str) -> bool:
 
 def _standalone():
     """SQL condition: a run that no experiment made as one of its parts."""
-    part = exists(select(ExperimentRunRow.run_id).where(ExperimentRunRow.run_id == RunRow.id,
-                                                       ExperimentRunRow.role.in_(PART_ROLES)))
+    part = exists(
+        select(ExperimentRunRow.run_id).where(
+            ExperimentRunRow.run_id == RunRow.id, ExperimentRunRow.role.in_(PART_ROLES)
+        )
+    )
     cond = ~part & ~RunRow.set_name.contains("#") & (RunRow.set_name != _TUNE_BASELINE)
     for p in _LEGACY_PREFIXES:
         cond = cond & ~RunRow.set_name.startswith(p)
     return cond
 
 
-def list_runs(store, *, model: str | None = None, suite: str | None = None, include_parts: bool = False,
-              limit: int | None = None, offset: int = 0) -> list[RunRecord]:
+def list_runs(
+    store,
+    *,
+    model: str | None = None,
+    suite: str | None = None,
+    include_parts: bool = False,
+    limit: int | None = None,
+    offset: int = 0,
+) -> list[RunRecord]:
     """Runs newest first; ``suite`` is a suite name; parts of experiments only with ``include_parts``."""
     q = select(RunRow).order_by(RunRow.updated_at.desc(), RunRow.id)
     if model:
@@ -80,8 +104,12 @@ def list_runs(store, *, model: str | None = None, suite: str | None = None, incl
 def unlinked_runs(store, limit: int) -> list[RunRecord]:
     """Standalone runs no experiment linked at all (recorded by a `tuner run` before it recorded an
     experiment), newest first."""
-    q = (select(RunRow).where(_standalone(), ~exists(select(ExperimentRunRow.run_id).where(ExperimentRunRow.run_id == RunRow.id)))
-         .order_by(RunRow.updated_at.desc()).limit(limit))
+    q = (
+        select(RunRow)
+        .where(_standalone(), ~exists(select(ExperimentRunRow.run_id).where(ExperimentRunRow.run_id == RunRow.id)))
+        .order_by(RunRow.updated_at.desc())
+        .limit(limit)
+    )
     with store.reading() as s:
         return [RunRecord.from_row(r) for r in s.execute(q).scalars()]
 
@@ -104,7 +132,9 @@ def resolve_run_prefixes(store, prefixes: Iterable[str]) -> dict[str, str]:
     with store.reading() as s:
         for p in sorted(set(prefixes))[:200]:
             full = _full(p)
-            hits = s.execute(select(RunRow.id).where(RunRow.id >= full, RunRow.id < full + "g").limit(2)).scalars().all()
+            hits = (
+                s.execute(select(RunRow.id).where(RunRow.id >= full, RunRow.id < full + "g").limit(2)).scalars().all()
+            )
             if len(hits) == 1:
                 out[p] = hits[0]
     return out
@@ -134,18 +164,32 @@ class RunFacts(NamedTuple):
     updated_at: datetime
 
 
-_FACTS = (RunRow.id, RunRow.model, RunRow.model_key, RunRow.set_name, RunRow.suite, RunRow.status,
-          RunRow.sample_offset, RunRow.created_at, RunRow.updated_at)
+_FACTS = (
+    RunRow.id,
+    RunRow.model,
+    RunRow.model_key,
+    RunRow.set_name,
+    RunRow.suite,
+    RunRow.status,
+    RunRow.sample_offset,
+    RunRow.created_at,
+    RunRow.updated_at,
+)
 
 
-def run_facts(store, run_ids: Iterable[str], *, experiment: str | None = None, role: str | None = None) -> dict[str, RunFacts]:
+def run_facts(
+    store, run_ids: Iterable[str], *, experiment: str | None = None, role: str | None = None
+) -> dict[str, RunFacts]:
     """{run id: RunFacts} for the given ids that are stored; with ``experiment`` (and ``role``), for
     the runs it linked (in that role) instead."""
     out: dict[str, RunFacts] = {}
     with store.reading() as s:
         if experiment is not None:
-            q = (select(*_FACTS).join(ExperimentRunRow, ExperimentRunRow.run_id == RunRow.id)
-                 .where(ExperimentRunRow.experiment_id == experiment))
+            q = (
+                select(*_FACTS)
+                .join(ExperimentRunRow, ExperimentRunRow.run_id == RunRow.id)
+                .where(ExperimentRunRow.experiment_id == experiment)
+            )
             if role is not None:
                 q = q.where(ExperimentRunRow.role == role)
             return {r.id: RunFacts(*r) for r in s.execute(q)}
@@ -183,14 +227,18 @@ def known_categories(store) -> list[str]:
 def prompt_first_use(store) -> dict[str, datetime]:
     """{prompt hash: when the first run with it was started}."""
     with store.reading() as s:
-        return dict(s.execute(select(RunRow.prompt_hash, func.min(RunRow.created_at)).group_by(RunRow.prompt_hash)).all())
+        return dict(
+            s.execute(select(RunRow.prompt_hash, func.min(RunRow.created_at)).group_by(RunRow.prompt_hash)).all()
+        )
 
 
 def latest_failing_run(store, suite: str, category: str) -> str | None:
     """The id of the most recently written run of ``suite`` with a failed result in ``category``."""
     with store.reading() as s:
         return s.execute(
-            select(RunRow.id).join(ResultRow, ResultRow.run_id == RunRow.id)
+            select(RunRow.id)
+            .join(ResultRow, ResultRow.run_id == RunRow.id)
             .where(RunRow.suite == suite, ResultRow.category == category, ResultRow.outcome == "fail")
-            .order_by(RunRow.updated_at.desc()).limit(1)
+            .order_by(RunRow.updated_at.desc())
+            .limit(1)
         ).scalar_one_or_none()

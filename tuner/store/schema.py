@@ -59,10 +59,17 @@ class ExperimentRow(Base):
     result: Mapped[dict | None] = mapped_column(nullable=True, doc="Its summary once finished.")
     created_at: Mapped[datetime] = mapped_column(default=_now, doc="When first recorded (UTC).")
     # v4: an experiment is recorded when it starts, so an interrupted one is visible as such.
-    status: Mapped[str | None] = mapped_column(String(16), nullable=True,
-        doc="running | finished | failed | interrupted (null: recorded by a v3 store, finished).")
-    updated_at: Mapped[datetime | None] = mapped_column(nullable=True, default=_now, onupdate=_now,
-        doc="Last written (UTC); the latest *finished* experiment is found by it.")
+    status: Mapped[str | None] = mapped_column(
+        String(16),
+        nullable=True,
+        doc="running | finished | failed | interrupted (null: recorded by a v3 store, finished).",
+    )
+    updated_at: Mapped[datetime | None] = mapped_column(
+        nullable=True,
+        default=_now,
+        onupdate=_now,
+        doc="Last written (UTC); the latest *finished* experiment is found by it.",
+    )
 
 
 class ExperimentRunRow(Base):
@@ -74,11 +81,15 @@ class ExperimentRunRow(Base):
 
     __tablename__ = "experiment_runs"
     __table_args__ = (Index("ix_experiment_runs_run", "run_id"),)
-    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"), primary_key=True,
-        doc="The experiment.")
+    experiment_id: Mapped[str] = mapped_column(
+        ForeignKey("experiments.id", ondelete="CASCADE"), primary_key=True, doc="The experiment."
+    )
     run_id: Mapped[str] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True, doc="The run.")
-    role: Mapped[str] = mapped_column(String(32), primary_key=True,
-        doc="What the run was to the experiment: before | after | baseline | trial | confirm | gate | design | run.")
+    role: Mapped[str] = mapped_column(
+        String(32),
+        primary_key=True,
+        doc="What the run was to the experiment: before | after | baseline | trial | confirm | gate | design | run.",
+    )
 
 
 class PromptRow(Base):
@@ -100,7 +111,9 @@ class RunRow(Base):
     # v3: the viewer and `tuner sessions` filter by model.
     __table_args__ = (Index("ix_runs_model", "model"),)
     id: Mapped[str] = mapped_column(String(80), primary_key=True, doc="Hash of everything defining the run.")
-    experiment_id: Mapped[str | None] = mapped_column(ForeignKey("experiments.id"), nullable=True, doc="Grouping, if any.")
+    experiment_id: Mapped[str | None] = mapped_column(
+        ForeignKey("experiments.id"), nullable=True, doc="Grouping, if any."
+    )
     prompt_hash: Mapped[str] = mapped_column(ForeignKey("prompts.hash"), doc="The system prompt.")
     set_name: Mapped[str] = mapped_column(String(200), doc="Set name as the user gave it.")
     model: Mapped[str] = mapped_column(String(200), doc="litellm model string, e.g. sim/careful.")
@@ -108,17 +121,26 @@ class RunRow(Base):
     params: Mapped[dict] = mapped_column(doc="Model parameters (never API keys).")
     suite: Mapped[str] = mapped_column(String(200), doc="Suite name.")
     suite_hash: Mapped[str] = mapped_column(String(80), doc="Hash of the suite's tasks, graders, answers.")
-    grader_hash: Mapped[str] = mapped_column(String(80), doc="Grader identity: hash of every input outside the evals that can change a verdict.")
+    grader_hash: Mapped[str] = mapped_column(
+        String(80), doc="Grader identity: hash of every input outside the evals that can change a verdict."
+    )
     eval_ids: Mapped[list] = mapped_column(doc="The evals in the run.")
     samples: Mapped[int] = mapped_column(Integer, doc="Samples per eval (K).")
-    sample_offset: Mapped[int] = mapped_column(Integer, default=0, doc="First sample index (fresh samples use a new offset).")
+    sample_offset: Mapped[int] = mapped_column(
+        Integer, default=0, doc="First sample index (fresh samples use a new offset)."
+    )
     git_rev: Mapped[str | None] = mapped_column(String(64), nullable=True, doc="Git revision of the project, if any.")
     # v4: what else reaches the model or decides a simulated answer is part of the run's identity.
-    inputs_hash: Mapped[str | None] = mapped_column(String(80), nullable=True,
-        doc="Hash of the suite kind's answer-format text and, for sim/* models, the planted truth (null: v3 run).")
-    call_settings: Mapped[dict | None] = mapped_column(nullable=True,
+    inputs_hash: Mapped[str | None] = mapped_column(
+        String(80),
+        nullable=True,
+        doc="Hash of the suite kind's answer-format text and, for sim/* models, the planted truth (null: v3 run).",
+    )
+    call_settings: Mapped[dict | None] = mapped_column(
+        nullable=True,
         doc="How the model was called (api_base, concurrency, rpm, timeout_s, max_retries, backoff_s): not identity "
-            "beyond api_base, but needed to call it again the same way.")
+        "beyond api_base, but needed to call it again the same way.",
+    )
     status: Mapped[str] = mapped_column(String(16), default="running", doc="running | complete | partial.")
     summary: Mapped[dict | None] = mapped_column(nullable=True, doc="Pass rates, counts, cache hits.")
     created_at: Mapped[datetime] = mapped_column(default=_now, doc="First started (UTC).")
@@ -135,8 +157,13 @@ class ResultRow(Base):
         Index("ix_results_run", "run_id"),
         # v3: sessions (recorded generations) are listed newest first, one row per response_key;
         # this partial index answers "is there a newer row for this generation?" from the index alone.
-        Index("ix_results_session", "response_key", "id", sqlite_where=text("response_key IS NOT NULL"),
-              postgresql_where=text("response_key IS NOT NULL")),
+        Index(
+            "ix_results_session",
+            "response_key",
+            "id",
+            sqlite_where=text("response_key IS NOT NULL"),
+            postgresql_where=text("response_key IS NOT NULL"),
+        ),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     run_id: Mapped[str] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), doc="The run.")
@@ -145,38 +172,67 @@ class ResultRow(Base):
     sample_index: Mapped[int] = mapped_column(Integer, doc="Sample index (pairs results across runs).")
     outcome: Mapped[str] = mapped_column(String(16), doc="pass | fail (model) | infra (excluded from scores).")
     failed_step: Mapped[str | None] = mapped_column(String(32), nullable=True, doc="First failing step, if any.")
-    output: Mapped[str | None] = mapped_column(Text, nullable=True, doc="The model's answer text as written, its "
-        "reasoning split off (v6; before, a <think> block stayed in it).")
+    output: Mapped[str | None] = mapped_column(
+        Text,
+        nullable=True,
+        doc="The model's answer text as written, its reasoning split off (v6; before, a <think> block stayed in it).",
+    )
     files: Mapped[dict | None] = mapped_column(nullable=True, doc="Parsed files {path: content}.")
     error: Mapped[str | None] = mapped_column(Text, nullable=True, doc="Infra error or parse error, first lines.")
     tests_passed: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Grader tests passed.")
     tests_total: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Grader tests run.")
     prompt_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Tokens in.")
     completion_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Tokens out.")
-    cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True, doc="Cost from litellm's price map; null if unknown.")
+    cost_usd: Mapped[float | None] = mapped_column(
+        Float, nullable=True, doc="Cost from litellm's price map; null if unknown."
+    )
     latency_s: Mapped[float | None] = mapped_column(Float, nullable=True, doc="Provider latency.")
     response_key: Mapped[str | None] = mapped_column(String(80), nullable=True, doc="Response cache key.")
     grade_key: Mapped[str | None] = mapped_column(String(80), nullable=True, doc="Grading cache key.")
     created_at: Mapped[datetime] = mapped_column(default=_now, doc="When recorded (UTC).")
     # v2: what was sent and how it came back (null for results recorded by a v1 store).
-    messages: Mapped[list | None] = mapped_column(nullable=True, doc="The messages sent, in order: "
-        "{role: system, prompt_hash} (text in prompts) or {role, content} verbatim (user, tool, ...).")
-    response_model: Mapped[str | None] = mapped_column(String(200), nullable=True, doc="Model name the provider says answered.")
-    finish_reason: Mapped[str | None] = mapped_column(String(32), nullable=True, doc="Provider's finish reason (stop, length, ...).")
-    attempts: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Provider calls made for it (0 = cache hit).")
+    messages: Mapped[list | None] = mapped_column(
+        nullable=True,
+        doc="The messages sent, in order: "
+        "{role: system, prompt_hash} (text in prompts) or {role, content} verbatim (user, tool, ...).",
+    )
+    response_model: Mapped[str | None] = mapped_column(
+        String(200), nullable=True, doc="Model name the provider says answered."
+    )
+    finish_reason: Mapped[str | None] = mapped_column(
+        String(32), nullable=True, doc="Provider's finish reason (stop, length, ...)."
+    )
+    attempts: Mapped[int | None] = mapped_column(
+        Integer, nullable=True, doc="Provider calls made for it (0 = cache hit)."
+    )
     # v6: an answer's parts besides its text (null for results recorded by a v5 store).
-    reasoning: Mapped[str | None] = mapped_column(Text, nullable=True, doc="The model's reasoning, kept apart from "
-        "its answer: the provider's reasoning field and any <think> block of the text (never read as files).")
-    tool_calls: Mapped[list | None] = mapped_column(nullable=True, doc="The tool calls of the answer, in order: "
-        "[{id, name, arguments}] with arguments as the JSON text sent (the write_file answer format).")
+    reasoning: Mapped[str | None] = mapped_column(
+        Text,
+        nullable=True,
+        doc="The model's reasoning, kept apart from "
+        "its answer: the provider's reasoning field and any <think> block of the text (never read as files).",
+    )
+    tool_calls: Mapped[list | None] = mapped_column(
+        nullable=True,
+        doc="The tool calls of the answer, in order: "
+        "[{id, name, arguments}] with arguments as the JSON text sent (the write_file answer format).",
+    )
     # v7: the repair loop (``--turns N``; null for one-turn results and results of a v6 store).
-    pass_turn: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="The turn at which the answer passed "
-        "(null: it failed every turn, or the run had one turn).")
-    turns: Mapped[list | None] = mapped_column(nullable=True, doc="Every turn of the repair loop, in order: {turn, "
+    pass_turn: Mapped[int | None] = mapped_column(
+        Integer,
+        nullable=True,
+        doc="The turn at which the answer passed (null: it failed every turn, or the run had one turn).",
+    )
+    turns: Mapped[list | None] = mapped_column(
+        nullable=True,
+        doc="Every turn of the repair loop, in order: {turn, "
         "outcome, failed_step, feedback (what the model was told next) or error, attempts, tokens, response_key}; "
-        "the answers themselves are the assistant messages of ``messages`` and, last, ``output``.")
+        "the answers themselves are the assistant messages of ``messages`` and, last, ``output``.",
+    )
     run: Mapped[RunRow] = relationship(back_populates="results")
-    steps: Mapped[list[StepRow]] = relationship(back_populates="result", cascade="all, delete-orphan", order_by="StepRow.position")
+    steps: Mapped[list[StepRow]] = relationship(
+        back_populates="result", cascade="all, delete-orphan", order_by="StepRow.position"
+    )
 
 
 class StepRow(Base):
@@ -190,7 +246,9 @@ class StepRow(Base):
     status: Mapped[str] = mapped_column(String(16), doc="pass | fail | skip | error.")
     duration_s: Mapped[float] = mapped_column(Float, default=0.0, doc="Wall time of the step.")
     detail: Mapped[str | None] = mapped_column(Text, nullable=True, doc="First lines of its error.")
-    warnings: Mapped[list | None] = mapped_column(nullable=True, doc="v2: findings that did not fail the step (lint warnings).")
+    warnings: Mapped[list | None] = mapped_column(
+        nullable=True, doc="v2: findings that did not fail the step (lint warnings)."
+    )
     result: Mapped[ResultRow] = relationship(back_populates="steps")
 
 
@@ -218,16 +276,23 @@ class SessionLabelRow(Base):
 
     __tablename__ = "session_labels"
     __table_args__ = (Index("ix_session_labels_status", "eval_status", "eval_ready"),)
-    session_key: Mapped[str] = mapped_column(String(80), primary_key=True,
-        doc="The generation's identity: the result's response_key (hash of model, parameters, messages, sample).")
+    session_key: Mapped[str] = mapped_column(
+        String(80),
+        primary_key=True,
+        doc="The generation's identity: the result's response_key (hash of model, parameters, messages, sample).",
+    )
     eval_ready: Mapped[bool] = mapped_column(Boolean, default=False, doc="Whether it may be exported as an eval case.")
-    eval_status: Mapped[str] = mapped_column(String(16), default="needs_review",
-        doc="golden | correct | incorrect | needs_review.")
+    eval_status: Mapped[str] = mapped_column(
+        String(16), default="needs_review", doc="golden | correct | incorrect | needs_review."
+    )
     eval_notes: Mapped[str] = mapped_column(Text, default="", doc="Free text from the reviewer.")
     eval_tags: Mapped[list] = mapped_column(default=list, doc="Tags, sorted and unique.")
-    expected_output: Mapped[str | None] = mapped_column(Text, nullable=True,
-        doc="What the answer should have been, if the reviewer gave it.")
-    reviewed_at: Mapped[datetime | None] = mapped_column(nullable=True, doc="Last review (UTC); null if never reviewed.")
+    expected_output: Mapped[str | None] = mapped_column(
+        Text, nullable=True, doc="What the answer should have been, if the reviewer gave it."
+    )
+    reviewed_at: Mapped[datetime | None] = mapped_column(
+        nullable=True, doc="Last review (UTC); null if never reviewed."
+    )
 
 
 class ReportRow(Base):
@@ -276,14 +341,20 @@ class DesignPointRow(Base):
         Index("ix_design_points_experiment", "experiment_id"),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"),
-        doc="The experiment (ablation, tuning study) whose design the point belongs to.")
-    prompt_hash: Mapped[str] = mapped_column(ForeignKey("prompts.hash"), doc="The system prompt sent (text in prompts).")
+    experiment_id: Mapped[str] = mapped_column(
+        ForeignKey("experiments.id", ondelete="CASCADE"),
+        doc="The experiment (ablation, tuning study) whose design the point belongs to.",
+    )
+    prompt_hash: Mapped[str] = mapped_column(
+        ForeignKey("prompts.hash"), doc="The system prompt sent (text in prompts)."
+    )
     model_key: Mapped[str] = mapped_column(String(80), doc="Hash of model + parameters (as runs.model_key).")
     model: Mapped[str] = mapped_column(String(200), doc="litellm model string, e.g. sim/careful.")
-    inputs_key: Mapped[str] = mapped_column(String(80),
+    inputs_key: Mapped[str] = mapped_column(
+        String(80),
         doc="Hash of the suite, the grader identity and the inputs hash (answer format, simulator truth): "
-            "what besides prompt, model and eval decides the outcome (a run's id covers the same).")
+        "what besides prompt, model and eval decides the outcome (a run's id covers the same).",
+    )
     eval_id: Mapped[str] = mapped_column(String(200), doc="Eval path under evals/.")
     category: Mapped[str] = mapped_column(String(64), doc="Eval category.")
     sample_index: Mapped[int] = mapped_column(Integer, doc="Sample index (the design's replicate plus its offset).")
@@ -291,10 +362,16 @@ class DesignPointRow(Base):
     outcome: Mapped[str] = mapped_column(String(16), doc="pass | fail (model) | infra (excluded, retried on resume).")
     failed_step: Mapped[str | None] = mapped_column(String(32), nullable=True, doc="First failing step, if any.")
     error: Mapped[str | None] = mapped_column(Text, nullable=True, doc="Infra or parse error, first lines.")
-    response_key: Mapped[str | None] = mapped_column(String(80), nullable=True, doc="Response cache key of the generation.")
+    response_key: Mapped[str | None] = mapped_column(
+        String(80), nullable=True, doc="Response cache key of the generation."
+    )
     grade_key: Mapped[str | None] = mapped_column(String(80), nullable=True, doc="Grading cache key of its grade.")
     prompt_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Tokens in.")
     completion_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Tokens out.")
-    cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True, doc="Cost from litellm's price map; null if unknown.")
-    attempts: Mapped[int | None] = mapped_column(Integer, nullable=True, doc="Provider calls made for it (0 = cache hit).")
+    cost_usd: Mapped[float | None] = mapped_column(
+        Float, nullable=True, doc="Cost from litellm's price map; null if unknown."
+    )
+    attempts: Mapped[int | None] = mapped_column(
+        Integer, nullable=True, doc="Provider calls made for it (0 = cache hit)."
+    )
     created_at: Mapped[datetime] = mapped_column(default=_now, doc="When recorded (UTC).")

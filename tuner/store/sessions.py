@@ -34,8 +34,20 @@ from tuner.errors import InputError, NotFoundError
 from tuner.store.schema import PromptRow, ResultRow, RunRow, SessionLabelRow
 
 __all__ = [
-    "STATUSES", "OUTCOMES", "TAG_PATTERN", "SessionFilter", "SessionLabel", "Session", "SessionPage", "list_sessions",
-    "count_sessions", "iter_sessions", "resolve_keys", "answer_parts", "session_labels", "update_labels",
+    "STATUSES",
+    "OUTCOMES",
+    "TAG_PATTERN",
+    "SessionFilter",
+    "SessionLabel",
+    "Session",
+    "SessionPage",
+    "list_sessions",
+    "count_sessions",
+    "iter_sessions",
+    "resolve_keys",
+    "answer_parts",
+    "session_labels",
+    "update_labels",
 ]
 
 STATUSES = ("golden", "correct", "incorrect", "needs_review")
@@ -50,14 +62,14 @@ class SessionFilter(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    run: str | None = None          # a run id or a prefix of one
-    model: str | None = None        # litellm model string
+    run: str | None = None  # a run id or a prefix of one
+    model: str | None = None  # litellm model string
     category: str | None = None
-    eval: str | None = None         # eval id, e.g. 003-queries/001-paginate
+    eval: str | None = None  # eval id, e.g. 003-queries/001-paginate
     outcome: Literal["pass", "fail", "infra"] | None = None
     status: Literal["golden", "correct", "incorrect", "needs_review"] | None = None
     tag: str | None = None
-    ready: bool | None = None       # eval-ready only (True), not ready (False), either (None)
+    ready: bool | None = None  # eval-ready only (True), not ready (False), either (None)
     keys: tuple[str, ...] | None = None  # these sessions (full keys)
 
     @field_validator("tag")
@@ -131,11 +143,27 @@ def _base(store, filt: SessionFilter):
         hiding.append(newer.c.run_id == run_id)
     shadowed = exists(select(literal(1)).where(*hiding))
     q = (
-        select(_R.c.id, _R.c.response_key, _R.c.run_id, _RUNS.c.model, _R.c.eval_id, _R.c.category, _R.c.sample_index,
-               _R.c.outcome, _R.c.failed_step, _R.c.prompt_tokens, _R.c.completion_tokens, _R.c.cost_usd, _R.c.created_at,
-               *(_L.c[c] for c in _LABEL_COLS))
-        .select_from(_R.join(_RUNS, _RUNS.c.id == _R.c.run_id).join(
-            _L, _L.c.session_key == _R.c.response_key, isouter=not _needs_review(filt)))
+        select(
+            _R.c.id,
+            _R.c.response_key,
+            _R.c.run_id,
+            _RUNS.c.model,
+            _R.c.eval_id,
+            _R.c.category,
+            _R.c.sample_index,
+            _R.c.outcome,
+            _R.c.failed_step,
+            _R.c.prompt_tokens,
+            _R.c.completion_tokens,
+            _R.c.cost_usd,
+            _R.c.created_at,
+            *(_L.c[c] for c in _LABEL_COLS),
+        )
+        .select_from(
+            _R.join(_RUNS, _RUNS.c.id == _R.c.run_id).join(
+                _L, _L.c.session_key == _R.c.response_key, isouter=not _needs_review(filt)
+            )
+        )
         .where(_R.c.response_key.isnot(None), _R.c.output.isnot(None), ~shadowed)
     )
     return q.where(*_conditions(filt, run_id))
@@ -180,11 +208,22 @@ def _session(row) -> Session:
     label = SessionLabel()
     if m["eval_status"] is not None:
         label = SessionLabel(**{c: m[c] for c in _LABEL_COLS if m[c] is not None})
-    return Session(key=m["response_key"], result_id=m["id"], run_id=m["run_id"], model=m["model"], eval_id=m["eval_id"],
-                   category=m["category"], sample_index=m["sample_index"], outcome=m["outcome"],
-                   failed_step=m["failed_step"], prompt_tokens=m["prompt_tokens"],
-                   completion_tokens=m["completion_tokens"], cost_usd=m["cost_usd"], created_at=m["created_at"],
-                   label=label)
+    return Session(
+        key=m["response_key"],
+        result_id=m["id"],
+        run_id=m["run_id"],
+        model=m["model"],
+        eval_id=m["eval_id"],
+        category=m["category"],
+        sample_index=m["sample_index"],
+        outcome=m["outcome"],
+        failed_step=m["failed_step"],
+        prompt_tokens=m["prompt_tokens"],
+        completion_tokens=m["completion_tokens"],
+        cost_usd=m["cost_usd"],
+        created_at=m["created_at"],
+        label=label,
+    )
 
 
 def list_sessions(store, filt: SessionFilter | None = None, *, limit: int = 50, offset: int = 0) -> SessionPage:
@@ -195,7 +234,9 @@ def list_sessions(store, filt: SessionFilter | None = None, *, limit: int = 50, 
     q = _base(store, filt).order_by(_R.c.id.desc()).limit(limit + 1).offset(offset)
     with store.reading() as s:
         rows = s.execute(q).all()
-    return SessionPage(items=[_session(r) for r in rows[:limit]], offset=offset, limit=limit, has_more=len(rows) > limit)
+    return SessionPage(
+        items=[_session(r) for r in rows[:limit]], offset=offset, limit=limit, has_more=len(rows) > limit
+    )
 
 
 def iter_sessions(store, filt: SessionFilter | None = None, *, limit: int | None = None) -> list[Session]:
@@ -222,11 +263,16 @@ def resolve_keys(store, keys: list[str]) -> list[str]:
                 raise InputError(f"session {key!r}: not a session key (hex digits, as `tuner sessions list` shows)")
             full = key if key.startswith("sha256:") else "sha256:" + key
             # A range, not LIKE: it uses the session index on SQLite and PostgreSQL alike.
-            match = _R.c.response_key == full if len(full) == 71 else \
-                (_R.c.response_key >= full) & (_R.c.response_key < full + "g")
-            found = s.execute(
-                select(_R.c.response_key).where(match, _R.c.output.isnot(None)).distinct().limit(2)
-            ).scalars().all()
+            match = (
+                _R.c.response_key == full
+                if len(full) == 71
+                else (_R.c.response_key >= full) & (_R.c.response_key < full + "g")
+            )
+            found = (
+                s.execute(select(_R.c.response_key).where(match, _R.c.output.isnot(None)).distinct().limit(2))
+                .scalars()
+                .all()
+            )
             if not found:
                 raise NotFoundError(f"unknown session '{key}' (see `tuner sessions list`)")
             if len(found) > 1:
@@ -241,22 +287,40 @@ def answer_parts(store, result_ids: list[int]) -> dict[int, dict]:
     rows: dict[int, dict] = {}
     columns = (_R.c.id, _R.c.messages, _R.c.output, _R.c.tool_calls, _R.c.reasoning, _R.c.finish_reason, _R.c.turns)
     with store.reading() as s:
-        for chunk in (result_ids[i:i + 500] for i in range(0, len(result_ids), 500)):
+        for chunk in (result_ids[i : i + 500] for i in range(0, len(result_ids), 500)):
             for row in s.execute(select(*columns).where(_R.c.id.in_(chunk))):
                 m = dict(row._mapping)
                 rows[m.pop("id")] = m
-        hashes = {m["prompt_hash"] for r in rows.values() for m in r["messages"] or []
-                  if m.get("role") == "system" and "prompt_hash" in m}
-        prompts = dict(s.execute(select(PromptRow.hash, PromptRow.text).where(PromptRow.hash.in_(hashes))).all()) if hashes else {}
+        hashes = {
+            m["prompt_hash"]
+            for r in rows.values()
+            for m in r["messages"] or []
+            if m.get("role") == "system" and "prompt_hash" in m
+        }
+        prompts = (
+            dict(s.execute(select(PromptRow.hash, PromptRow.text).where(PromptRow.hash.in_(hashes))).all())
+            if hashes
+            else {}
+        )
     for r in rows.values():
-        r["messages"] = [{"role": "system", "content": prompts.get(m["prompt_hash"], "")}
-                         if m.get("role") == "system" and "prompt_hash" in m else dict(m) for m in r["messages"] or []]
+        r["messages"] = [
+            {"role": "system", "content": prompts.get(m["prompt_hash"], "")}
+            if m.get("role") == "system" and "prompt_hash" in m
+            else dict(m)
+            for m in r["messages"] or []
+        ]
     return rows
 
 
 def _label(row: SessionLabelRow) -> SessionLabel:
-    return SessionLabel(eval_ready=row.eval_ready, eval_status=row.eval_status, eval_notes=row.eval_notes,
-                        eval_tags=list(row.eval_tags or []), expected_output=row.expected_output, reviewed_at=row.reviewed_at)
+    return SessionLabel(
+        eval_ready=row.eval_ready,
+        eval_status=row.eval_status,
+        eval_notes=row.eval_notes,
+        eval_tags=list(row.eval_tags or []),
+        expected_output=row.expected_output,
+        reviewed_at=row.reviewed_at,
+    )
 
 
 def session_labels(store, keys: list[str]) -> dict[str, SessionLabel]:
@@ -277,12 +341,16 @@ def update_labels(store, keys: list[str], edit: Callable[[str, SessionLabel], Se
     keys = list(dict.fromkeys(keys))
     with store.session() as s:
         _check_known(s, keys)
-        rows = {r.session_key: r for r in s.execute(select(SessionLabelRow).where(SessionLabelRow.session_key.in_(keys))).scalars()}
+        rows = {
+            r.session_key: r
+            for r in s.execute(select(SessionLabelRow).where(SessionLabelRow.session_key.in_(keys))).scalars()
+        }
         for key in keys:
             row = rows.get(key)
             if row is None:
-                row = SessionLabelRow(session_key=key, eval_ready=False, eval_status="needs_review", eval_notes="",
-                                      eval_tags=[])
+                row = SessionLabelRow(
+                    session_key=key, eval_ready=False, eval_status="needs_review", eval_notes="", eval_tags=[]
+                )
                 s.add(row)
                 rows[key] = row
             new = edit(key, _label(row))
@@ -295,9 +363,16 @@ def update_labels(store, keys: list[str], edit: Callable[[str, SessionLabel], Se
 def _check_known(s, keys: list[str]) -> None:
     known: set[str] = set()
     for i in range(0, len(keys), 500):
-        chunk = keys[i:i + 500]
-        known |= set(s.execute(select(ResultRow.response_key).where(
-            ResultRow.response_key.in_(chunk), ResultRow.output.isnot(None)).distinct()).scalars())
+        chunk = keys[i : i + 500]
+        known |= set(
+            s.execute(
+                select(ResultRow.response_key)
+                .where(ResultRow.response_key.in_(chunk), ResultRow.output.isnot(None))
+                .distinct()
+            ).scalars()
+        )
     missing = [k for k in keys if k not in known]
     if missing:
-        raise NotFoundError(f"unknown session '{missing[0]}'" + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
+        raise NotFoundError(
+            f"unknown session '{missing[0]}'" + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
+        )

@@ -29,9 +29,9 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, Operati
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from tuner.errors import InputError, NotFoundError, StoreError
+from tuner.store.looks import _LooksMixin
 from tuner.store.migrations import migrate
 from tuner.store.points import _PointsMixin
-from tuner.store.looks import _LooksMixin
 from tuner.store.records import LabelRecord, ResultRecord, RunRecord, RunSpec
 from tuner.store.schema import ExperimentRow, ExperimentRunRow, LabelRow, PromptRow, ResultRow, RunRow, StepRow
 
@@ -46,6 +46,7 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur.execute("PRAGMA busy_timeout=30000")
     cur.close()
     dbapi_conn.isolation_level = None  # transactions are begun by _sqlite_begin
+
 
 _READ = "tuner_read_only"  # execution option of the engine that read sessions use
 
@@ -108,8 +109,10 @@ class Store(_PointsMixin, _LooksMixin):
         safe = parsed.render_as_string(hide_password=True)
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
             if Path(parsed.database).is_dir():
-                raise InputError(f"--db {safe}: {parsed.database} is a folder, not a store file "
-                                 f"(e.g. sqlite:///{Path(parsed.database) / 'tuner.db'})")
+                raise InputError(
+                    f"--db {safe}: {parsed.database} is a folder, not a store file "
+                    f"(e.g. sqlite:///{Path(parsed.database) / 'tuner.db'})"
+                )
             if not create and not Path(parsed.database).is_file():
                 raise NotFoundError(f"no store at {parsed.database} (nothing has been recorded yet)")
             if create:
@@ -213,8 +216,9 @@ class Store(_PointsMixin, _LooksMixin):
             return row.text
 
     # experiments -------------------------------------------------------------------------------
-    def save_experiment(self, exp_id: str, name: str, kind: str, config: dict, result: dict | None = None,
-                        *, status: str = "finished") -> None:
+    def save_experiment(
+        self, exp_id: str, name: str, kind: str, config: dict, result: dict | None = None, *, status: str = "finished"
+    ) -> None:
         """Record (or update) an experiment; with ``result`` given it is stored with ``status``."""
         with self.session() as s:
             row = s.get(ExperimentRow, exp_id)
@@ -244,9 +248,15 @@ class Store(_PointsMixin, _LooksMixin):
         if not ids:
             return
         with self.session() as s:
-            have = set(s.scalars(select(ExperimentRunRow.run_id).where(
-                ExperimentRunRow.experiment_id == exp_id, ExperimentRunRow.role == role,
-                ExperimentRunRow.run_id.in_(ids))))
+            have = set(
+                s.scalars(
+                    select(ExperimentRunRow.run_id).where(
+                        ExperimentRunRow.experiment_id == exp_id,
+                        ExperimentRunRow.role == role,
+                        ExperimentRunRow.run_id.in_(ids),
+                    )
+                )
+            )
             for run_id in ids:
                 if run_id not in have:
                     _insert_once(s, ExperimentRunRow(experiment_id=exp_id, run_id=run_id, role=role))
@@ -254,23 +264,34 @@ class Store(_PointsMixin, _LooksMixin):
     def experiment_runs(self, exp_id: str) -> list[tuple[str, str]]:
         """``[(run_id, role), ...]`` linked to ``exp_id``, in a stable order."""
         with self.reading() as s:
-            rows = s.execute(select(ExperimentRunRow.run_id, ExperimentRunRow.role)
-                             .where(ExperimentRunRow.experiment_id == exp_id)
-                             .order_by(ExperimentRunRow.role, ExperimentRunRow.run_id))
+            rows = s.execute(
+                select(ExperimentRunRow.run_id, ExperimentRunRow.role)
+                .where(ExperimentRunRow.experiment_id == exp_id)
+                .order_by(ExperimentRunRow.role, ExperimentRunRow.run_id)
+            )
             return [(r, role) for r, role in rows]
 
     @staticmethod
     def _experiment_dict(row) -> dict:
-        return {"id": row.id, "name": row.name, "kind": row.kind, "config": row.config, "result": row.result,
-                "status": row.status or "finished", "created_at": row.created_at,
-                "updated_at": row.updated_at or row.created_at}
+        return {
+            "id": row.id,
+            "name": row.name,
+            "kind": row.kind,
+            "config": row.config,
+            "result": row.result,
+            "status": row.status or "finished",
+            "created_at": row.created_at,
+            "updated_at": row.updated_at or row.created_at,
+        }
 
     def experiment(self, exp_id: str) -> dict | None:
         with self.reading() as s:
             row = s.get(ExperimentRow, exp_id)
             return None if row is None else self._experiment_dict(row)
 
-    def experiments(self, kind: str | None = None, *, status: str | None = None, limit: int | None = None) -> list[dict]:
+    def experiments(
+        self, kind: str | None = None, *, status: str | None = None, limit: int | None = None
+    ) -> list[dict]:
         """Experiments, most recently written first; ``status`` "finished" includes v3 rows (null)."""
         with self.reading() as s:
             q = select(ExperimentRow)
@@ -290,7 +311,9 @@ class Store(_PointsMixin, _LooksMixin):
 
         bad = secret_params(spec.params)
         if bad:
-            raise InputError(f"model parameter '{bad[0]}' looks like a credential; pass secrets through the environment")
+            raise InputError(
+                f"model parameter '{bad[0]}' looks like a credential; pass secrets through the environment"
+            )
         with self.session() as s:
             row = s.get(RunRow, spec.id)
             if row is None and _insert_once(s, RunRow(**spec.model_dump(exclude={"id"}), id=spec.id, status="running")):
@@ -327,8 +350,13 @@ class Store(_PointsMixin, _LooksMixin):
         if row is not None and result.outcome == "infra" and row.outcome != "infra":
             return  # keep what the model really did; an outage later says nothing about it
         if row is None:
-            fresh = ResultRow(run_id=run_id, eval_id=result.eval_id, sample_index=result.sample_index,
-                              category=result.category, outcome=result.outcome)
+            fresh = ResultRow(
+                run_id=run_id,
+                eval_id=result.eval_id,
+                sample_index=result.sample_index,
+                category=result.category,
+                outcome=result.outcome,
+            )
             if not _insert_once(s, fresh):
                 # Another worker recorded the same sample of the same run a moment ago.
                 return self._upsert_result(s, run_id, result)
@@ -351,7 +379,9 @@ class Store(_PointsMixin, _LooksMixin):
     def _full(prefix: str) -> str:
         return prefix if prefix.startswith("sha256:") else "sha256:" + prefix
 
-    def runs(self, *, model: str | None = None, suite_hash: str | None = None, limit: int | None = None) -> list[RunRecord]:
+    def runs(
+        self, *, model: str | None = None, suite_hash: str | None = None, limit: int | None = None
+    ) -> list[RunRecord]:
         with self.reading() as s:
             q = select(RunRow).order_by(RunRow.updated_at.desc())
             if model:
@@ -386,4 +416,3 @@ class Store(_PointsMixin, _LooksMixin):
         with self.reading() as s:
             rows = s.execute(select(LabelRow).where(LabelRow.result_id == result_id).order_by(LabelRow.id)).scalars()
             return [LabelRecord.model_validate(r, from_attributes=True) for r in rows]
-

@@ -20,10 +20,14 @@ def trial_values(store, study: str) -> list[tuple[int, float | None]]:
     with store.engine.connect() as conn:
         if "trials" not in inspect(conn).get_table_names():
             return []
-        rows = conn.execute(text(
-            "SELECT t.number, v.value FROM trials t JOIN studies s ON s.study_id = t.study_id "
-            "LEFT JOIN trial_values v ON v.trial_id = t.trial_id AND v.objective = 0 "
-            "WHERE s.study_name = :name AND t.state = 'COMPLETE' ORDER BY t.number"), {"name": study}).all()
+        rows = conn.execute(
+            text(
+                "SELECT t.number, v.value FROM trials t JOIN studies s ON s.study_id = t.study_id "
+                "LEFT JOIN trial_values v ON v.trial_id = t.trial_id AND v.objective = 0 "
+                "WHERE s.study_name = :name AND t.state = 'COMPLETE' ORDER BY t.number"
+            ),
+            {"name": study},
+        ).all()
     return [(int(n), None if v is None else float(v)) for n, v in rows]
 
 

@@ -47,10 +47,16 @@ class Usage(BaseModel):
         return self.priced == self.paid
 
     def as_json(self) -> dict:
-        return {"results": self.results, "calls": self.calls, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens, "tokens": self.tokens,
-                "cost_usd": round(self.cost_usd, 6) if self.cost_known else None, "priced_results": self.priced,
-                "paid_results": self.paid}
+        return {
+            "results": self.results,
+            "calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "tokens": self.tokens,
+            "cost_usd": round(self.cost_usd, 6) if self.cost_known else None,
+            "priced_results": self.priced,
+            "paid_results": self.paid,
+        }
 
     def cost_text(self) -> str:
         if self.cost_known:
@@ -60,10 +66,15 @@ class Usage(BaseModel):
         return f">= {fmt_cost(self.cost_usd)} ({self.priced}/{self.paid} priced)"
 
     def __add__(self, other: "Usage") -> "Usage":
-        return Usage(results=self.results + other.results, calls=self.calls + other.calls,
-                     prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-                     completion_tokens=self.completion_tokens + other.completion_tokens, paid=self.paid + other.paid,
-                     priced=self.priced + other.priced, cost_usd=self.cost_usd + other.cost_usd)
+        return Usage(
+            results=self.results + other.results,
+            calls=self.calls + other.calls,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            paid=self.paid + other.paid,
+            priced=self.priced + other.priced,
+            cost_usd=self.cost_usd + other.cost_usd,
+        )
 
 
 def _columns(t, model):
@@ -72,17 +83,28 @@ def _columns(t, model):
     # (v1: null) cannot say, so its answers count as paid (their tokens are what was bought).
     paid = t.c.attempts.is_(None) | (t.c.attempts > 0)
     priced = paid & (t.c.cost_usd.isnot(None) | model.startswith(SIM_PREFIX))
-    return (func.count(), func.coalesce(func.sum(t.c.attempts), 0),
-            func.coalesce(func.sum(case((paid, t.c.prompt_tokens), else_=0)), 0),
-            func.coalesce(func.sum(case((paid, t.c.completion_tokens), else_=0)), 0),
-            func.sum(case((paid, 1), else_=0)), func.sum(case((priced, 1), else_=0)),
-            func.coalesce(func.sum(case((paid, t.c.cost_usd), else_=0.0)), 0.0))
+    return (
+        func.count(),
+        func.coalesce(func.sum(t.c.attempts), 0),
+        func.coalesce(func.sum(case((paid, t.c.prompt_tokens), else_=0)), 0),
+        func.coalesce(func.sum(case((paid, t.c.completion_tokens), else_=0)), 0),
+        func.sum(case((paid, 1), else_=0)),
+        func.sum(case((priced, 1), else_=0)),
+        func.coalesce(func.sum(case((paid, t.c.cost_usd), else_=0.0)), 0.0),
+    )
 
 
 def _usage(row) -> Usage:
     n, calls, pt, ct, paid, priced, cost = row
-    return Usage(results=int(n), calls=int(calls), prompt_tokens=int(pt), completion_tokens=int(ct), paid=int(paid or 0),
-                 priced=int(priced or 0), cost_usd=float(cost or 0.0))
+    return Usage(
+        results=int(n),
+        calls=int(calls),
+        prompt_tokens=int(pt),
+        completion_tokens=int(ct),
+        paid=int(paid or 0),
+        priced=int(priced or 0),
+        cost_usd=float(cost or 0.0),
+    )
 
 
 def total_usage(usages: Iterable[Usage]) -> Usage:
@@ -96,7 +118,7 @@ def run_usage(store, run_ids: Iterable[str]) -> dict[str, Usage]:
     r = ResultRow.__table__
     q = select(r.c.run_id, *_columns(r, RunRow.model)).join(RunRow, RunRow.id == r.c.run_id)
     with store.reading() as s:
-        for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
+        for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
             for row in s.execute(q.where(r.c.run_id.in_(chunk)).group_by(r.c.run_id)):
                 out[row[0]] = _usage(row[1:])
     return out
@@ -109,7 +131,7 @@ def points_usage(store, exp_ids: Iterable[str]) -> dict[str, Usage]:
     p = DesignPointRow.__table__
     q = select(p.c.experiment_id, *_columns(p, p.c.model))
     with store.reading() as s:
-        for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
+        for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
             for row in s.execute(q.where(p.c.experiment_id.in_(chunk)).group_by(p.c.experiment_id)):
                 out[row[0]] = _usage(row[1:])
     return out
@@ -120,8 +142,9 @@ def run_states(store, run_ids: Iterable[str]) -> dict[str, tuple[datetime, str]]
     ids = list(dict.fromkeys(run_ids))
     state: dict[str, tuple[datetime, str]] = {}
     with store.reading() as s:
-        for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
-            for rid, updated, status in s.execute(select(RunRow.id, RunRow.updated_at, RunRow.status)
-                                                  .where(RunRow.id.in_(chunk))):
+        for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
+            for rid, updated, status in s.execute(
+                select(RunRow.id, RunRow.updated_at, RunRow.status).where(RunRow.id.in_(chunk))
+            ):
                 state[rid] = (updated, status)
     return state

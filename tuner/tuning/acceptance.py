@@ -80,7 +80,9 @@ class Claim(BaseModel):
 
     model: str = Field(description="The model's label.")
     category: str = Field(description="The target category.")
-    tuning_evals: ClaimPart | None = Field(description="On its tuning evals (the claim; the change was chosen on them).")
+    tuning_evals: ClaimPart | None = Field(
+        description="On its tuning evals (the claim; the change was chosen on them)."
+    )
     held_out_evals: ClaimPart | None = Field(description="On its held-out evals (shown, not required to improve).")
 
 
@@ -110,7 +112,9 @@ def _counts(rows: list[CategoryRow]) -> tuple[int, int, int, float | None]:
     return down, up, pairs, ((up - down) / pairs if pairs else None)
 
 
-def drop_family(target: str, fresh: list[CategoryRow], held_out: list[CategoryRow], alpha: float = ALPHA) -> list[DropCell]:
+def drop_family(
+    target: str, fresh: list[CategoryRow], held_out: list[CategoryRow], alpha: float = ALPHA
+) -> list[DropCell]:
     """Every model × other category (tuning and held-out rows pooled) and each model's held-out
     target, tested for a drop as one family (``tuner.stats.drop_tests``)."""
     groups: dict[tuple[str, str, str], list[CategoryRow]] = {}
@@ -123,9 +127,21 @@ def drop_family(target: str, fresh: list[CategoryRow], held_out: list[CategoryRo
     keys = sorted(groups)
     counts = [_counts(groups[k]) for k in keys]
     tests = drop_tests([(d, u) for d, u, _, _ in counts], alpha)
-    return [DropCell(model=m, category=c, evals=scope, pairs=n, delta=delta, pass_to_fail=d, fail_to_pass=u,
-                     p_value=t.p_value, p_adjusted=t.p_adjusted, regressed=t.regressed)
-            for (m, c, scope), (d, u, n, delta), t in zip(keys, counts, tests)]
+    return [
+        DropCell(
+            model=m,
+            category=c,
+            evals=scope,
+            pairs=n,
+            delta=delta,
+            pass_to_fail=d,
+            fail_to_pass=u,
+            p_value=t.p_value,
+            p_adjusted=t.p_adjusted,
+            regressed=t.regressed,
+        )
+        for (m, c, scope), (d, u, n, delta), t in zip(keys, counts, tests)
+    ]
 
 
 def _check(row: CategoryRow, split: str, target: str, dropped: set[tuple[str, str]]) -> CellCheck:
@@ -138,8 +154,16 @@ def _check(row: CategoryRow, split: str, target: str, dropped: set[tuple[str, st
         check = REGRESSED
     else:
         check = NO_DROP
-    return CellCheck(model=row.model, split=split, category=row.category, delta=p.delta, lo=p.lo, hi=p.hi,
-                     verdict=p.verdict, check=check)
+    return CellCheck(
+        model=row.model,
+        split=split,
+        category=row.category,
+        delta=p.delta,
+        lo=p.lo,
+        hi=p.hi,
+        verdict=p.verdict,
+        check=check,
+    )
 
 
 def _claim(target: str, fresh: list[CategoryRow], held_out: list[CategoryRow]) -> list[Claim]:
@@ -150,37 +174,58 @@ def _claim(target: str, fresh: list[CategoryRow], held_out: list[CategoryRow]) -
         return ClaimPart(delta=p.delta, lo=p.lo, hi=p.hi, evals=p.tasks, pairs=p.pairs, verdict=p.verdict)
 
     held = {r.model: r for r in held_out if r.category == target}
-    return [Claim(model=r.model, category=target, tuning_evals=part(r), held_out_evals=part(held.get(r.model)))
-            for r in fresh if r.category == target]
+    return [
+        Claim(model=r.model, category=target, tuning_evals=part(r), held_out_evals=part(held.get(r.model)))
+        for r in fresh
+        if r.category == target
+    ]
 
 
-def accept(target: str, fresh: list[CategoryRow], held_out: list[CategoryRow], *, changed: bool,
-           alpha: float = ALPHA) -> Acceptance:
+def accept(
+    target: str, fresh: list[CategoryRow], held_out: list[CategoryRow], *, changed: bool, alpha: float = ALPHA
+) -> Acceptance:
     """The decision on a winner that differs from the baseline (``changed``) given its confirmation rows."""
     if not changed:
         return Acceptance(decision=NO_CHANGE, reasons=["no selection beat the baseline: nothing to publish"], cells=[])
     drops = drop_family(target, fresh, held_out, alpha)
     dropped = {(d.model, d.category) for d in drops if d.regressed}
-    cells = ([_check(r, "fresh", target, dropped) for r in fresh]
-             + [_check(r, "held-out", target, dropped) for r in held_out])
+    cells = [_check(r, "fresh", target, dropped) for r in fresh] + [
+        _check(r, "held-out", target, dropped) for r in held_out
+    ]
     name = lambda c: f"{c.model} · {c.category} ({c.split})"  # noqa: E731
     missing = [c for c in cells if c.check == "not measured"]
     claim = _claim(target, fresh, held_out)
     if missing:
-        return Acceptance(decision=NOT_MEASURED, cells=cells, drops=drops, claim=claim,
-                          reasons=[f"not measured: {', '.join(name(c) for c in missing)} (answers lost to provider or "
-                                   "grader failures); run the same command again to retry them"])
+        return Acceptance(
+            decision=NOT_MEASURED,
+            cells=cells,
+            drops=drops,
+            claim=claim,
+            reasons=[
+                f"not measured: {', '.join(name(c) for c in missing)} (answers lost to provider or "
+                "grader failures); run the same command again to retry them"
+            ],
+        )
     reasons = []
     established = [d for d in drops if d.regressed]
     if established:
-        reasons.append("a drop is established in " + ", ".join(
-            f"{d.model} · {d.category} ({d.evals}): {d.delta:+.0%} ({d.pass_to_fail} pass→fail, {d.fail_to_pass} "
-            f"fail→pass; BH p {d.p_adjusted:.3g})" for d in established))
+        reasons.append(
+            "a drop is established in "
+            + ", ".join(
+                f"{d.model} · {d.category} ({d.evals}): {d.delta:+.0%} ({d.pass_to_fail} pass→fail, {d.fail_to_pass} "
+                f"fail→pass; BH p {d.p_adjusted:.3g})"
+                for d in established
+            )
+        )
     sequential = [c for c in cells if c.check == REGRESSED and (c.model, c.category) not in dropped]
     if sequential:
-        reasons.append("the sequential test says worse in " + ", ".join(
-            f"{name(c)}: {c.delta:+.0%} [{c.lo:+.0%}, {c.hi:+.0%}]" for c in sequential))
+        reasons.append(
+            "the sequential test says worse in "
+            + ", ".join(f"{name(c)}: {c.delta:+.0%} [{c.lo:+.0%}, {c.hi:+.0%}]" for c in sequential)
+        )
     target_cells = [c for c in cells if c.split == "fresh" and c.category == target]
     if not any(c.check == IMPROVED for c in target_cells):
         reasons.append(f"{target} did not confirmably improve on fresh samples of its tuning evals")
-    return Acceptance(decision=WITHHELD if reasons else ACCEPTED, reasons=reasons, cells=cells, drops=drops, claim=claim)
+    return Acceptance(
+        decision=WITHHELD if reasons else ACCEPTED, reasons=reasons, cells=cells, drops=drops, claim=claim
+    )

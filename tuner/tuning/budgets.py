@@ -11,8 +11,19 @@ from __future__ import annotations
 
 from tuner.tuning.config import TuneConfig
 
-__all__ = ["SCREEN_SHARE", "cap_of", "confirm_budget", "confirm_per_sample", "default_budget", "evidence_samples", "fixed_confirm_calls",
-           "placebo_calls", "regression_samples", "screen_budget", "screen_pool"]
+__all__ = [
+    "SCREEN_SHARE",
+    "cap_of",
+    "confirm_budget",
+    "confirm_per_sample",
+    "default_budget",
+    "evidence_samples",
+    "fixed_confirm_calls",
+    "placebo_calls",
+    "regression_samples",
+    "screen_budget",
+    "screen_pool",
+]
 
 SCREEN_SHARE = 0.5  # of the command's cap: the engine's screening on the target's evals
 

@@ -33,7 +33,10 @@ class TuneConfig(BaseModel):
     category: str = Field(description="The target category whose pass rate is maximised.")
     models: list[dict] = Field(description="ModelSpec dumps of the panel (no secrets).")
     samples: int = Field(4, description="Samples per eval per trial.")
-    tolerance: float = Field(0.15, description="The margin other categories are shown against: a cell is non-inferior when a drop this large is ruled out (the publish gate's margin by default). Decisions stop on an established drop of any size (tuner.stats.drop_tests).")
+    tolerance: float = Field(
+        0.15,
+        description="The margin other categories are shown against: a cell is non-inferior when a drop this large is ruled out (the publish gate's margin by default). Decisions stop on an established drop of any size (tuner.stats.drop_tests).",
+    )
     baseline: str = Field(description="Where the baseline came from: a published name or a set.")
     baseline_selection: dict[str, str] = Field(description="The baseline rules {id: variant}: trial 0.")
     pool: list[str] = Field(description="Rule ids the study may switch on or off.")

@@ -71,9 +71,18 @@ def planned_rounds(k: int, per_sample: int, budget: int) -> list[int]:
     return rounds
 
 
-def confirm(h, config: TuneConfig, specs: list, baseline: dict, best: dict, progress=None, *,
-            budget_calls: int | None = None, zone: Zone = Zone(),
-            measure: Measure | None = None) -> tuple[list[CategoryRow], list[CategoryRow], Confirmation]:
+def confirm(
+    h,
+    config: TuneConfig,
+    specs: list,
+    baseline: dict,
+    best: dict,
+    progress=None,
+    *,
+    budget_calls: int | None = None,
+    zone: Zone = Zone(),
+    measure: Measure | None = None,
+) -> tuple[list[CategoryRow], list[CategoryRow], Confirmation]:
     """(rows on fresh samples of the tuning evals, rows on the held-out evals, what it spent).
     ``h``: what knows the suite (``h.suite.evals``: id, category, held_out); ``measure``: where the
     answers come from (default: the harness)."""
@@ -85,7 +94,7 @@ def confirm(h, config: TuneConfig, specs: list, baseline: dict, best: dict, prog
     budget = budget_calls or confirm_budget(config, len(splits["held-out"]), len(specs), None)
     per_sample = confirm_per_sample(config, len(splits["held-out"]), len(specs))
     plan = planned_rounds(k, per_sample, budget)
-    shares = [sum(plan[:i + 1]) / sum(plan) for i in range(len(plan))] if plan else []
+    shares = [sum(plan[: i + 1]) / sum(plan) for i in range(len(plan))] if plan else []
     offset = fresh_offset(config)
     arms: list[dict] = [{}, {}]  # per arm: {model key: [RunOutcome, ...]}
     verdicts: dict[tuple[str, str, str], tuple[str, float | None]] = {}
@@ -95,8 +104,12 @@ def confirm(h, config: TuneConfig, specs: list, baseline: dict, best: dict, prog
     stopped = "budget" if plan else "no budget"
 
     def open_evals() -> list[str]:
-        return [e for split, ids in splits.items() for e in ids
-                if any(verdicts.get((s.key, split, category[e]), (OPEN,))[0] == OPEN for s in specs)]
+        return [
+            e
+            for split, ids in splits.items()
+            for e in ids
+            if any(verdicts.get((s.key, split, category[e]), (OPEN,))[0] == OPEN for s in specs)
+        ]
 
     for look, reps in enumerate(plan, start=1):
         evals = open_evals()
@@ -117,10 +130,26 @@ def confirm(h, config: TuneConfig, specs: list, baseline: dict, best: dict, prog
     if plan and not open_evals():
         stopped = "decided"
     fresh, held = (_rows(arms, set(ids), verdicts, split) if ids else [] for split, ids in splits.items())
-    spent = Confirmation(design="sequential", samples_per_round=rounds, planned_rounds=plan, offset=offset, looks=looks,
-                         calls=calls, new_calls=new_calls, budget_calls=budget, stopped=stopped, fixed_calls=fixed,
-                         saved_calls=max(0, fixed - calls), fixed_samples=k, run_ids=list(dict.fromkeys(run_ids)),
-                         delta0=zone.delta0, delta=zone.delta, alpha=zone.alpha, beta=zone.beta, spending="obrien-fleming")
+    spent = Confirmation(
+        design="sequential",
+        samples_per_round=rounds,
+        planned_rounds=plan,
+        offset=offset,
+        looks=looks,
+        calls=calls,
+        new_calls=new_calls,
+        budget_calls=budget,
+        stopped=stopped,
+        fixed_calls=fixed,
+        saved_calls=max(0, fixed - calls),
+        fixed_samples=k,
+        run_ids=list(dict.fromkeys(run_ids)),
+        delta0=zone.delta0,
+        delta=zone.delta,
+        alpha=zone.alpha,
+        beta=zone.beta,
+        spending="obrien-fleming",
+    )
     return fresh, held, spent
 
 
@@ -130,7 +159,9 @@ def _tables(arms: list[dict], key: str, eval_ids: set[str]) -> tuple[dict, dict]
     if key not in arms[0] or key not in arms[1]:
         return None
     before, after = (by_category([r for o in arm[key] for r in o.results if r.eval_id in eval_ids]) for arm in arms)
-    pairs = {cat: pair_outcomes(before.get(cat, []), after.get(cat, []), cat) for cat in sorted(set(before) | set(after))}
+    pairs = {
+        cat: pair_outcomes(before.get(cat, []), after.get(cat, []), cat) for cat in sorted(set(before) | set(after))
+    }
     return {c: p[0] for c, p in pairs.items()}, {c: p[1] for c, p in pairs.items()}
 
 
@@ -158,8 +189,13 @@ def _look(arms, splits, category, verdicts, zone: Zone, look: int, spent: tuple[
 
 
 def _rows(arms: list[dict], eval_ids: set[str], verdicts: dict, split: str) -> list[CategoryRow]:
-    merged = [{key: replace(outs[0], results=[r for o in outs for r in o.results if r.eval_id in eval_ids])
-               for key, outs in arm.items()} for arm in arms]
+    merged = [
+        {
+            key: replace(outs[0], results=[r for o in outs for r in o.results if r.eval_id in eval_ids])
+            for key, outs in arm.items()
+        }
+        for arm in arms
+    ]
     if not merged[1]:
         return []
     rows = paired_table(merged[0], merged[1])

@@ -55,10 +55,15 @@ def paired_table(before_runs: dict, after_runs: dict, categories: list[str] | No
         for cat in cats:
             bs, as_ = b_by.get(cat, []), a_by.get(cat, [])
             b, a = pair_outcomes(bs, as_, cat)
-            rows.append(CategoryRow(model=model_label(after.run.model, after.run.params), category=cat,
-                                    before=rate_interval(outcomes_by_task(bs, cat)),
-                                    after=rate_interval(outcomes_by_task(as_, cat)),
-                                    paired=paired_compare(b, a),
-                                    infra=sum(r.outcome == "infra" for r in (*bs, *as_))))
+            rows.append(
+                CategoryRow(
+                    model=model_label(after.run.model, after.run.params),
+                    category=cat,
+                    before=rate_interval(outcomes_by_task(bs, cat)),
+                    after=rate_interval(outcomes_by_task(as_, cat)),
+                    paired=paired_compare(b, a),
+                    infra=sum(r.outcome == "infra" for r in (*bs, *as_)),
+                )
+            )
     apply_bh([row.paired for row in rows])
     return rows

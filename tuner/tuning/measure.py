@@ -29,8 +29,14 @@ class Measure(Protocol):
     identity is that prompt's hash, as for any run.
     """
 
-    def __call__(self, selections: list[tuple[str, dict[str, str]]], eval_ids: list[str], samples: int,
-                 offset: int = 0, prompts: dict[str, Prompt] | None = None) -> list[dict[str, RunOutcome]]: ...
+    def __call__(
+        self,
+        selections: list[tuple[str, dict[str, str]]],
+        eval_ids: list[str],
+        samples: int,
+        offset: int = 0,
+        prompts: dict[str, Prompt] | None = None,
+    ) -> list[dict[str, RunOutcome]]: ...
 
 
 def harness_measure(h: Harness, specs: list, progress=None) -> Measure:
@@ -38,25 +44,46 @@ def harness_measure(h: Harness, specs: list, progress=None) -> Measure:
 
     def measure(selections, eval_ids, samples, offset=0, prompts=None):
         if not prompts:
-            return run_selections(h, selections, specs, list(eval_ids), samples=samples, sample_offset=offset,
-                                  progress=progress)
+            return run_selections(
+                h, selections, specs, list(eval_ids), samples=samples, sample_offset=offset, progress=progress
+            )
         return _run_prompts(h, selections, prompts, specs, list(eval_ids), samples, offset, progress)
 
     return measure
 
 
-def _run_prompts(h: Harness, selections, prompts: dict[str, Prompt], specs: list, eval_ids: list[str], samples: int,
-                 offset: int, progress) -> list[dict[str, RunOutcome]]:
+def _run_prompts(
+    h: Harness,
+    selections,
+    prompts: dict[str, Prompt],
+    specs: list,
+    eval_ids: list[str],
+    samples: int,
+    offset: int,
+    progress,
+) -> list[dict[str, RunOutcome]]:
     """``run_selections`` with some selections sent a given prompt: one ``execute_runs`` batch."""
     from tuner.guidelines import RuleSet
 
     configs = []
     for name, selection in selections:
         prompt = prompts.get(name)
-        rule_set = (RuleSet.from_selection(name, selection) if prompt is None
-                    else RuleSet(name=name, template=prompt.template, description=f"the prompt {prompt.hash[:12]}"))
-        configs += [RunConfig(spec=spec, rule_set=rule_set, eval_ids=tuple(eval_ids), samples=samples,
-                              sample_offset=offset, prompt=prompt) for spec in specs]
+        rule_set = (
+            RuleSet.from_selection(name, selection)
+            if prompt is None
+            else RuleSet(name=name, template=prompt.template, description=f"the prompt {prompt.hash[:12]}")
+        )
+        configs += [
+            RunConfig(
+                spec=spec,
+                rule_set=rule_set,
+                eval_ids=tuple(eval_ids),
+                samples=samples,
+                sample_offset=offset,
+                prompt=prompt,
+            )
+            for spec in specs
+        ]
     outcomes = execute_runs(h, configs, progress)
     n = len(specs)
-    return [{spec.key: o for spec, o in zip(specs, outcomes[i * n:(i + 1) * n])} for i in range(len(selections))]
+    return [{spec.key: o for spec, o in zip(specs, outcomes[i * n : (i + 1) * n])} for i in range(len(selections))]

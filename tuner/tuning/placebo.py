@@ -25,8 +25,17 @@ from tuner.tuning.config import TuneConfig, fresh_offset
 from tuner.tuning.measure import Measure
 from tuner.tuning.records import PlaceboArm
 
-__all__ = ["BEATS", "NO_MORE", "NOT_MEASURED", "NOTHING_ACCEPTED", "arm_calls", "arm_evals", "placebo_arm", "claim_of",
-           "not_run"]
+__all__ = [
+    "BEATS",
+    "NO_MORE",
+    "NOT_MEASURED",
+    "NOTHING_ACCEPTED",
+    "arm_calls",
+    "arm_evals",
+    "placebo_arm",
+    "claim_of",
+    "not_run",
+]
 
 BEATS = "beats the placebo"
 NO_MORE = "no more than the placebo"
@@ -55,8 +64,9 @@ def not_run(seed: int, reason: str = NOTHING_ACCEPTED) -> PlaceboArm:
     return PlaceboArm(seed=seed, ran=False, claim=None, note=reason)
 
 
-def placebo_arm(h, config: TuneConfig, specs: list, winner: dict[str, str], seed: int, measure: Measure,
-                turn: int = 1) -> PlaceboArm:
+def placebo_arm(
+    h, config: TuneConfig, specs: list, winner: dict[str, str], seed: int, measure: Measure, turn: int = 1
+) -> PlaceboArm:
     """Measure ``winner`` against its placebo; the arm's record (cells, claim, calls, runs)."""
     from tuner.compare import placebo_cells
     from tuner.guidelines import PLACEBO_DOMAIN, RuleSet
@@ -64,19 +74,34 @@ def placebo_arm(h, config: TuneConfig, specs: list, winner: dict[str, str], seed
     evals = arm_evals(h, config)
     k = evidence_samples(config)
     offset = fresh_offset(config, "placebo")
-    base = {"seed": seed, "ran": True, "domain": PLACEBO_DOMAIN, "matches": "winner", "evals": len(evals),
-            "samples": k, "offset": offset, "turn": turn}
+    base = {
+        "seed": seed,
+        "ran": True,
+        "domain": PLACEBO_DOMAIN,
+        "matches": "winner",
+        "evals": len(evals),
+        "samples": k,
+        "offset": offset,
+        "turn": turn,
+    }
     try:
         prompt = h.guidelines.placebo(RuleSet.from_selection("winner", winner), seed)
     except InputError as exc:  # a winner of no rules: nothing to match
         return PlaceboArm(**{**base, "ran": False}, claim=NOT_MEASURED, note=str(exc))
-    winner_out, placebo_out = measure([("winner", winner), (prompt.set_name, {})], evals, k, offset,
-                                      prompts={prompt.set_name: prompt})
+    winner_out, placebo_out = measure(
+        [("winner", winner), (prompt.set_name, {})], evals, k, offset, prompts={prompt.set_name: prompt}
+    )
     recorded = [(spec, placebo_out[spec.key].results, winner_out[spec.key].results) for spec in specs]
     cells = placebo_cells(h, recorded, evals, k, offset, turn)
     outcomes = [*winner_out.values(), *placebo_out.values()]
-    return PlaceboArm(**base, name=prompt.set_name, tokens=prompt.tokens, prompt_hash=prompt.hash,
-                      claim=claim_of([c.verdict for c in cells]), cells=cells,
-                      calls=placebo_calls(config, len(evals), len(specs)),
-                      new_calls=sum({o.run.id: o.new_calls for o in outcomes}.values()),
-                      run_ids=list(dict.fromkeys(o.run.id for o in outcomes)))
+    return PlaceboArm(
+        **base,
+        name=prompt.set_name,
+        tokens=prompt.tokens,
+        prompt_hash=prompt.hash,
+        claim=claim_of([c.verdict for c in cells]),
+        cells=cells,
+        calls=placebo_calls(config, len(evals), len(specs)),
+        new_calls=sum({o.run.id: o.new_calls for o in outcomes}.values()),
+        run_ids=list(dict.fromkeys(o.run.id for o in outcomes)),
+    )

@@ -15,8 +15,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from tuner.compare.table import Cell
 from tuner.tuning.scoring import TrialScore
 
-__all__ = ["Change", "Checked", "Confirmation", "EngineSpent", "Evidence", "PlaceboArm", "Screening", "Trial",
-           "apply_changes"]
+__all__ = [
+    "Change",
+    "Checked",
+    "Confirmation",
+    "EngineSpent",
+    "Evidence",
+    "PlaceboArm",
+    "Screening",
+    "Trial",
+    "apply_changes",
+]
 
 
 class Change(BaseModel):
@@ -24,8 +33,9 @@ class Change(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    kind: Literal["add", "drop", "variant"] = Field(description="add a pool rule, drop a baseline rule, or switch a "
-                                                                "rule to another phrasing.")
+    kind: Literal["add", "drop", "variant"] = Field(
+        description="add a pool rule, drop a baseline rule, or switch a rule to another phrasing."
+    )
     rule: str = Field(description="The rule id.")
     variant: str | None = Field(default=None, description="The phrasing it adds or switches to (None for a drop).")
 
@@ -62,10 +72,13 @@ class Trial(BaseModel):
 class Checked(BaseModel):
     """What the regression check (``screen.check``) found."""
 
-    winner: dict[str, str] | None = Field(default=None, description="The first candidate that passed; None: every "
-                                                                    "candidate refused, or nothing to check.")
+    winner: dict[str, str] | None = Field(
+        default=None, description="The first candidate that passed; None: every candidate refused, or nothing to check."
+    )
     trials: int = Field(default=0, description="Selections measured on every tuning eval, the baseline included.")
-    refused: list[list[str]] = Field(default=[], description="Per refused candidate, the cells whose drop was established.")
+    refused: list[list[str]] = Field(
+        default=[], description="Per refused candidate, the cells whose drop was established."
+    )
     not_measured: list[str] = Field(default=[], description="Cells that lost an answer (the check then stops).")
     scores: list[TrialScore] = Field(default=[], description="Each candidate's score, in order.")
     calls: int = Field(default=0, description="Calls the check makes at most (replays included).")
@@ -99,7 +112,8 @@ class Screening(BaseModel):
     target_evals: int = Field(description="The target's tuning evals it ran on.")
     baseline_rate: float = Field(description="The baseline's pass rate on them at the trials' samples.")
     chosen_by: Literal["decided", "promising", "none"] = Field(
-        description="decided: verdicts; promising: no verdict, the best bet; none: nothing to try.")
+        description="decided: verdicts; promising: no verdict, the best bet; none: nothing to try."
+    )
     changes: list[str] = Field(description="The winner's changes, best first (``Change.describe``).")
     helped: list[str] = Field(description="Cells decided in the target's favour.")
     engine: EngineSpent = Field(description="What the engine spent.")
@@ -110,10 +124,14 @@ class Screening(BaseModel):
     refused: list[list[str]] = Field(description="Per refused candidate, the cells that refused it.")
     calls: int = Field(description="The baseline's, the engine's and the check's calls (replays included).")
     new_calls: int = Field(description="Of those, paid now.")
-    leads: list[dict] = Field(default=[], description="When not accepted: the leading open questions and the cap each "
-                                                      "needs (``tuner.planning.commands.open_leads``).")
-    continue_: str | None = Field(default=None, alias="continue",
-                                  description="The command that goes on with the cap the leading question needs.")
+    leads: list[dict] = Field(
+        default=[],
+        description="When not accepted: the leading open questions and the cap each "
+        "needs (``tuner.planning.commands.open_leads``).",
+    )
+    continue_: str | None = Field(
+        default=None, alias="continue", description="The command that goes on with the cap the leading question needs."
+    )
 
 
 class Confirmation(BaseModel):

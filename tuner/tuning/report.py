@@ -26,20 +26,25 @@ class TuneReport(BaseModel):
     best_tokens: int = Field(description="The winner prompt's tokens.")
     fresh: list[CategoryRow] = Field(description="Confirmation rows on fresh samples of the tuning evals.")
     held_out: list[CategoryRow] = Field(description="Confirmation rows on the held-out evals.")
-    rule_effects: list[RuleEffect] = Field(description="The screening's verdict on every rule and phrasing of the pool.")
-    importance: dict[str, float] = Field(description="PED-ANOVA importance over the study's trials ({} under 4 "
-                                                     "distinct ones, as the check records 1-3).")
+    rule_effects: list[RuleEffect] = Field(
+        description="The screening's verdict on every rule and phrasing of the pool."
+    )
+    importance: dict[str, float] = Field(
+        description="PED-ANOVA importance over the study's trials ({} under 4 distinct ones, as the check records 1-3)."
+    )
     found_helpful: list[str] = Field(description="Rules (and phrasings) decided to help the target.")
     found_harmful: list[str] = Field(description="Rules decided to hurt some category.")
     calls: int = Field(description="Every provider call of this invocation, whichever phase made it.")
     evidence: Evidence | None = Field(default=None, description="Where the rule effects came from.")
     confirmation: Confirmation | None = Field(default=None, description="How the confirmation ran (or why not).")
     tolerance: float = Field(description="The study's non-inferiority margin (``TuneConfig.tolerance``).")
-    acceptance: Acceptance | None = Field(default=None, description="Whether the winner may be offered "
-                                                                    "(``tuner.tuning.acceptance``).")
+    acceptance: Acceptance | None = Field(
+        default=None, description="Whether the winner may be offered (``tuner.tuning.acceptance``)."
+    )
     screening: Screening | None = Field(default=None, description="The screening's record (``tuning/screen.py``).")
-    placebo: PlaceboArm | None = Field(default=None, description="tune --placebo: the winner against a length-matched "
-                                                                 "placebo; None without it.")
+    placebo: PlaceboArm | None = Field(
+        default=None, description="tune --placebo: the winner against a length-matched placebo; None without it."
+    )
 
     @property
     def accepted(self) -> bool:

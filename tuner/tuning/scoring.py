@@ -28,16 +28,20 @@ class TrialScore(BaseModel):
     """One measured selection against the baseline (recorded on its trial as user attributes)."""
 
     target: float | None = Field(description="The target category's pooled pass rate; None when nothing was measured.")
-    constraint: float = Field(description="alpha minus the smallest BH-adjusted p of a drop elsewhere (feasible when "
-                                          "<= 0); at least 1 when not measured.")
+    constraint: float = Field(
+        description="alpha minus the smallest BH-adjusted p of a drop elsewhere (feasible when "
+        "<= 0); at least 1 when not measured."
+    )
     tokens: int = Field(description="The selection's prompt tokens.")
     deltas: dict[str, dict[str, float | None]] = Field(description="Model label -> category -> paired point estimate.")
     run_ids: list[str] = Field(description="The selection's runs, one per model.")
     calls: int = Field(description="Provider calls paid for it now (replays from the caches are free).")
-    not_measured: list[str] = Field(default=[], description="'model · category' cells with an answer lost to an "
-                                                            "infrastructure failure.")
-    drops: dict[str, float] = Field(default={}, description="'model · category' (the other categories) -> BH-adjusted "
-                                                            "p of a drop.")
+    not_measured: list[str] = Field(
+        default=[], description="'model · category' cells with an answer lost to an infrastructure failure."
+    )
+    drops: dict[str, float] = Field(
+        default={}, description="'model · category' (the other categories) -> BH-adjusted p of a drop."
+    )
     regressed: list[str] = Field(default=[], description="The cells whose drop is established.")
 
 
@@ -47,7 +51,9 @@ def specs_of(config: TuneConfig) -> list:
     return [ModelSpec.model_validate(m) for m in config.models]
 
 
-def unmeasured_cells(config: TuneConfig, runs: dict, samples: int | None = None, n_evals: int | None = None) -> list[str]:
+def unmeasured_cells(
+    config: TuneConfig, runs: dict, samples: int | None = None, n_evals: int | None = None
+) -> list[str]:
     """``model · category`` cells of ``runs`` ({model key: RunOutcome}) missing an answer or holding an
     infrastructure failure (``"model · all"`` when results are missing outright). ``n_evals``: the
     evals the runs were planned on (default: every tuning eval)."""

@@ -50,8 +50,19 @@ from tuner.tuning.records import Change, Checked, EngineSpent, Screening, apply_
 from tuner.tuning.scoring import TrialScore, score_trial, specs_of, unmeasured_cells
 from tuner.tuning.study import recorder, set_winner
 
-__all__ = ["SCREEN_SHARE", "Checked", "assemble", "candidates_of", "check", "default_budget", "regression_samples",
-           "screen", "screen_budget", "screen_phases", "target_evals"]
+__all__ = [
+    "SCREEN_SHARE",
+    "Checked",
+    "assemble",
+    "candidates_of",
+    "check",
+    "default_budget",
+    "regression_samples",
+    "screen",
+    "screen_budget",
+    "screen_phases",
+    "target_evals",
+]
 
 _CANDIDATES = 2  # the assembled winner, then its best single change alone
 
@@ -68,13 +79,27 @@ def screen_phases(h: Harness, config: TuneConfig, n_models: int, cap: int) -> li
     everywhere = kr * len(config.eval_ids) * n_models
     return [
         (f"baseline: {k} samples on {len(target)} {config.category} evals", k * len(target) * n_models, target, ""),
-        (f"screen: the rule-effect engine over {len(config.pool)} rules and their phrasings on the {config.category} "
-         "evals", screen_budget(cap), target, ""),
-        (f"regression check: the baseline and the screening's winner x {kr} samples on all {len(config.eval_ids)} "
-         "tuning evals", 2 * everywhere, list(config.eval_ids), "the screening finds a change"),
-        (f"regression check: the winner's best single change alone x {kr} samples on all {len(config.eval_ids)} "
-         "tuning evals", (_CANDIDATES - 1) * everywhere, list(config.eval_ids),
-         "the winner holds several changes and is refused"),
+        (
+            f"screen: the rule-effect engine over {len(config.pool)} rules and their phrasings on the {config.category} "
+            "evals",
+            screen_budget(cap),
+            target,
+            "",
+        ),
+        (
+            f"regression check: the baseline and the screening's winner x {kr} samples on all {len(config.eval_ids)} "
+            "tuning evals",
+            2 * everywhere,
+            list(config.eval_ids),
+            "the screening finds a change",
+        ),
+        (
+            f"regression check: the winner's best single change alone x {kr} samples on all {len(config.eval_ids)} "
+            "tuning evals",
+            (_CANDIDATES - 1) * everywhere,
+            list(config.eval_ids),
+            "the winner holds several changes and is refused",
+        ),
     ]
 
 
@@ -125,8 +150,12 @@ def assemble(config: TuneConfig, effects: list) -> tuple[list[Change], str]:
     how = "decided"
     if not decided:
         edge = Zone().delta0  # the screening's zone
-        hopeful = [(e.p_value, -_gain(config, e), k) for k, es in by_key.items() for e in es
-                   if _gain(config, e) > edge and not any(bad(x) for x in es)]
+        hopeful = [
+            (e.p_value, -_gain(config, e), k)
+            for k, es in by_key.items()
+            for e in es
+            if _gain(config, e) > edge and not any(bad(x) for x in es)
+        ]
         decided = {min(hopeful)[2]: by_key[min(hopeful)[2]]} if hopeful else {}
         how = "promising" if decided else "none"
     moves = {k: _move(config, k) for k in decided}
@@ -153,36 +182,61 @@ def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) ->
 
     specs = specs_of(config)
     target = target_evals(h, config)
-    base = run_selections(h, [("baseline", config.baseline_selection)], specs, target, samples=config.samples,
-                          progress=progress)[0]
-    h.store.link_runs(config.hash, [o.run.id for o in base.values()], "baseline")  # a part of the tune, never a run of its own
+    base = run_selections(
+        h, [("baseline", config.baseline_selection)], specs, target, samples=config.samples, progress=progress
+    )[0]
+    h.store.link_runs(
+        config.hash, [o.run.id for o in base.values()], "baseline"
+    )  # a part of the tune, never a run of its own
     missing = unmeasured_cells(config, base, config.samples, n_evals=len(target))
     if missing:
-        raise IncompleteError(f"the baseline was not measured ({', '.join(missing)}: answers lost to provider or grader "
-                              "failures); no change can be judged against it: run the same command again to retry them")
+        raise IncompleteError(
+            f"the baseline was not measured ({', '.join(missing)}: answers lost to provider or grader "
+            "failures); no change can be judged against it: run the same command again to retry them"
+        )
     base_rate = _rate(base, config.category)
     pool, variants = screen_pool(config)
     # The engine's points are points of the tune's experiment (recorded when tune starts).
-    effects, engine = engine_effects(h, pool, specs, target, budget_calls=screen_budget(cap), zone=Zone(),
-                                       experiment_id=config.hash, seed=config.seed, prefix=f"{study.study_name}-screen",
-                                       progress=progress, variants=variants,
-                                       enough=lambda cells: assemble(config, cells)[1] == "decided",
-                                       looks_key="screen")  # a larger cap continues the screening's looks
+    effects, engine = engine_effects(
+        h,
+        pool,
+        specs,
+        target,
+        budget_calls=screen_budget(cap),
+        zone=Zone(),
+        experiment_id=config.hash,
+        seed=config.seed,
+        prefix=f"{study.study_name}-screen",
+        progress=progress,
+        variants=variants,
+        enough=lambda cells: assemble(config, cells)[1] == "decided",
+        looks_key="screen",
+    )  # a larger cap continues the screening's looks
     if engine["rounds"] == 0:  # the cap's share was less than one sample of the target's evals
-        raise IncompleteError(f"the screening was not measured: its share of the cap ({engine['budget_calls']} calls) is "
-                              f"less than one sample of the {len(target)} {config.category} evals; run it with a larger "
-                              "--budget-calls")
+        raise IncompleteError(
+            f"the screening was not measured: its share of the cap ({engine['budget_calls']} calls) is "
+            f"less than one sample of the {len(target)} {config.category} evals; run it with a larger "
+            "--budget-calls"
+        )
     if engine["lost"]:
         # Verdicts from what was measured stand, but "no change" would read an outage as evidence.
-        raise IncompleteError(f"the screening was not measured: {engine['lost']} of {engine['calls']} answers lost to "
-                              "provider or grader failures; run the same command again to retry them (nothing measured "
-                              "is bought again)")
+        raise IncompleteError(
+            f"the screening was not measured: {engine['lost']} of {engine['calls']} answers lost to "
+            "provider or grader failures; run the same command again to retry them (nothing measured "
+            "is bought again)"
+        )
     changes, how = assemble(config, effects)
     candidates = candidates_of(config, changes)
     kr = regression_samples(config)
     if candidates:
-        checked = check(config, candidates, harness_measure(h, specs, progress), samples=kr,
-                        record=recorder(study, config, h.guidelines.library), names=f"{study.study_name}-check")
+        checked = check(
+            config,
+            candidates,
+            harness_measure(h, specs, progress),
+            samples=kr,
+            record=recorder(study, config, h.guidelines.library),
+            names=f"{study.study_name}-check",
+        )
     else:
         _record_baseline(h, study, config, base_rate)
         checked = Checked(winner=None)
@@ -190,13 +244,21 @@ def screen(h: Harness, study, config: TuneConfig, progress=None, *, cap: int) ->
     base_calls = config.samples * len(target) * len(specs)
     return Screening(
         factors=sum(1 for e in effects if e.category == config.category) // max(1, len(specs)),
-        target_evals=len(target), baseline_rate=base_rate, chosen_by=how,
+        target_evals=len(target),
+        baseline_rate=base_rate,
+        chosen_by=how,
         changes=[m.describe() for m in changes],
-        helped=[e.rule for e in effects if e.category == config.category and e.verdict in ("helps", "hurts")
-                and _gain(config, e) > 0],
+        helped=[
+            e.rule
+            for e in effects
+            if e.category == config.category and e.verdict in ("helps", "hurts") and _gain(config, e) > 0
+        ],
         engine=EngineSpent.model_validate({k: v for k, v in engine.items() if k != "history"}),
-        candidates=len(candidates), checked=checked.trials,
-        winner=checked.winner, not_measured=checked.not_measured, refused=checked.refused,
+        candidates=len(candidates),
+        checked=checked.trials,
+        winner=checked.winner,
+        not_measured=checked.not_measured,
+        refused=checked.refused,
         calls=base_calls + engine["calls"] + checked.calls,
         new_calls=sum(o.new_calls for o in base.values()) + engine["new_calls"] + checked.new_calls,
     ), effects
@@ -213,8 +275,15 @@ def candidates_of(config: TuneConfig, changes: list[Change]) -> list[dict[str, s
     return candidates
 
 
-def check(config: TuneConfig, candidates: list[dict[str, str]], measure: Measure, *, samples: int, record=None,
-          names: str = "check") -> Checked:
+def check(
+    config: TuneConfig,
+    candidates: list[dict[str, str]],
+    measure: Measure,
+    *,
+    samples: int,
+    record=None,
+    names: str = "check",
+) -> Checked:
     """The regression check (module doc): the baseline and the candidates on every tuning eval at
     ``samples``, one candidate at a time until one passes ``score_trial``'s constraint. ``record(selection,
     score, baseline)`` keeps each measured selection (the study's trials)."""
@@ -251,8 +320,14 @@ def check(config: TuneConfig, candidates: list[dict[str, str]], measure: Measure
 def _record_baseline(h: Harness, study, config: TuneConfig, value: float) -> None:
     """Nothing to check: the baseline is the study's one trial (so the study has a winner, and
     ``publish`` says tune found no change), recorded without measuring it on every eval again."""
-    score = TrialScore(target=value, constraint=-1.0, tokens=h.guidelines.compose(_set(config.baseline_selection)).tokens,
-                       deltas={}, run_ids=[], calls=0)
+    score = TrialScore(
+        target=value,
+        constraint=-1.0,
+        tokens=h.guidelines.compose(_set(config.baseline_selection)).tokens,
+        deltas={},
+        run_ids=[],
+        calls=0,
+    )
     recorder(study, config, h.guidelines.library)(dict(config.baseline_selection), score, True)
 
 

@@ -43,8 +43,14 @@ class Shape:
     @classmethod
     def of(cls, categories: dict[str, tuple[int, int]]) -> "Shape":
         """Made-up evals: category -> (tuning evals, held-out evals)."""
-        return cls(tuple((f"{c}/{'h' if held else 't'}{i}", c, held) for c, (t, h) in categories.items()
-                         for held, n in ((False, t), (True, h)) for i in range(n)))
+        return cls(
+            tuple(
+                (f"{c}/{'h' if held else 't'}{i}", c, held)
+                for c, (t, h) in categories.items()
+                for held, n in ((False, t), (True, h))
+                for i in range(n)
+            )
+        )
 
     @classmethod
     def of_suite(cls, suite) -> "Shape":
@@ -82,22 +88,36 @@ class World:
     def suite(self) -> SimpleNamespace:
         """What ``confirm`` reads of a suite (``h.suite.evals``)."""
         evals = self.shape.evals()
-        return SimpleNamespace(suite=SimpleNamespace(evals=evals, select=lambda held_out=None: [
-            e for e in evals if held_out is None or e.held_out == held_out]))
+        return SimpleNamespace(
+            suite=SimpleNamespace(
+                evals=evals,
+                select=lambda held_out=None: [e for e in evals if held_out is None or e.held_out == held_out],
+            )
+        )
 
     def specs(self) -> list[SimpleNamespace]:
-        return [SimpleNamespace(key=f"{MODEL}#{m}", model=MODEL, params={"world_model": m} if m else {})
-                for m in range(self.models)]
+        return [
+            SimpleNamespace(key=f"{MODEL}#{m}", model=MODEL, params={"world_model": m} if m else {})
+            for m in range(self.models)
+        ]
 
     def config(self, seed: int, **overrides):
         """The study's configuration for repetition ``seed``."""
         from tuner.tuning.config import TuneConfig
 
-        fields = dict(category=self.target, models=[{"model": MODEL, "params": s.params} if s.params else {"model": MODEL}
-                                                   for s in self.specs()],
-                      samples=4, tolerance=0.15, baseline="world", baseline_selection={r: "default" for r in self.baseline},
-                      pool=self.pool, variants={r: ["default"] for r in self.pool},
-                      eval_ids=[e.id for e in self.shape.evals() if not e.held_out], seed=seed, search="screen")
+        fields = dict(
+            category=self.target,
+            models=[{"model": MODEL, "params": s.params} if s.params else {"model": MODEL} for s in self.specs()],
+            samples=4,
+            tolerance=0.15,
+            baseline="world",
+            baseline_selection={r: "default" for r in self.baseline},
+            pool=self.pool,
+            variants={r: ["default"] for r in self.pool},
+            eval_ids=[e.id for e in self.shape.evals() if not e.held_out],
+            seed=seed,
+            search="screen",
+        )
         return TuneConfig(**{**fields, **overrides})
 
     def measure(self, seed: int, specs: list | None = None) -> "WorldMeasure":
@@ -197,13 +217,24 @@ class WorldMeasure:
             for spec in self.specs:
                 passed, lost = self.draws(self._rules(selection, spec), eval_ids, offset, samples)
                 outcome = np.where(lost, "infra", np.where(passed, "pass", "fail"))
-                results = [_Result(e, self.category[e], offset + i, str(outcome[j, i]))
-                           for j, e in enumerate(eval_ids) for i in range(samples)]
-                run = SimpleNamespace(id=f"{name}:{_key(sorted(selection.items()), spec.key, offset):x}", model=spec.model,
-                                      params=getattr(spec, "params", {}))
+                results = [
+                    _Result(e, self.category[e], offset + i, str(outcome[j, i]))
+                    for j, e in enumerate(eval_ids)
+                    for i in range(samples)
+                ]
+                run = SimpleNamespace(
+                    id=f"{name}:{_key(sorted(selection.items()), spec.key, offset):x}",
+                    model=spec.model,
+                    params=getattr(spec, "params", {}),
+                )
                 self.calls += len(results)
-                group[spec.key] = RunOutcome(run=run, prompt=SimpleNamespace(tokens=len(selection)), results=results,
-                                             summary={}, new_calls=len(results))
+                group[spec.key] = RunOutcome(
+                    run=run,
+                    prompt=SimpleNamespace(tokens=len(selection)),
+                    results=results,
+                    summary={},
+                    new_calls=len(results),
+                )
             out.append(group)
         return out
 
@@ -215,7 +246,9 @@ class WorldMeasure:
             seen = [{} for _ in points]
             for spec in self.specs:
                 for i, pt in enumerate(points):
-                    passed, lost = self.draws(self._rules(set(pool) - set(pt.dropped), spec), [pt.eval_id], pt.replicate, 1)
+                    passed, lost = self.draws(
+                        self._rules(set(pool) - set(pt.dropped), spec), [pt.eval_id], pt.replicate, 1
+                    )
                     seen[i][spec.key] = None if lost[0, 0] else bool(passed[0, 0])
             self.calls += len(points) * len(self.specs)
             return seen, len(points) * len(self.specs)

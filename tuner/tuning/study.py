@@ -32,8 +32,20 @@ from tuner.tuning.records import Trial
 from tuner.tuning.scoring import TrialScore, score_trial, specs_of, unmeasured_cells
 from tuner.tuning.space import choices, params_of, selection_of
 
-__all__ = ["WINNER_ATTR", "TrialScore", "best_trial", "importance", "load_config", "open_study", "recorder",
-           "score_trial", "set_winner", "specs_of", "trials", "unmeasured_cells"]
+__all__ = [
+    "WINNER_ATTR",
+    "TrialScore",
+    "best_trial",
+    "importance",
+    "load_config",
+    "open_study",
+    "recorder",
+    "score_trial",
+    "set_winner",
+    "specs_of",
+    "trials",
+    "unmeasured_cells",
+]
 
 _CONFIG_ATTR = "tuner_config"
 # The invocation's winner (its selection as sorted JSON), set by each invocation's check: the
@@ -63,8 +75,9 @@ def open_study(storage_url: str, name: str, config: TuneConfig | None = None):
             raise NotFoundError(f"unknown study '{name}' (start it with `tuner tune`)") from None
         load_config(study)  # not a tune study: InputError
         return study
-    study = optuna.create_study(study_name=name, storage=_storage(storage_url), direction="maximize",
-                                load_if_exists=True)
+    study = optuna.create_study(
+        study_name=name, storage=_storage(storage_url), direction="maximize", load_if_exists=True
+    )
     stored = study.user_attrs.get(_CONFIG_ATTR)
     if stored is None:
         study.set_user_attr(_CONFIG_ATTR, config.model_dump_json())
@@ -84,7 +97,11 @@ def _require_existing(storage_url: str, name: str) -> None:
         url = make_url(storage_url)
     except ArgumentError:
         raise InputError(f"--storage {storage_url!r}: not a SQLAlchemy database URL") from None
-    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") and not Path(url.database).is_file():
+    if (
+        url.get_backend_name() == "sqlite"
+        and url.database not in (None, "", ":memory:")
+        and not Path(url.database).is_file()
+    ):
         raise NotFoundError(f"unknown study '{name}' (no study storage at {url.database}; start it with `tuner tune`)")
 
 
@@ -103,8 +120,11 @@ def recorder(study, config: TuneConfig, library):
     from optuna.trial import TrialState
 
     dists = {rid: CategoricalDistribution(choices(library.get(rid))) for rid in config.pool}
-    have = {t.user_attrs.get("selection") for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-            if not t.user_attrs.get("not_measured")}
+    have = {
+        t.user_attrs.get("selection")
+        for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+        if not t.user_attrs.get("not_measured")
+    }
 
     def record(selection: dict[str, str], score: TrialScore, baseline: bool) -> None:
         key = json.dumps(selection, sort_keys=True)
@@ -112,8 +132,12 @@ def recorder(study, config: TuneConfig, library):
             return
         attrs = {**score.model_dump(exclude={"target"}), "selection": key, "baseline": baseline}
         trial = optuna.trial.create_trial(
-            params=params_of(selection, config.pool), distributions=dists, value=score.target, user_attrs=attrs,
-            state=TrialState.COMPLETE if score.target is not None else TrialState.FAIL)
+            params=params_of(selection, config.pool),
+            distributions=dists,
+            value=score.target,
+            user_attrs=attrs,
+            state=TrialState.COMPLETE if score.target is not None else TrialState.FAIL,
+        )
         trial.set_constraint("no_regression", score.constraint)
         study.add_trial(trial)
         if not score.not_measured:
@@ -131,10 +155,19 @@ def trials(study) -> list[Trial]:
     out = []
     for t in study.get_trials(deepcopy=False):
         a = t.user_attrs
-        out.append(Trial(number=t.number, complete=t.state.name == "COMPLETE", value=t.value,
-                         selection=json.loads(a["selection"]) if "selection" in a else selection_of(dict(t.params)),
-                         baseline=bool(a.get("baseline")), feasible=a.get("constraint", 1.0) <= 0,
-                         tokens=int(a.get("tokens", 0)), calls=int(a.get("calls", 0)), run_ids=list(a.get("run_ids") or [])))
+        out.append(
+            Trial(
+                number=t.number,
+                complete=t.state.name == "COMPLETE",
+                value=t.value,
+                selection=json.loads(a["selection"]) if "selection" in a else selection_of(dict(t.params)),
+                baseline=bool(a.get("baseline")),
+                feasible=a.get("constraint", 1.0) <= 0,
+                tokens=int(a.get("tokens", 0)),
+                calls=int(a.get("calls", 0)),
+                run_ids=list(a.get("run_ids") or []),
+            )
+        )
     return out
 
 
@@ -150,22 +183,36 @@ def best_trial(study):
     the fewest changes from the baseline, then fewer tokens), what it chose then. ``None``: none."""
     from optuna.trial import TrialState
 
-    feasible = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-                if t.user_attrs.get("constraint", 1.0) <= 0]
+    feasible = [
+        t
+        for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+        if t.user_attrs.get("constraint", 1.0) <= 0
+    ]
     if not feasible:
         return None
     config = load_config(study) if study.user_attrs.get(_CONFIG_ATTR) else None
     if config is None or config.search == "tpe":
         # Last tie-break by content, not trial number: a resumed study numbered its trials differently.
         baseline = config.baseline_selection if config else {}
-        return max(feasible, key=lambda t: (round(t.value, 9), -_changes(t, baseline), -int(t.user_attrs.get("tokens", 0)),
-                                            _neg_order(t.user_attrs.get("selection", ""))))
+        return max(
+            feasible,
+            key=lambda t: (
+                round(t.value, 9),
+                -_changes(t, baseline),
+                -int(t.user_attrs.get("tokens", 0)),
+                _neg_order(t.user_attrs.get("selection", "")),
+            ),
+        )
     chosen = study.user_attrs.get(WINNER_ATTR)
     if chosen is not None:
         holding = [t for t in feasible if t.user_attrs.get("selection") == chosen]
         return max(holding, key=lambda t: t.number) if holding else None
     passed = [t for t in feasible if not t.user_attrs.get("baseline")]
-    return min(passed, key=lambda t: t.number) if passed else next((t for t in feasible if t.user_attrs.get("baseline")), None)
+    return (
+        min(passed, key=lambda t: t.number)
+        if passed
+        else next((t for t in feasible if t.user_attrs.get("baseline")), None)
+    )
 
 
 def _neg_order(text: str) -> tuple[int, ...]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from tuner.errors import BudgetSpentError, InputError
 from tuner.runs import Harness
 from tuner.tuning.acceptance import NOT_MEASURED, Acceptance, accept
-from tuner.tuning.budgets import cap_of, confirm_budget as confirm_budget_of
+from tuner.tuning.budgets import cap_of
+from tuner.tuning.budgets import confirm_budget as confirm_budget_of
 from tuner.tuning.config import TuneConfig
 from tuner.tuning.confirmation import confirm
 from tuner.tuning.measure import harness_measure
@@ -41,8 +42,14 @@ def baseline_selection(h: Harness, ref: str | None) -> tuple[str, dict[str, str]
 
 
 def build_config(
-    h: Harness, category: str, specs: list, *, samples: int | None = None, tolerance: float | None = None,
-    baseline: str | None = None, seed: int = 0,
+    h: Harness,
+    category: str,
+    specs: list,
+    *,
+    samples: int | None = None,
+    tolerance: float | None = None,
+    baseline: str | None = None,
+    seed: int = 0,
 ) -> TuneConfig:
     """The study's configuration; a setting left ``None`` takes ``TuneConfig``'s default (the CLI
     passes only what the user gave)."""
@@ -67,8 +74,17 @@ def build_config(
 _NOT_CONFIRMED = Confirmation(design="none", stopped="no change")
 
 
-def finish(h: Harness, study, screening: Screening, effects: list, progress=None, *, left: int,
-           confirm_budget: int | None = None, measure=None) -> TuneReport:
+def finish(
+    h: Harness,
+    study,
+    screening: Screening,
+    effects: list,
+    progress=None,
+    *,
+    left: int,
+    confirm_budget: int | None = None,
+    measure=None,
+) -> TuneReport:
     """Confirm the screening's winner and decide. ``left``: the calls the command may still make;
     ``effects``: the screening's rule effects, which are the evidence."""
     config = load_config(study)
@@ -80,19 +96,22 @@ def finish(h: Harness, study, screening: Screening, effects: list, progress=None
     if changed and not screening.not_measured:
         n_held = sum(1 for e in h.suite.evals if e.held_out)
         budget = confirm_budget_of(config, n_held, len(specs), left, confirm_budget)
-        fresh, held, confirmation = confirm(h, config, specs, config.baseline_selection, best_sel, progress,
-                                            budget_calls=budget, measure=measure)
+        fresh, held, confirmation = confirm(
+            h, config, specs, config.baseline_selection, best_sel, progress, budget_calls=budget, measure=measure
+        )
     else:  # nothing to confirm, and nothing to publish (or the check could not be judged)
         fresh, held, confirmation = [], [], _NOT_CONFIRMED
-    evidence = Evidence(rounds=screening.engine.rounds, stopped=screening.engine.stopped,
-                        budget_calls=screening.engine.budget_calls)
+    evidence = Evidence(
+        rounds=screening.engine.rounds, stopped=screening.engine.stopped, budget_calls=screening.engine.budget_calls
+    )
     target = [e for e in effects if e.category == config.category]
     recorded = trials(study)
     tokens = {t.number: t.tokens for t in recorded}
     base_trial = next((t for t in recorded if t.baseline), None)
     acceptance = _decide(config, screening, confirmation, fresh, held, changed, effects)
-    acceptance = acceptance.model_copy(update={"study": study.study_name, "selection": best_sel,
-                                               "selection_hash": selection_hash(best_sel)})
+    acceptance = acceptance.model_copy(
+        update={"study": study.study_name, "selection": best_sel, "selection_hash": selection_hash(best_sel)}
+    )
     return TuneReport(
         study=study.study_name,
         category=config.category,
@@ -118,18 +137,31 @@ def finish(h: Harness, study, screening: Screening, effects: list, progress=None
     )
 
 
-def _decide(config: TuneConfig, screening: Screening, confirmation: Confirmation, fresh, held, changed: bool,
-            effects: list) -> Acceptance:
+def _decide(
+    config: TuneConfig, screening: Screening, confirmation: Confirmation, fresh, held, changed: bool, effects: list
+) -> Acceptance:
     """The acceptance, and, when it could not be judged, why: the check or the confirmation not measured."""
     acceptance = _refused(accept(config.category, fresh, held, changed=changed), screening, changed, effects)
     if screening.not_measured:
-        return acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": [
-            f"the regression check was not measured ({', '.join(screening.not_measured)}: answers lost to provider or "
-            "grader failures); run the same command again to retry them (nothing measured is bought again)"]})
+        return acceptance.model_copy(
+            update={
+                "decision": NOT_MEASURED,
+                "reasons": [
+                    f"the regression check was not measured ({', '.join(screening.not_measured)}: answers lost to provider or "
+                    "grader failures); run the same command again to retry them (nothing measured is bought again)"
+                ],
+            }
+        )
     if confirmation.stopped == "no budget":
-        return acceptance.model_copy(update={"decision": NOT_MEASURED, "reasons": [
-            f"the confirmation was not measured: its {confirmation.budget_calls} calls (what the cap left) are less than "
-            "one fresh sample of every eval for both prompts; a larger --budget-calls (or --confirm-budget) goes on from here"]})
+        return acceptance.model_copy(
+            update={
+                "decision": NOT_MEASURED,
+                "reasons": [
+                    f"the confirmation was not measured: its {confirmation.budget_calls} calls (what the cap left) are less than "
+                    "one fresh sample of every eval for both prompts; a larger --budget-calls (or --confirm-budget) goes on from here"
+                ],
+            }
+        )
     return acceptance
 
 
@@ -140,14 +172,21 @@ def _refused(acceptance: Acceptance, screening: Screening, changed: bool, effect
         return acceptance
     open_ = sum(1 for e in effects if e.verdict == "undecided")  # the screening's cells: all on the target's evals
     if screening.changes:
-        what = ("the changes the screening decided" if screening.chosen_by == "decided"
-                else "the screening's best bet (no change was decided)")
+        what = (
+            "the changes the screening decided"
+            if screening.chosen_by == "decided"
+            else "the screening's best bet (no change was decided)"
+        )
         where = "; ".join(", ".join(cells) for cells in screening.refused if cells)
-        reason = (f"{what} ({', '.join(screening.changes)}) refused by the regression check: a drop is "
-                  f"established in another category{f' ({where})' if where else ''}")
+        reason = (
+            f"{what} ({', '.join(screening.changes)}) refused by the regression check: a drop is "
+            f"established in another category{f' ({where})' if where else ''}"
+        )
     elif open_:
-        reason = (f"the screening decided no change within its {screening.engine.budget_calls} calls: {open_} of "
-                  f"{len(effects)} questions are still undecided (a larger --budget-calls goes on from here)")
+        reason = (
+            f"the screening decided no change within its {screening.engine.budget_calls} calls: {open_} of "
+            f"{len(effects)} questions are still undecided (a larger --budget-calls goes on from here)"
+        )
     else:
         reason = "the screening found every rule and phrasing of the pool to make no meaningful difference"
     return acceptance.model_copy(update={"reasons": [reason]})
@@ -170,8 +209,10 @@ def tune(
     ``placebo_seed`` (``tuner.tuning.placebo``); ``budget_calls`` is what the rest shares (the CLI's
     cap holds the arm's calls on top of it, so a lost call makes only the arm "not measured")."""
     if config.search != "screen":
-        raise InputError("this configuration is of the TPE search, which was removed (docs/tune-and-publish.md); "
-                         "its study can still be published, not continued")
+        raise InputError(
+            "this configuration is of the TPE search, which was removed (docs/tune-and-publish.md); "
+            "its study can still be published, not continued"
+        )
     study = open_study(storage or h.db_url, study_name or config.default_study_name, config)
     # Recorded as running from the start: `publish` takes the latest *finished* study, and an
     # interrupted one shows as such in the viewer.
@@ -184,8 +225,15 @@ def tune(
     try:
         cap = cap_of(config, budget_calls)
         screening, effects = screen(h, study, config, run_progress, cap=cap)
-        report = finish(h, study, screening, effects, run_progress, confirm_budget=confirm_budget,
-                        left=max(0, cap - screening.calls))
+        report = finish(
+            h,
+            study,
+            screening,
+            effects,
+            run_progress,
+            confirm_budget=confirm_budget,
+            left=max(0, cap - screening.calls),
+        )
         if placebo:
             report = report.model_copy(update={"placebo": _placebo(h, config, report, placebo_seed, run_progress)})
     except BaseException as exc:
@@ -204,8 +252,9 @@ def _placebo(h: Harness, config: TuneConfig, report: TuneReport, seed: int, prog
     if not report.accepted:
         return not_run(seed)
     specs = specs_of(config)
-    return placebo_arm(h, config, specs, report.best_selection, seed, harness_measure(h, specs, progress),
-                       turn=getattr(h, "turns", 1))
+    return placebo_arm(
+        h, config, specs, report.best_selection, seed, harness_measure(h, specs, progress), turn=getattr(h, "turns", 1)
+    )
 
 
 def _link_runs(h: Harness, exp_id: str, study, report: TuneReport) -> None:

@@ -23,7 +23,11 @@ _FINDINGS = ("helps", "hurts")
 def verdict_counts(effects: list[dict]) -> dict[str, int]:
     """{verdict: cells} of recorded effects, in reading order (every verdict present, zeros kept for the four
     the rule-effect engine gives)."""
-    counts = {v: 0 for v in _EFFECT_ORDER[:4]} if any(e.get("verdict") in _EFFECT_ORDER[:4] for e in effects) or not effects else {}
+    counts = (
+        {v: 0 for v in _EFFECT_ORDER[:4]}
+        if any(e.get("verdict") in _EFFECT_ORDER[:4] for e in effects) or not effects
+        else {}
+    )
     for e in effects:
         v = e.get("verdict") or "no verdict recorded"
         counts[v] = counts.get(v, 0) + 1
@@ -39,8 +43,11 @@ def headline(exp: dict) -> str:
     """One line for the home page: the experiment's answer as recorded (or its state while it has none)."""
     result, kind = exp.get("result") or {}, exp["kind"]
     if not result:
-        return {"running": "running: no answer yet", "interrupted": "interrupted: the same command resumes it",
-                "failed": "failed"}.get(exp.get("status") or "", "no result recorded")
+        return {
+            "running": "running: no answer yet",
+            "interrupted": "interrupted: the same command resumes it",
+            "failed": "failed",
+        }.get(exp.get("status") or "", "no result recorded")
     if kind == "tune":
         a = result.get("acceptance") or {}
         decision = a.get("decision")
@@ -55,8 +62,10 @@ def headline(exp: dict) -> str:
     if kind == "ablate":
         return _counts_text(verdict_counts(result.get("effects") or []))
     if kind == "compare":
-        line = (f"{result.get('improvements', 0)} improved · {result.get('regressions', 0)} regressed · "
-                f"{result.get('not_measured', 0)} not measured")
+        line = (
+            f"{result.get('improvements', 0)} improved · {result.get('regressions', 0)} regressed · "
+            f"{result.get('not_measured', 0)} not measured"
+        )
         return line
     if kind == "run":
         rates = [r.get("overall") or {} for r in (result.get("runs") or {}).values()]
@@ -116,8 +125,11 @@ def _pairs(store, before: list[str], after: list[str]) -> list[dict]:
     """Runs of the two sides paired by model (the side by side compares one model's two runs)."""
     keys = _model_keys(store, [*before, *after])
     by_key = {keys[r][0]: r for r in before if r in keys}
-    return [{"model": keys[r][1], "before": by_key[keys[r][0]], "after": r}
-            for r in after if r in keys and keys[r][0] in by_key]
+    return [
+        {"model": keys[r][1], "before": by_key[keys[r][0]], "after": r}
+        for r in after
+        if r in keys and keys[r][0] in by_key
+    ]
 
 
 # A cell as the check records it: "model · category" (a model label may hold parentheses, never " · ").
@@ -133,8 +145,12 @@ def _refused_trial(store, study: str) -> dict | None:
         return None
     named = [c for c in refused.get("regressed") or [] if isinstance(c, str)]
     cells = [m.groupdict() for c in named if (m := _CELL.match(c))]
-    return {"trial": refused["number"], "cells": named, "category": cells[0]["category"] if cells else None,
-            "pairs": _pairs(store, base.get("run_ids") or [], refused.get("run_ids") or [])}
+    return {
+        "trial": refused["number"],
+        "cells": named,
+        "category": cells[0]["category"] if cells else None,
+        "pairs": _pairs(store, base.get("run_ids") or [], refused.get("run_ids") or []),
+    }
 
 
 def _confirm_pairs(store, exp_id: str) -> list[dict]:
@@ -169,18 +185,27 @@ def tune_answer(store, project, exp: dict) -> dict:
         worst = next((c for c in down if c.get("check") == "regressed"), down[0] if down else None)
         pairs = _confirm_pairs(store, exp["id"])
         if pairs:
-            show = {"what": "the confirmation's first round, baseline and winner on the same fresh samples",
-                    "category": worst.get("category") if worst else target, "pairs": pairs}
+            show = {
+                "what": "the confirmation's first round, baseline and winner on the same fresh samples",
+                "category": worst.get("category") if worst else target,
+                "pairs": pairs,
+            }
     elif decision == "accepted":
         pairs = _confirm_pairs(store, exp["id"])
         if pairs:
-            show = {"what": "the confirmation's first round, baseline and winner on the same fresh samples",
-                    "category": target, "pairs": pairs}
+            show = {
+                "what": "the confirmation's first round, baseline and winner on the same fresh samples",
+                "category": target,
+                "pairs": pairs,
+            }
     elif decision == "no change" and screening.get("changes"):
         refused = _refused_trial(store, exp["name"])
         if refused and refused["pairs"]:
-            show = {"what": f"the regression check: the baseline's trial and trial {refused['trial']} (the refused change)",
-                    "category": refused["category"], "pairs": refused["pairs"]}
+            show = {
+                "what": f"the regression check: the baseline's trial and trial {refused['trial']} (the refused change)",
+                "category": refused["category"],
+                "pairs": refused["pairs"],
+            }
     decided = [e for e in effects if e.get("verdict") in _FINDINGS]
     reasons = list(acceptance.get("reasons") or [])
     if decision == "accepted" and not reasons:
@@ -189,20 +214,36 @@ def tune_answer(store, project, exp: dict) -> dict:
         up = [c for c in cells if c.get("check") == "improved"]
         reasons = [f"{c['model']} · {c['category']} ({c['split']}) improved: {_pct(c)}" for c in up]
         drops = acceptance.get("drops") or []
-        reasons.append(f"no drop is established in another cell ({len(drops)} tested)" if drops else
-                       f"no other cell points down ({len(cells) - len(up)} checked)")
+        reasons.append(
+            f"no drop is established in another cell ({len(drops)} tested)"
+            if drops
+            else f"no other cell points down ({len(cells) - len(up)} checked)"
+        )
     return {
-        "decision": decision, "reasons": reasons, "target": target,
-        "baseline": result.get("baseline") or (exp.get("config") or {}).get("baseline"), "recorded": bool(result),
+        "decision": decision,
+        "reasons": reasons,
+        "target": target,
+        "baseline": result.get("baseline") or (exp.get("config") or {}).get("baseline"),
+        "recorded": bool(result),
         "changes": _changes(baseline, best) if best else [],
-        "screened": {"changes": screening.get("changes") or [], "chosen_by": screening.get("chosen_by"),
-                     "questions": screening.get("factors"), "stopped": (screening.get("engine") or {}).get("stopped"),
-                     "leads": screening.get("leads") or [], "continue": screening.get("continue")}
-        if screening else None,
-        "counts": verdict_counts(effects), "decided": decided,
-        "helps": result.get("found_helpful") or [], "hurts": result.get("found_harmful") or [],
+        "screened": {
+            "changes": screening.get("changes") or [],
+            "chosen_by": screening.get("chosen_by"),
+            "questions": screening.get("factors"),
+            "stopped": (screening.get("engine") or {}).get("stopped"),
+            "leads": screening.get("leads") or [],
+            "continue": screening.get("continue"),
+        }
+        if screening
+        else None,
+        "counts": verdict_counts(effects),
+        "decided": decided,
+        "helps": result.get("found_helpful") or [],
+        "hurts": result.get("found_harmful") or [],
         "cells": [c for c in acceptance.get("cells") or []],
-        "show": show, "report": report_of(project, exp), "publish": decision == "accepted",
+        "show": show,
+        "report": report_of(project, exp),
+        "publish": decision == "accepted",
     }
 
 
@@ -212,23 +253,38 @@ def tune_answer(store, project, exp: dict) -> dict:
 def ablate_answer(project, exp: dict) -> dict:
     result = exp.get("result") or {}
     effects = result.get("effects") or []
-    decided = sorted((e for e in effects if e.get("verdict") in (*_FINDINGS, "no meaningful effect")),
-                     key=lambda e: (e.get("verdict") not in _FINDINGS, e.get("category", ""), -abs(e.get("delta") or 0)))
+    decided = sorted(
+        (e for e in effects if e.get("verdict") in (*_FINDINGS, "no meaningful effect")),
+        key=lambda e: (e.get("verdict") not in _FINDINGS, e.get("category", ""), -abs(e.get("delta") or 0)),
+    )
     adaptive = result.get("adaptive") or {}
-    return {"counts": verdict_counts(effects), "decided": decided, "cells": len(effects),
-            "design": result.get("design"), "stopped": adaptive.get("stopped"), "budget": adaptive.get("budget_calls"),
-            "leads": adaptive.get("leads") or [], "continue": adaptive.get("continue"),
-            "report": report_of(project, exp)}
+    return {
+        "counts": verdict_counts(effects),
+        "decided": decided,
+        "cells": len(effects),
+        "design": result.get("design"),
+        "stopped": adaptive.get("stopped"),
+        "budget": adaptive.get("budget_calls"),
+        "leads": adaptive.get("leads") or [],
+        "continue": adaptive.get("continue"),
+        "report": report_of(project, exp),
+    }
 
 
 def compare_answer(project, exp: dict) -> dict:
     result = exp.get("result") or {}
     cells = [c for c in result.get("cells") or [] if isinstance(c, dict) and "category" in c]
-    return {"cells": cells, "recorded": bool(cells), "report": report_of(project, exp),
-            "improvements": result.get("improvements", 0), "regressions": result.get("regressions", 0),
-            "not_measured": result.get("not_measured", 0), "exit_code": result.get("exit_code"),
-            "placebo": result.get("placebo") if isinstance(result.get("placebo"), dict) else None,
-            "helps": [h for h in result.get("helps") or [] if isinstance(h, dict) and "claim" in h]}
+    return {
+        "cells": cells,
+        "recorded": bool(cells),
+        "report": report_of(project, exp),
+        "improvements": result.get("improvements", 0),
+        "regressions": result.get("regressions", 0),
+        "not_measured": result.get("not_measured", 0),
+        "exit_code": result.get("exit_code"),
+        "placebo": result.get("placebo") if isinstance(result.get("placebo"), dict) else None,
+        "helps": [h for h in result.get("helps") or [] if isinstance(h, dict) and "claim" in h],
+    }
 
 
 def run_answer(exp: dict) -> dict:

@@ -33,11 +33,16 @@ class ApiError(Exception):
         self.status = status
 
 
-def require_caller(request: Request,
-                   credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
+def require_caller(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+) -> str:
     who = api_identity(request, credentials)
     if who is None:
-        reason = "missing credentials" if credentials is None and not request.headers.get("authorization") else "invalid or revoked key"
+        reason = (
+            "missing credentials"
+            if credentials is None and not request.headers.get("authorization")
+            else "invalid or revoked key"
+        )
         raise ApiError(401, f"{reason}: send Authorization: Bearer <key> (create one with `tuner keys create`)")
     return who
 
@@ -72,9 +77,16 @@ def _int(params: dict, name: str, lo: int, hi: int) -> int | None:
 def _filter(params: dict, store, **extra):
     from tuner.sessions import session_filter
 
-    return session_filter(status=params.get("status"), tag=params.get("tag"), model=params.get("model"),
-                          category=params.get("category"), run=params.get("run"), eval=params.get("eval"),
-                          outcome=params.get("outcome"), **extra)
+    return session_filter(
+        status=params.get("status"),
+        tag=params.get("tag"),
+        model=params.get("model"),
+        category=params.get("category"),
+        run=params.get("run"),
+        eval=params.get("eval"),
+        outcome=params.get("outcome"),
+        **extra,
+    )
 
 
 @router.get("/export")
@@ -98,8 +110,14 @@ def export(request: Request, caller: Caller) -> Response:
     filt = _filter(params, store, keys=tuple(keys) if keys is not None else None)
     result = stream_export(store, fmt, filt, limit)
     # Streamed a batch of conversations at a time: a large export never sits whole in memory.
-    return StreamingResponse(result.chunks, media_type=result.media_type, headers={
-        "Content-Disposition": f'attachment; filename="{result.filename}"', "X-Tuner-Sessions": str(result.sessions)})
+    return StreamingResponse(
+        result.chunks,
+        media_type=result.media_type,
+        headers={
+            "Content-Disposition": f'attachment; filename="{result.filename}"',
+            "X-Tuner-Sessions": str(result.sessions),
+        },
+    )
 
 
 @router.get("/sessions")
@@ -116,8 +134,14 @@ def sessions(request: Request, caller: Caller) -> JSONResponse:
     store = request.app.state.store
     filt = _filter(params, store, ready=None if ready is None else ready == "true")
     page = list_sessions(store, filt, limit=limit, offset=offset)
-    return JSONResponse({"sessions": [s.model_dump(mode="json") for s in page.items], "offset": offset,
-                         "limit": limit, "has_more": page.has_more})
+    return JSONResponse(
+        {
+            "sessions": [s.model_dump(mode="json") for s in page.items],
+            "offset": offset,
+            "limit": limit,
+            "has_more": page.has_more,
+        }
+    )
 
 
 @router.post("/labels")

@@ -24,8 +24,13 @@ TEMPLATES = Path(__file__).parent / "templates"
 def _templates() -> Jinja2Templates:
     from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["j2", "html"], default=True),
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(["j2", "html"], default=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     from tuner.hashing import short
 
     env.filters["short"] = short
@@ -62,8 +67,12 @@ def create_app(store, project, login: Login | None = None, *, allowed_hosts: Seq
 
     @app.exception_handler(pages.LoginRequired)
     def _login_required(request: Request, exc: pages.LoginRequired) -> HTMLResponse:
-        note = ("This browser's session has ended (it expired, was logged out, or the API key that opened it "
-                "was revoked): log in again." if exc.ended else "")
+        note = (
+            "This browser's session has ended (it expired, was logged out, or the API key that opened it "
+            "was revoked): log in again."
+            if exc.ended
+            else ""
+        )
         return pages.login_page(request, note=note)
 
     @app.exception_handler(api.ApiError)
@@ -77,8 +86,9 @@ def create_app(store, project, login: Login | None = None, *, allowed_hosts: Seq
         from tuner.errors import NotFoundError
 
         code = 404 if isinstance(exc, NotFoundError) else 400
-        return app.state.templates.TemplateResponse(request, "error.html.j2", {"message": str(exc), "tab": ""},
-                                                    status_code=code)
+        return app.state.templates.TemplateResponse(
+            request, "error.html.j2", {"message": str(exc), "tab": ""}, status_code=code
+        )
 
     @app.exception_handler(RequestValidationError)
     def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:

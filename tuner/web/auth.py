@@ -63,8 +63,15 @@ class Login:
     """The one-time login tokens (the one `tuner serve` printed, and any minted since) and the
     viewer sessions they opened; both expire (see the module docstring)."""
 
-    def __init__(self, token: str | None = None, *, idle: float = 12 * HOUR, lifetime: float = 7 * 24 * HOUR,
-                 link_ttl: float = HOUR, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        token: str | None = None,
+        *,
+        idle: float = 12 * HOUR,
+        lifetime: float = 7 * 24 * HOUR,
+        link_ttl: float = HOUR,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         if min(idle, lifetime, link_ttl) <= 0:
             raise ValueError("session and link lifetimes must be positive")
         self.idle, self.lifetime, self.link_ttl = idle, lifetime, link_ttl

@@ -19,8 +19,23 @@ from tuner.store.results import category_rows, eval_results
 from tuner.store.runs import known_categories, known_models, list_runs, resolve_run_prefixes
 from tuner.store.sessions import session_labels
 
-__all__ = ["RunsPage", "runs_page", "category_results", "eval_results", "labels_for", "file_diffs", "Suites",
-           "known_models", "known_categories", "experiments", "report_files", "prompt", "resolve_run_prefixes", "report_run", "report_twin"]
+__all__ = [
+    "RunsPage",
+    "runs_page",
+    "category_results",
+    "eval_results",
+    "labels_for",
+    "file_diffs",
+    "Suites",
+    "known_models",
+    "known_categories",
+    "experiments",
+    "report_files",
+    "prompt",
+    "resolve_run_prefixes",
+    "report_run",
+    "report_twin",
+]
 
 
 class RunsPage(BaseModel):
@@ -30,8 +45,15 @@ class RunsPage(BaseModel):
     has_more: bool
 
 
-def runs_page(store, *, offset: int = 0, limit: int = 50, model: str | None = None, suite: str | None = None,
-              include_parts: bool = False) -> RunsPage:
+def runs_page(
+    store,
+    *,
+    offset: int = 0,
+    limit: int = 50,
+    model: str | None = None,
+    suite: str | None = None,
+    include_parts: bool = False,
+) -> RunsPage:
     """A page of runs; the parts of ablations and tunes only with ``include_parts`` (see tuner.store.runs)."""
     rows = list_runs(store, model=model, suite=suite, include_parts=include_parts, limit=limit + 1, offset=offset)
     return RunsPage(runs=rows[:limit], offset=offset, limit=limit, has_more=len(rows) > limit)
@@ -104,11 +126,31 @@ def file_diffs(reference: dict[str, str], answer: dict[str, str]) -> list[dict]:
     for path in sorted(set(reference) | set(answer)):
         a = reference.get(path, "").splitlines(keepends=False)
         b = answer.get(path, "").splitlines(keepends=False)
-        lines = list(difflib.unified_diff(a, b, f"reference/{path}" if path in reference else "/dev/null",
-                                          f"answer/{path}" if path in answer else "/dev/null", lineterm="", n=3))
+        lines = list(
+            difflib.unified_diff(
+                a,
+                b,
+                f"reference/{path}" if path in reference else "/dev/null",
+                f"answer/{path}" if path in answer else "/dev/null",
+                lineterm="",
+                n=3,
+            )
+        )
         tagged = [{"kind": _kind(line), "text": line} for line in lines]
-        out.append({"path": path, "lines": tagged, "same": not lines,
-                    "state": "missing" if path not in answer else "extra" if path not in reference else "changed" if lines else "same"})
+        out.append(
+            {
+                "path": path,
+                "lines": tagged,
+                "same": not lines,
+                "state": "missing"
+                if path not in answer
+                else "extra"
+                if path not in reference
+                else "changed"
+                if lines
+                else "same",
+            }
+        )
     return out
 
 
@@ -131,8 +173,11 @@ class Suites:
         if self._by_name is None:
             from tuner.evals import load_suite
 
-            roots = [self.project.suite_root, self.project.root / "evals",
-                     *sorted(p.parent for p in (self.project.root / "suites").glob("*/suite.toml"))]
+            roots = [
+                self.project.suite_root,
+                self.project.root / "evals",
+                *sorted(p.parent for p in (self.project.root / "suites").glob("*/suite.toml")),
+            ]
             self._by_name = {}
             for root in dict.fromkeys(r.resolve() for r in roots):
                 try:
@@ -157,4 +202,3 @@ class Suites:
             if wanted <= {e.id for e in suite.evals}:
                 return name
         return None
-

@@ -36,8 +36,17 @@ def _from_source(source: dict, *, href: str, label: str, when, suite: str | None
     for e in source.get("effects") or source.get("rule_effects") or []:
         if not isinstance(e, dict) or not e.get("rule") or not e.get("category"):
             continue
-        out.append({**e, "source": label, "href": href, "when": when, "suite": suite, "design": design or "adaptive",
-                    "decided_by": _decided_by(e, "adaptive" if tune else design, adaptive)})
+        out.append(
+            {
+                **e,
+                "source": label,
+                "href": href,
+                "when": when,
+                "suite": suite,
+                "design": design or "adaptive",
+                "decided_by": _decided_by(e, "adaptive" if tune else design, adaptive),
+            }
+        )
     return out
 
 
@@ -53,8 +62,13 @@ def measured_effects(store, project, suite_of: Callable[[list[str]], str | None]
         if suite is None and suite_of is not None:
             evals = config.get("evals") or config.get("eval_ids") or (exp["result"] or {}).get("eval_ids")
             suite = suite_of(evals) if isinstance(evals, list) else None
-        effects += _from_source(exp["result"], href=f"/experiments/{exp['id']}", label=f"{exp['kind']} {exp['name']}",
-                                when=exp.get("updated_at"), suite=suite)
+        effects += _from_source(
+            exp["result"],
+            href=f"/experiments/{exp['id']}",
+            label=f"{exp['kind']} {exp['name']}",
+            when=exp.get("updated_at"),
+            suite=suite,
+        )
     folder = project.reports / "ablate"
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
@@ -65,9 +79,13 @@ def measured_effects(store, project, suite_of: Callable[[list[str]], str | None]
             continue
         rel = path.with_suffix(".md").relative_to(project.reports).as_posix()
         evals = body.get("eval_ids")
-        effects += _from_source(body, href=f"/reports/{rel}", label=f"report {path.stem}",
-                                when=datetime.fromtimestamp(path.stat().st_mtime),
-                                suite=suite_of(evals) if suite_of and isinstance(evals, list) else None)
+        effects += _from_source(
+            body,
+            href=f"/reports/{rel}",
+            label=f"report {path.stem}",
+            when=datetime.fromtimestamp(path.stat().st_mtime),
+            suite=suite_of(evals) if suite_of and isinstance(evals, list) else None,
+        )
     return effects
 
 
@@ -90,8 +108,13 @@ def effect_matrix(effects: list[dict], *, suite: str = "", model: str = "", orde
     cats_seen = {c for _, _, c in latest}
     categories = [c for c in (order or []) if c in cats_seen] + sorted(cats_seen - set(order or []))
     models = sorted({m for m, _, _ in latest})
-    per_model = {m: {"rules": sorted({r for mm, r, _ in latest if mm == m}),
-                     "cells": {(r, c): e for (mm, r, c), e in latest.items() if mm == m}} for m in models}
+    per_model = {
+        m: {
+            "rules": sorted({r for mm, r, _ in latest if mm == m}),
+            "cells": {(r, c): e for (mm, r, c), e in latest.items() if mm == m},
+        }
+        for m in models
+    }
     by_category = {}
     for c in categories:
         cells = [e for (m, r, cc), e in latest.items() if cc == c]
@@ -101,8 +124,13 @@ def effect_matrix(effects: list[dict], *, suite: str = "", model: str = "", orde
             "no_effect": sum(1 for e in cells if e.get("verdict") == "no meaningful effect"),
             "open": sum(1 for e in cells if e.get("verdict") not in DECIDED),
         }
-    return {"models": models, "categories": categories, "per_model": per_model, "by_category": by_category,
-            "cells": len(latest)}
+    return {
+        "models": models,
+        "categories": categories,
+        "per_model": per_model,
+        "by_category": by_category,
+        "cells": len(latest),
+    }
 
 
 def rule_summaries(matrix: dict) -> dict[str, dict]:

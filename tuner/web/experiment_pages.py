@@ -19,8 +19,15 @@ router = APIRouter()
 
 
 @router.get("/", dependencies=[Viewer])
-def home(request: Request, kind: str = "", suite: str = "", model: str = "", set_name: Annotated[str, Query(alias="set")] = "",
-         status: str = "", since: str = "") -> HTMLResponse:
+def home(
+    request: Request,
+    kind: str = "",
+    suite: str = "",
+    model: str = "",
+    set_name: Annotated[str, Query(alias="set")] = "",
+    status: str = "",
+    since: str = "",
+) -> HTMLResponse:
     """Experiments first: what a person started (compare, tune, ablate, analyze, plain runs), each
     with its answer and what it spent."""
     from tuner.web.data import known_models
@@ -31,15 +38,31 @@ def home(request: Request, kind: str = "", suite: str = "", model: str = "", set
     from tuner.web.views import costs_chart
 
     suites = request.app.state.suites
-    items = list_experiments(store, filt, cache=request.app.state.usage, suite_of=suites.suite_of,
-                             project=request.app.state.project, loaded_suites=suites.all())
-    return _render(request, "home.html.j2", items=items, costs=costs_chart(items), chosen=filt, total=totals(items),
-                   known=known_values(store), models=known_models(store), tab="home")
+    items = list_experiments(
+        store,
+        filt,
+        cache=request.app.state.usage,
+        suite_of=suites.suite_of,
+        project=request.app.state.project,
+        loaded_suites=suites.all(),
+    )
+    return _render(
+        request,
+        "home.html.j2",
+        items=items,
+        costs=costs_chart(items),
+        chosen=filt,
+        total=totals(items),
+        known=known_values(store),
+        models=known_models(store),
+        tab="home",
+    )
 
 
 @router.get("/experiments/{exp_id}", dependencies=[Viewer])
-def experiment_page(request: Request, exp_id: str,
-                    points: Annotated[int | None, Query(ge=0, le=MAX_OFFSET)] = None) -> HTMLResponse:
+def experiment_page(
+    request: Request, exp_id: str, points: Annotated[int | None, Query(ge=0, le=MAX_OFFSET)] = None
+) -> HTMLResponse:
     """An experiment, leading with its answer (what its command recorded it decided); its runs and
     design points follow, collapsed (the points' rows only when asked for: ``?points=N``)."""
     from tuner.web import answers
@@ -49,13 +72,22 @@ def experiment_page(request: Request, exp_id: str,
     store, project = request.app.state.store, request.app.state.project
     detail = experiment_detail(store, exp_id, cache=request.app.state.usage)
     exp = detail["experiment"]
-    answer = {"tune": lambda: answers.tune_answer(store, project, exp),
-              "ablate": lambda: answers.ablate_answer(project, exp),
-              "compare": lambda: answers.compare_answer(project, exp),
-              "run": lambda: answers.run_answer(exp)}.get(exp["kind"], lambda: None)()
-    return _render(request, "experiment.html.j2", **detail, answer=answer, charts=_experiment_charts(request, detail),
-                   pairs=_pairs(detail), design=design_points_view(store, exp["id"], offset=points or 0, rows=points is not None),
-                   tab="home")
+    answer = {
+        "tune": lambda: answers.tune_answer(store, project, exp),
+        "ablate": lambda: answers.ablate_answer(project, exp),
+        "compare": lambda: answers.compare_answer(project, exp),
+        "run": lambda: answers.run_answer(exp),
+    }.get(exp["kind"], lambda: None)()
+    return _render(
+        request,
+        "experiment.html.j2",
+        **detail,
+        answer=answer,
+        charts=_experiment_charts(request, detail),
+        pairs=_pairs(detail),
+        design=design_points_view(store, exp["id"], offset=points or 0, rows=points is not None),
+        tab="home",
+    )
 
 
 def _pairs(detail: dict) -> list[dict]:
@@ -65,8 +97,14 @@ def _pairs(detail: dict) -> list[dict]:
     for x in detail["by_role"].get("after", []):
         b = before.get(x["run"].model_key)
         if b is not None:
-            out.append({"before": b.id, "after": x["run"].id, "model_key": x["run"].model_key,
-                        "label": f"{x['run'].model}: {b.set_name} -> {x['run'].set_name}"})
+            out.append(
+                {
+                    "before": b.id,
+                    "after": x["run"].id,
+                    "model_key": x["run"].model_key,
+                    "label": f"{x['run'].model}: {b.set_name} -> {x['run'].set_name}",
+                }
+            )
     return out
 
 
@@ -83,7 +121,9 @@ def published_page(request: Request, name: str, version: str) -> HTMLResponse:
     from tuner.web.published import published_version
 
     v = published_version(request.app.state.project, request.app.state.suites.all(), name, version)
-    usage = experiment_usage(request.app.state.store, {"publish": v["run_ids"]}, cache=request.app.state.usage)["publish"]
+    usage = experiment_usage(request.app.state.store, {"publish": v["run_ids"]}, cache=request.app.state.usage)[
+        "publish"
+    ]
     return _render(request, "published.html.j2", v=v, usage=usage, tab="home")
 
 
@@ -99,12 +139,19 @@ def pick_runs(request: Request, before: str = "", after: str = "", model: str = 
 
 
 @router.get("/compare/{before}/{after}", dependencies=[Viewer])
-def side_by_side_page(request: Request, before: str, after: str, every: Annotated[str, Query(alias="all")] = "",
-                      category: str = "", flips: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0) -> HTMLResponse:
+def side_by_side_page(
+    request: Request,
+    before: str,
+    after: str,
+    every: Annotated[str, Query(alias="all")] = "",
+    category: str = "",
+    flips: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+) -> HTMLResponse:
     from tuner.web.sidebyside import side_by_side
 
-    data = side_by_side(request.app.state.store, before, after, only_changed=every != "1", category=category or None,
-                        offset=flips)
+    data = side_by_side(
+        request.app.state.store, before, after, only_changed=every != "1", category=category or None, offset=flips
+    )
     return _render(request, "sidebyside.html.j2", **data, tab="compare")
 
 
@@ -113,10 +160,20 @@ def rule_view(request: Request, rule_id: str) -> HTMLResponse:
     from tuner.web.rules import rule_page
     from tuner.web.views import effects_forest
 
-    data = rule_page(request.app.state.store, request.app.state.project, request.app.state.suites.all(), rule_id,
-                     suite_of=request.app.state.suites.suite_of)
-    return _render(request, "rule.html.j2", **data, forest=effects_forest(data["effects"]) if data["effects"] else None,
-                   tab="rules")
+    data = rule_page(
+        request.app.state.store,
+        request.app.state.project,
+        request.app.state.suites.all(),
+        rule_id,
+        suite_of=request.app.state.suites.suite_of,
+    )
+    return _render(
+        request,
+        "rule.html.j2",
+        **data,
+        forest=effects_forest(data["effects"]) if data["effects"] else None,
+        tab="rules",
+    )
 
 
 @router.get("/effects", dependencies=[Viewer])
@@ -130,11 +187,21 @@ def effects_page(request: Request, suite: str = "", model: str = "", category: s
     known = suites.get(suite)
     matrix = effect_matrix(effects, suite=suite, model=model, order=known.categories if known else None)
     if category and category not in matrix["categories"]:
-        raise NotFoundError(f"no rule effect measured in category '{category}'"
-                            + (f" (measured: {', '.join(matrix['categories'])})" if matrix["categories"] else ""))
-    return _render(request, "effects.html.j2", matrix=matrix, category=category, suite=suite, model=model,
-                   suites=sorted({e["suite"] for e in effects if e.get("suite")}),
-                   models=sorted({e["model"] for e in effects}), tab="effects")
+        raise NotFoundError(
+            f"no rule effect measured in category '{category}'"
+            + (f" (measured: {', '.join(matrix['categories'])})" if matrix["categories"] else "")
+        )
+    return _render(
+        request,
+        "effects.html.j2",
+        matrix=matrix,
+        category=category,
+        suite=suite,
+        model=model,
+        suites=sorted({e["suite"] for e in effects if e.get("suite")}),
+        models=sorted({e["model"] for e in effects}),
+        tab="effects",
+    )
 
 
 @router.get("/rules", dependencies=[Viewer])
@@ -144,5 +211,10 @@ def rules_index(request: Request) -> HTMLResponse:
 
     suites = request.app.state.suites
     matrix = effect_matrix(measured_effects(request.app.state.store, request.app.state.project, suites.suite_of))
-    return _render(request, "rules.html.j2", rules=all_rules(request.app.state.project, suites.all()),
-                   effects=rule_summaries(matrix), tab="rules")
+    return _render(
+        request,
+        "rules.html.j2",
+        rules=all_rules(request.app.state.project, suites.all()),
+        effects=rule_summaries(matrix),
+        tab="rules",
+    )

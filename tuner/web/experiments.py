@@ -89,9 +89,16 @@ def _since(text: str) -> datetime | None:
         raise InputError(f"since {text!r}: a date as YYYY-MM-DD") from None
 
 
-def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int = 100, cache=None,
-                     suite_of: Callable[[list[str]], str | None] | None = None, project=None,
-                     loaded_suites: list | None = None) -> list[ExperimentItem]:
+def list_experiments(
+    store,
+    filt: ExperimentFilter | None = None,
+    *,
+    limit: int = 100,
+    cache=None,
+    suite_of: Callable[[list[str]], str | None] | None = None,
+    project=None,
+    loaded_suites: list | None = None,
+) -> list[ExperimentItem]:
     """Experiments newest first, each with its suites, models, sets, answer, and what it spent.
     ``suite_of(eval ids)`` names the suite of an experiment that recorded neither runs nor its suite;
     with ``project`` (and ``loaded_suites``), published versions are listed too (kind ``publish``)."""
@@ -117,21 +124,47 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
                 if not suites and suite_of and isinstance(config.get("evals") or config.get("eval_ids"), list):
                     found = suite_of(config.get("evals") or config.get("eval_ids"))
                     suites = [found] if found else []
-            models = sorted({facts[r][0] for r in runs if r in facts} or point_models.get(e["id"], set()) or set(models))
+            models = sorted(
+                {facts[r][0] for r in runs if r in facts} or point_models.get(e["id"], set()) or set(models)
+            )
             sets = sorted(set(sets) | {facts[r][1] for r in runs if r in facts and not _legacy_part(facts[r][1])})
-            items.append((ExperimentItem(id=e["id"], kind=e["kind"], name=e["name"], href=_href(e, runs), status=e["status"],
-                                         suites=suites, models=models, sets=sets, answer=headline(e),
-                                         when=e["updated_at"]), runs))
+            items.append(
+                (
+                    ExperimentItem(
+                        id=e["id"],
+                        kind=e["kind"],
+                        name=e["name"],
+                        href=_href(e, runs),
+                        status=e["status"],
+                        suites=suites,
+                        models=models,
+                        sets=sets,
+                        answer=headline(e),
+                        when=e["updated_at"],
+                    ),
+                    runs,
+                )
+            )
     every_version = published_versions(project, loaded_suites or []) if project is not None else []
     for v in every_version if filt.kind in ("", "publish") else []:
         gate = v["gate"]
         status = gate.get("status") or "not recorded"
-        items.append((ExperimentItem(id=f"publish:{v['name']}@{v['version']}", kind="publish", name=f"{v['name']}@{v['version']}",
-                                     href=f"/published/{v['name']}/{v['version']}", status="finished",
-                                     models=list(gate.get("models") or []),
-                                     sets=[str((v["source"] or {}).get("name"))] if (v["source"] or {}).get("name") else [],
-                                     answer=f"gate: {status}" + (" (forced)" if gate.get("forced") else ""), when=v["when"]),
-                      v["run_ids"]))
+        items.append(
+            (
+                ExperimentItem(
+                    id=f"publish:{v['name']}@{v['version']}",
+                    kind="publish",
+                    name=f"{v['name']}@{v['version']}",
+                    href=f"/published/{v['name']}/{v['version']}",
+                    status="finished",
+                    models=list(gate.get("models") or []),
+                    sets=[str((v["source"] or {}).get("name"))] if (v["source"] or {}).get("name") else [],
+                    answer=f"gate: {status}" + (" (forced)" if gate.get("forced") else ""),
+                    when=v["when"],
+                ),
+                v["run_ids"],
+            )
+        )
     gate_runs = {r for v in every_version for r in v["run_ids"]}
     if filt.kind in ("", "run"):
         # Runs no experiment linked: recorded by a `tuner run` before it recorded an experiment.
@@ -140,21 +173,50 @@ def list_experiments(store, filt: ExperimentFilter | None = None, *, limit: int 
                 continue
             overall = (run.summary or {}).get("overall") or {}
             answer = f"pass rate {overall['pass_rate']:.0%}" if overall.get("pass_rate") is not None else ""
-            items.append((ExperimentItem(id=run.id, kind="run", name=f"run {short(run.id)}", href=f"/runs/{run.id}",
-                                         status=run.status, suites=[run.suite], models=[run.model], sets=[run.set_name],
-                                         answer=answer, when=run.updated_at), [run.id]))
+            items.append(
+                (
+                    ExperimentItem(
+                        id=run.id,
+                        kind="run",
+                        name=f"run {short(run.id)}",
+                        href=f"/runs/{run.id}",
+                        status=run.status,
+                        suites=[run.suite],
+                        models=[run.model],
+                        sets=[run.set_name],
+                        answer=answer,
+                        when=run.updated_at,
+                    ),
+                    [run.id],
+                )
+            )
     if filt.kind in ("", "analyze"):
         rows = report_heads(store, limit * 2)
         facts = _run_facts(store, {r.run_id for r in rows if r.run_id})
         for r in rows:
             rel = r.path.removeprefix("reports/")
             f = facts.get(r.run_id)
-            items.append((ExperimentItem(id=r.id, kind="analyze" if r.kind == "analysis" else r.kind,
-                                         name=(f"{'analysis' if r.kind == 'analysis' else r.kind} of run {short(r.run_id, 8)}"
-                                               if r.run_id else rel.rsplit("/", 1)[-1]),
-                                         href=f"/reports/{rel}", status="finished",
-                                         suites=[f[2]] if f else [], models=[r.model], sets=[f[1]] if f else [],
-                                         answer="failures classified: see the report", when=r.created_at), None))
+            items.append(
+                (
+                    ExperimentItem(
+                        id=r.id,
+                        kind="analyze" if r.kind == "analysis" else r.kind,
+                        name=(
+                            f"{'analysis' if r.kind == 'analysis' else r.kind} of run {short(r.run_id, 8)}"
+                            if r.run_id
+                            else rel.rsplit("/", 1)[-1]
+                        ),
+                        href=f"/reports/{rel}",
+                        status="finished",
+                        suites=[f[2]] if f else [],
+                        models=[r.model],
+                        sets=[f[1]] if f else [],
+                        answer="failures classified: see the report",
+                        when=r.created_at,
+                    ),
+                    None,
+                )
+            )
     chosen = [(it, runs) for it, runs in items if _matches(it, filt, since)]
     chosen.sort(key=lambda x: x[0].when or datetime.min, reverse=True)
     chosen = chosen[:limit]
@@ -179,9 +241,14 @@ def totals(items: list[ExperimentItem]) -> Usage:
 
 
 def _matches(it: ExperimentItem, f: ExperimentFilter, since: datetime | None) -> bool:
-    return ((not f.kind or it.kind == f.kind) and (not f.suite or f.suite in it.suites)
-            and (not f.model or f.model in it.models) and (not f.set or f.set in it.sets)
-            and (not f.status or it.status == f.status) and (since is None or (it.when is not None and it.when >= since)))
+    return (
+        (not f.kind or it.kind == f.kind)
+        and (not f.suite or f.suite in it.suites)
+        and (not f.model or f.model in it.models)
+        and (not f.set or f.set in it.sets)
+        and (not f.status or it.status == f.status)
+        and (since is None or (it.when is not None and it.when >= since))
+    )
 
 
 def _run_facts(store, run_ids) -> dict[str, tuple[str, str, str]]:
@@ -226,5 +293,9 @@ def known_values(store) -> dict[str, list[str]]:
     """Values the filters offer: suites, models and set names of stored runs (a few hundred rows)."""
     suites = known_suites(store)
     sets = [x for x in known_set_names(store, 500) if not _legacy_part(x)]
-    return {"suites": suites, "sets": sets, "kinds": list(KINDS), "statuses": ["running", "finished", "failed", "interrupted",
-                                                                                 "complete", "partial"]}
+    return {
+        "suites": suites,
+        "sets": sets,
+        "kinds": list(KINDS),
+        "statuses": ["running", "finished", "failed", "interrupted", "complete", "partial"],
+    }

@@ -38,16 +38,18 @@ REPORT_FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 
 
 
 def _policy(nonce: str) -> str:
-    return "; ".join([
-        "default-src 'none'",
-        f"script-src 'nonce-{nonce}'",
-        "style-src 'self' 'unsafe-inline'",
-        "img-src 'self'",
-        "connect-src 'self'",
-        "form-action 'self'",
-        "base-uri 'none'",
-        "frame-ancestors 'none'",
-    ])
+    return "; ".join(
+        [
+            "default-src 'none'",
+            f"script-src 'nonce-{nonce}'",
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self'",
+            "connect-src 'self'",
+            "form-action 'self'",
+            "base-uri 'none'",
+            "frame-ancestors 'none'",
+        ]
+    )
 
 
 class SecurityHeaders:
@@ -116,13 +118,23 @@ class SameOriginWrites:
         else:
             refused = fetch_site is not None and fetch_site not in ("same-origin", "none")
         if refused:
-            await _refuse(scope, receive, send, 403, f"refused: a change sent from another origin ({origin or fetch_site})")
+            await _refuse(
+                scope, receive, send, 403, f"refused: a change sent from another origin ({origin or fetch_site})"
+            )
             return
-        has_body = headers.get("transfer-encoding") is not None or headers.get("content-length", "0").strip() not in ("", "0")
+        has_body = headers.get("transfer-encoding") is not None or headers.get("content-length", "0").strip() not in (
+            "",
+            "0",
+        )
         kind = headers.get("content-type", "").split(";")[0].strip().lower()
         if has_body and kind not in _BODY_TYPES:
-            await _refuse(scope, receive, send, 415,
-                          f"send the body as JSON (Content-Type: application/json), not {kind or 'untyped'}")
+            await _refuse(
+                scope,
+                receive,
+                send,
+                415,
+                f"send the body as JSON (Content-Type: application/json), not {kind or 'untyped'}",
+            )
             return
         await self.app(scope, receive, send)
 
@@ -130,7 +142,9 @@ class SameOriginWrites:
 async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
     from starlette.responses import Response
 
-    await Response(json.dumps({"error": message}), status_code=status, media_type="application/json")(scope, receive, send)
+    await Response(json.dumps({"error": message}), status_code=status, media_type="application/json")(
+        scope, receive, send
+    )
 
 
 def is_loopback(host: str) -> bool:

@@ -48,8 +48,14 @@ _TAG = re.compile(r"(<[^>]+>)")
 _HEX = re.compile(r"(?<![0-9A-Za-z:/_-])(sha256:[0-9a-f]{64}|[0-9a-f]{8,64})(?![0-9A-Za-z/_-])")
 
 
-def link_report(html: str, *, resolve_runs: Callable[[Iterable[str]], dict[str, str]], eval_ids: Iterable[str],
-                run_of_report: str | None = None, rule_ids: Iterable[str] = ()) -> str:
+def link_report(
+    html: str,
+    *,
+    resolve_runs: Callable[[Iterable[str]], dict[str, str]],
+    eval_ids: Iterable[str],
+    run_of_report: str | None = None,
+    rule_ids: Iterable[str] = (),
+) -> str:
     """``html`` with run ids and eval ids turned into links.
 
     ``resolve_runs`` maps hex prefixes to full run ids (only the unambiguous, existing ones);
@@ -60,8 +66,16 @@ def link_report(html: str, *, resolve_runs: Callable[[Iterable[str]], dict[str, 
     runs = resolve_runs(candidates) if candidates else {}
     evals = sorted(set(eval_ids), key=len, reverse=True)
     rules = sorted(set(rule_ids), key=len, reverse=True)
-    rule_re = re.compile("(?<![0-9A-Za-z/_.-])(" + "|".join(re.escape(r) for r in rules) + ")(?![0-9A-Za-z/_-])") if rules else None
-    eval_re = re.compile("(?<![0-9A-Za-z/_.-])(" + "|".join(re.escape(e) for e in evals) + ")(?![0-9A-Za-z/_-])") if evals else None
+    rule_re = (
+        re.compile("(?<![0-9A-Za-z/_.-])(" + "|".join(re.escape(r) for r in rules) + ")(?![0-9A-Za-z/_-])")
+        if rules
+        else None
+    )
+    eval_re = (
+        re.compile("(?<![0-9A-Za-z/_.-])(" + "|".join(re.escape(e) for e in evals) + ")(?![0-9A-Za-z/_-])")
+        if evals
+        else None
+    )
     out, skip = [], 0  # depth inside <a> or <pre>, whose text is left as it is
     for i, part in enumerate(parts):
         if i % 2 == 1:
@@ -123,6 +137,7 @@ def compare_pairs(markdown: str) -> dict[str, tuple[str, str]]:
 def link_flips(html: str, pairs: dict[str, tuple[str, str]]) -> str:
     """In a compare report's flips table, each eval links to the side-by-side page of its model's runs
     (``pairs``: {model label: (before run id, after run id)}, full ids)."""
+
     def row(m: re.Match) -> str:
         label = m.group(2)
         pair = pairs.get(str(Markup(label).unescape()))

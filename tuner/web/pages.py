@@ -10,8 +10,8 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from tuner.errors import NotFoundError
-from tuner.web.auth import COOKIE, current_session, viewer_session
 from tuner.hashing import short
+from tuner.web.auth import COOKIE, current_session, viewer_session
 
 __all__ = ["router", "LoginRequired"]
 
@@ -61,7 +61,9 @@ def login(request: Request, token: str = "") -> Response:
 def _logged_in(request: Request, session: str, response: Response) -> Response:
     request.app.state.login.end(request.cookies.get(COOKIE))  # a session this browser held before is over
     # Secure when a trusted TLS proxy says the browser came over HTTPS (`tuner serve --trusted-proxy`).
-    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/", secure=request.url.scheme == "https")
+    response.set_cookie(
+        COOKIE, session, httponly=True, samesite="strict", path="/", secure=request.url.scheme == "https"
+    )
     return response
 
 
@@ -71,7 +73,9 @@ async def login_with_key(request: Request) -> Response:
     from tuner.apikeys import verify_key
 
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-        return JSONResponse({"error": 'send the key as JSON: {"key": "tk_..."} (Content-Type: application/json)'}, status_code=415)
+        return JSONResponse(
+            {"error": 'send the key as JSON: {"key": "tk_..."} (Content-Type: application/json)'}, status_code=415
+        )
     try:
         body = await request.json()
     except ValueError:
@@ -79,7 +83,9 @@ async def login_with_key(request: Request) -> Response:
     secret = body.get("key") if isinstance(body, dict) else None
     key = verify_key(request.app.state.store, secret.strip()) if isinstance(secret, str) and secret.strip() else None
     if key is None:
-        return JSONResponse({"error": "not a valid, unrevoked API key (create one with `tuner keys create NAME`)"}, status_code=401)
+        return JSONResponse(
+            {"error": "not a valid, unrevoked API key (create one with `tuner keys create NAME`)"}, status_code=401
+        )
     return _logged_in(request, request.app.state.login.open_session(key.id), JSONResponse({"ok": True}))
 
 
@@ -112,15 +118,31 @@ def _experiments_of(store, run_id: str) -> list[dict]:
 
 
 @router.get("/runs", dependencies=[Viewer])
-def runs(request: Request, offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0, model: str | None = None, suite: str = "",
-         every: Annotated[str, Query(alias="all")] = "") -> HTMLResponse:
+def runs(
+    request: Request,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+    model: str | None = None,
+    suite: str = "",
+    every: Annotated[str, Query(alias="all")] = "",
+) -> HTMLResponse:
     from tuner.web.data import known_models, runs_page
     from tuner.web.experiments import known_values
 
     store = request.app.state.store
-    page = runs_page(store, offset=offset, limit=PAGE, model=model or None, suite=suite or None, include_parts=every == "1")
-    return _render(request, "runs.html.j2", page=page, model=model or "", suite=suite, every=every == "1",
-                   suites=known_values(store)["suites"], models=known_models(store), tab="runs")
+    page = runs_page(
+        store, offset=offset, limit=PAGE, model=model or None, suite=suite or None, include_parts=every == "1"
+    )
+    return _render(
+        request,
+        "runs.html.j2",
+        page=page,
+        model=model or "",
+        suite=suite,
+        every=every == "1",
+        suites=known_values(store)["suites"],
+        models=known_models(store),
+        tab="runs",
+    )
 
 
 @router.get("/runs/{run_id}", dependencies=[Viewer])
@@ -135,12 +157,19 @@ def run(request: Request, run_id: str) -> HTMLResponse:
 
     categories = [(c, cats[c]) for c in ordered]
     overall = (record.summary or {}).get("overall")
-    return _render(request, "run.html.j2", run=record, categories=categories,
-                   chart=run_chart(categories, overall, record.id) if categories else None,
-                   experiments=_experiments_of(store, record.id),
-                   usage=request.app.state.usage.usage(store, [record.id])[record.id],
-                   overall=(record.summary or {}).get("overall"), calls=(record.summary or {}).get("calls"),
-                   suite=suite, tab="runs")
+    return _render(
+        request,
+        "run.html.j2",
+        run=record,
+        categories=categories,
+        chart=run_chart(categories, overall, record.id) if categories else None,
+        experiments=_experiments_of(store, record.id),
+        usage=request.app.state.usage.usage(store, [record.id])[record.id],
+        overall=(record.summary or {}).get("overall"),
+        calls=(record.summary or {}).get("calls"),
+        suite=suite,
+        tab="runs",
+    )
 
 
 @router.get("/runs/{run_id}/categories/{category}", dependencies=[Viewer])
@@ -168,13 +197,29 @@ def eval_page(request: Request, run_id: str, eval_id: str) -> HTMLResponse:
     suite = request.app.state.suites.get(record.suite)
     ev = next((e for e in suite.evals if e.id == eval_id), None) if suite else None
     reference = ev.answer_files() if ev else None
-    samples = [{"result": r, "diffs": file_diffs(reference, r.files or {}) if reference is not None and r.files is not None else None}
-               for r in results]
+    samples = [
+        {
+            "result": r,
+            "diffs": file_diffs(reference, r.files or {}) if reference is not None and r.files is not None else None,
+        }
+        for r in results
+    ]
     from tuner.models.answers import stop_reason
 
-    return _render(request, "eval.html.j2", run=record, eval_id=eval_id, category=results[0].category, ev=ev,
-                   suite=suite, stale=bool(suite and suite.hash != record.suite_hash), samples=samples,
-                   labels=labels_for(store, [r.response_key for r in results]), stop_reason=stop_reason, tab="runs")
+    return _render(
+        request,
+        "eval.html.j2",
+        run=record,
+        eval_id=eval_id,
+        category=results[0].category,
+        ev=ev,
+        suite=suite,
+        stale=bool(suite and suite.hash != record.suite_hash),
+        samples=samples,
+        labels=labels_for(store, [r.response_key for r in results]),
+        stop_reason=stop_reason,
+        tab="runs",
+    )
 
 
 @router.get("/prompts/{prompt_hash}", dependencies=[Viewer])
@@ -189,7 +234,9 @@ def leaderboard_page(request: Request) -> HTMLResponse:
     from tuner.leaderboard import leaderboard
 
     store = request.app.state.store
-    boards = [(suite, leaderboard(store, suite.hash, [e.id for e in suite.evals])) for suite in request.app.state.suites.all()]
+    boards = [
+        (suite, leaderboard(store, suite.hash, [e.id for e in suite.evals])) for suite in request.app.state.suites.all()
+    ]
     return _render(request, "leaderboard.html.j2", boards=boards, tab="leaderboard")
 
 
@@ -197,8 +244,13 @@ def leaderboard_page(request: Request) -> HTMLResponse:
 def reports(request: Request) -> HTMLResponse:
     from tuner.web.data import experiments, report_files
 
-    return _render(request, "reports.html.j2", files=report_files(request.app.state.project.reports),
-                   experiments=experiments(request.app.state.store), tab="reports")
+    return _render(
+        request,
+        "reports.html.j2",
+        files=report_files(request.app.state.project.reports),
+        experiments=experiments(request.app.state.store),
+        tab="reports",
+    )
 
 
 @router.get("/reports/{path:path}", dependencies=[Viewer])
@@ -220,10 +272,16 @@ def report(request: Request, path: str) -> Response:
     pairs = compare_pairs(text)
     if pairs:
         full = resolve_run_prefixes(store, {p for pair in pairs.values() for p in pair})
-        body = link_flips(body, {label: (full[b], full[a]) for label, (b, a) in pairs.items() if b in full and a in full})
-    body = link_report(body, resolve_runs=lambda ids: resolve_run_prefixes(store, ids),
-                       eval_ids=[e.id for suite in request.app.state.suites.all() for e in suite.evals],
-                       run_of_report=report_run(file), rule_ids=_rule_ids(request))
+        body = link_flips(
+            body, {label: (full[b], full[a]) for label, (b, a) in pairs.items() if b in full and a in full}
+        )
+    body = link_report(
+        body,
+        resolve_runs=lambda ids: resolve_run_prefixes(store, ids),
+        eval_ids=[e.id for suite in request.app.state.suites.all() for e in suite.evals],
+        run_of_report=report_run(file),
+        rule_ids=_rule_ids(request),
+    )
     from tuner.web.data import report_twin
     from tuner.web.views import effects_heatmaps
 
@@ -261,8 +319,13 @@ def _report_asset(file: Path) -> Response:
     kind = _REPORT_TYPES.get(file.suffix.lower())
     if kind is not None:
         return FileResponse(file, media_type=kind, headers=headers)
-    return FileResponse(file, media_type="application/octet-stream", filename=file.name,
-                        content_disposition_type="attachment", headers=headers)
+    return FileResponse(
+        file,
+        media_type="application/octet-stream",
+        filename=file.name,
+        content_disposition_type="attachment",
+        headers=headers,
+    )
 
 
 def _rule_ids(request: Request) -> list[str]:
@@ -272,26 +335,58 @@ def _rule_ids(request: Request) -> list[str]:
 
 
 @router.get("/evals", dependencies=[Viewer])
-def evals_tab(request: Request, status: str = "", tag: str = "", model: str = "", category: str = "",
-              outcome: str = "", run: str = "", ready: str = "yes",
-              eval_id: Annotated[str, Query(alias="eval")] = "",
-              offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0) -> HTMLResponse:
+def evals_tab(
+    request: Request,
+    status: str = "",
+    tag: str = "",
+    model: str = "",
+    category: str = "",
+    outcome: str = "",
+    run: str = "",
+    ready: str = "yes",
+    eval_id: Annotated[str, Query(alias="eval")] = "",
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+) -> HTMLResponse:
     from tuner.sessions import STATUSES, list_sessions, session_filter
     from tuner.web.data import known_categories, known_models
 
     store = request.app.state.store
-    chosen = {"status": status, "tag": tag, "model": model, "category": category, "outcome": outcome, "run": run,
-              "ready": ready, "eval": eval_id}
-    filt = session_filter(status=status or None, tag=tag or None, model=model or None, category=category or None,
-                          outcome=outcome or None, run=run or None, eval=eval_id or None,
-                          ready={"yes": True, "no": False}.get(ready))
+    chosen = {
+        "status": status,
+        "tag": tag,
+        "model": model,
+        "category": category,
+        "outcome": outcome,
+        "run": run,
+        "ready": ready,
+        "eval": eval_id,
+    }
+    filt = session_filter(
+        status=status or None,
+        tag=tag or None,
+        model=model or None,
+        category=category or None,
+        outcome=outcome or None,
+        run=run or None,
+        eval=eval_id or None,
+        ready={"yes": True, "no": False}.get(ready),
+    )
     page = list_sessions(store, filt, limit=PAGE, offset=offset)
     from urllib.parse import urlencode
 
     query = {k: v for k, v in chosen.items() if v}
-    return _render(request, "evals.html.j2", page=page, chosen=chosen, query=query, base_query=urlencode(query),
-                   statuses=STATUSES,
-                   models=known_models(store), categories=known_categories(store), tab="evals")
+    return _render(
+        request,
+        "evals.html.j2",
+        page=page,
+        chosen=chosen,
+        query=query,
+        base_query=urlencode(query),
+        statuses=STATUSES,
+        models=known_models(store),
+        categories=known_categories(store),
+        tab="evals",
+    )
 
 
 @router.get("/sessions/{key}", dependencies=[Viewer])

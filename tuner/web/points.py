@@ -64,10 +64,15 @@ def _usage(points) -> Usage:
 
     paid = [p for p in points if p.attempts is None or p.attempts > 0]
     priced = [p for p in paid if p.cost_usd is not None or p.model.startswith(SIM_PREFIX)]
-    return Usage(results=len(points), calls=sum(p.attempts or 0 for p in points),
-                 prompt_tokens=sum(p.prompt_tokens or 0 for p in paid),
-                 completion_tokens=sum(p.completion_tokens or 0 for p in paid),
-                 paid=len(paid), priced=len(priced), cost_usd=sum(p.cost_usd or 0.0 for p in priced))
+    return Usage(
+        results=len(points),
+        calls=sum(p.attempts or 0 for p in points),
+        prompt_tokens=sum(p.prompt_tokens or 0 for p in paid),
+        completion_tokens=sum(p.completion_tokens or 0 for p in paid),
+        paid=len(paid),
+        priced=len(priced),
+        cost_usd=sum(p.cost_usd or 0.0 for p in priced),
+    )
 
 
 def _sessions_held(store, keys: list[str]) -> set[str]:
@@ -75,13 +80,14 @@ def _sessions_held(store, keys: list[str]) -> set[str]:
     from tuner.sessions import SessionFilter, iter_sessions
 
     held: set[str] = set()
-    for chunk in (keys[i:i + 500] for i in range(0, len(keys), 500)):
+    for chunk in (keys[i : i + 500] for i in range(0, len(keys), 500)):
         held |= {s.key for s in iter_sessions(store, SessionFilter(keys=tuple(chunk)))}
     return held
 
 
-def design_points_view(store, exp_id: str, *, offset: int = 0, page_size: int = POINTS_PAGE,
-                       rows: bool = True) -> PointsView | None:
+def design_points_view(
+    store, exp_id: str, *, offset: int = 0, page_size: int = POINTS_PAGE, rows: bool = True
+) -> PointsView | None:
     """The points of ``exp_id`` (None if it has none), with the page of rows starting at ``offset``
     (no rows unless ``rows``)."""
     points = list(store.design_points(exp_id).values())
@@ -100,14 +106,34 @@ def design_points_view(store, exp_id: str, *, offset: int = 0, page_size: int = 
             cell[0] += p.outcome == "pass"
             cell[1] += 1
     offset = min(max(0, offset), (len(points) - 1) // page_size * page_size)
-    page = points[offset:offset + page_size] if rows else []
+    page = points[offset : offset + page_size] if rows else []
     held = _sessions_held(store, sorted({p.response_key for p in page if p.response_key}))
     by_eval: dict[str, list[PointRow]] = defaultdict(list)
     for p in page:
-        by_eval[p.eval_id].append(PointRow(prompt_hash=p.prompt_hash, model=p.model, sample_index=p.sample_index,
-                                           dropped=p.dropped, outcome=p.outcome, failed_step=p.failed_step,
-                                           error=p.error, session=p.response_key if p.response_key in held else None))
-    return PointsView(points=len(points), outcomes=dict(outcomes), pass_rate=outcomes["pass"] / measured if measured else None,
-                      usage=_usage(points), models=sorted(cells), categories=sorted({p.category for p in points}),
-                      cells={m: dict(c) for m, c in cells.items()}, evals=len({p.eval_id for p in points}),
-                      offset=offset, shown=len(page), page_size=page_size, by_eval=dict(by_eval), rows=rows)
+        by_eval[p.eval_id].append(
+            PointRow(
+                prompt_hash=p.prompt_hash,
+                model=p.model,
+                sample_index=p.sample_index,
+                dropped=p.dropped,
+                outcome=p.outcome,
+                failed_step=p.failed_step,
+                error=p.error,
+                session=p.response_key if p.response_key in held else None,
+            )
+        )
+    return PointsView(
+        points=len(points),
+        outcomes=dict(outcomes),
+        pass_rate=outcomes["pass"] / measured if measured else None,
+        usage=_usage(points),
+        models=sorted(cells),
+        categories=sorted({p.category for p in points}),
+        cells={m: dict(c) for m, c in cells.items()},
+        evals=len({p.eval_id for p in points}),
+        offset=offset,
+        shown=len(page),
+        page_size=page_size,
+        by_eval=dict(by_eval),
+        rows=rows,
+    )

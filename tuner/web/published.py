@@ -41,10 +41,20 @@ def published_versions(project, suites) -> list[dict]:
                 when = datetime.strptime(str(body.get("published_at", "")), "%Y-%m-%d")
             except ValueError:
                 when = datetime.fromtimestamp(path.stat().st_mtime)
-            seen.setdefault((body["name"], str(body["version"])), {
-                "name": body["name"], "version": str(body["version"]), "when": when, "gate": body.get("gate") or {},
-                "run_ids": [r for r in body.get("run_ids") or [] if isinstance(r, str)], "rules": body.get("rules") or [],
-                "source": body.get("source") or {}, "tokens": body.get("tokens"), "previous": body.get("previous")})
+            seen.setdefault(
+                (body["name"], str(body["version"])),
+                {
+                    "name": body["name"],
+                    "version": str(body["version"]),
+                    "when": when,
+                    "gate": body.get("gate") or {},
+                    "run_ids": [r for r in body.get("run_ids") or [] if isinstance(r, str)],
+                    "rules": body.get("rules") or [],
+                    "source": body.get("source") or {},
+                    "tokens": body.get("tokens"),
+                    "previous": body.get("previous"),
+                },
+            )
     return sorted(seen.values(), key=lambda v: v["when"], reverse=True)
 
 

@@ -57,8 +57,11 @@ def decided_by(effect: dict, design: str, adaptive: dict | None) -> str:
         zone = a.get("delta0"), a.get("delta")
         zone_text = f" (zone ±{zone[0]:.0%} / ±{zone[1]:.0%})" if None not in zone else ""
         look = effect.get("decided_round")
-        return (f"adaptive design{zone_text}: the interval of look {look} lies beyond or within the zone" if look is not None
-                else f"adaptive design{zone_text}: no look decided it before the budget ran out")
+        return (
+            f"adaptive design{zone_text}: the interval of look {look} lies beyond or within the zone"
+            if look is not None
+            else f"adaptive design{zone_text}: no look decided it before the budget ran out"
+        )
     q = effect.get("q_value")
     return f"fixed design: BH q = {q:.3f} against alpha 0.05" if q is not None else "fixed design: no q-value"
 
@@ -133,8 +136,15 @@ def rule_page(store, project, suites, rule_id: str, suite_of=None) -> dict:
     if rule is None and not effects:
         raise NotFoundError(f"unknown rule '{rule_id}'")
     current = {v: rule.hash(v) for v in rule.variant_names} if rule else {}
-    published = sorted({f"{n}@{v}" for n, v, rules in _manifests(project) if any(r.get("id") == rule_id for r in rules)})
-    return {"rule_id": rule_id, "rule": rule, "variants": {v: rule.text(v) for v in rule.variant_names} if rule else {},
-            "versions": _versions(store, project, rule_id, current), "sets": sorted(set(sets)), "published": published,
-            "effects": effects}
-
+    published = sorted(
+        {f"{n}@{v}" for n, v, rules in _manifests(project) if any(r.get("id") == rule_id for r in rules)}
+    )
+    return {
+        "rule_id": rule_id,
+        "rule": rule,
+        "variants": {v: rule.text(v) for v in rule.variant_names} if rule else {},
+        "versions": _versions(store, project, rule_id, current),
+        "sets": sorted(set(sets)),
+        "published": published,
+        "effects": effects,
+    }

@@ -41,8 +41,9 @@ def _prompt_diff(store, before_hash: str, after_hash: str) -> list[dict]:
     return [{"kind": _kind(line), "text": line} for line in lines]
 
 
-def side_by_side(store, before_id: str, after_id: str, *, only_changed: bool = True, category: str | None = None,
-                 offset: int = 0) -> dict:
+def side_by_side(
+    store, before_id: str, after_id: str, *, only_changed: bool = True, category: str | None = None, offset: int = 0
+) -> dict:
     before, after = store.run(before_id), store.run(after_id)
     lb, la = result_outlines(store, before.id), result_outlines(store, after.id)
     categories = sorted({x["category"] for x in (*lb.values(), *la.values())})
@@ -66,22 +67,41 @@ def side_by_side(store, before_id: str, after_id: str, *, only_changed: bool = T
     # Harms first: a reader who follows a refusal here wants the pass-to-fail flips.
     flips.sort(key=lambda f: (f[3] != "pass->fail", f[0]))
     offset = min(max(0, offset), max(0, (len(flips) - 1) // MAX_SHOWN * MAX_SHOWN))
-    page = flips[offset:offset + MAX_SHOWN]
+    page = flips[offset : offset + MAX_SHOWN]
     full = results_by_id(store, [i for _, b, a, _ in page for i in (b, a)])
     shown = []
     for (eval_id, sample), b, a, direction in page:
         rb, ra = full[b], full[a]
-        shown.append({"eval": eval_id, "sample": sample, "direction": direction, "before": rb, "after": ra,
-                      "step": _changed_step(rb, ra)})
+        shown.append(
+            {
+                "eval": eval_id,
+                "sample": sample,
+                "direction": direction,
+                "before": rb,
+                "after": ra,
+                "step": _changed_step(rb, ra),
+            }
+        )
     rows = [r for r in evals.values() if r["changed"] or not only_changed]
     paired = {k for k in set(lb) & set(la) if category is None or lb[k]["category"] == category}
-    return {"before": before, "after": after, "rows": rows, "flips": shown, "n_flips": len(flips),
-            "fail_to_pass": sum(1 for f in flips if f[3] == "fail->pass"),
-            "pass_to_fail": sum(1 for f in flips if f[3] == "pass->fail"),
-            "paired": len(paired), "prompt_diff": _prompt_diff(store, before.prompt_hash, after.prompt_hash),
-            "only_changed": only_changed, "category": category, "categories": categories, "offset": offset,
-            "page_size": MAX_SHOWN, "next_offset": offset + MAX_SHOWN if offset + MAX_SHOWN < len(flips) else None,
-            "prev_offset": max(0, offset - MAX_SHOWN) if offset else None}
+    return {
+        "before": before,
+        "after": after,
+        "rows": rows,
+        "flips": shown,
+        "n_flips": len(flips),
+        "fail_to_pass": sum(1 for f in flips if f[3] == "fail->pass"),
+        "pass_to_fail": sum(1 for f in flips if f[3] == "pass->fail"),
+        "paired": len(paired),
+        "prompt_diff": _prompt_diff(store, before.prompt_hash, after.prompt_hash),
+        "only_changed": only_changed,
+        "category": category,
+        "categories": categories,
+        "offset": offset,
+        "page_size": MAX_SHOWN,
+        "next_offset": offset + MAX_SHOWN if offset + MAX_SHOWN < len(flips) else None,
+        "prev_offset": max(0, offset - MAX_SHOWN) if offset else None,
+    }
 
 
 def pick(store, *, model: str = "", suite: str = "", limit: int = 200) -> dict:

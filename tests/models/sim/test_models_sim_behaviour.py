@@ -59,7 +59,12 @@ def test_guidance_cures_and_long_prompts_dilute(data, suite, rules):
     assert cured < terse < bare and cured < diluted < bare
 
     def rate(system):
-        return sum("actions.missing-use-node" in simulate("careful", prof, data, ev, system, i).planted for i in range(300)) / 300
+        return (
+            sum(
+                "actions.missing-use-node" in simulate("careful", prof, data, ev, system, i).planted for i in range(300)
+            )
+            / 300
+        )
 
     assert rate("") > 0.6 and rate(rule) < 0.2
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
+import tomllib
 
 import pytest
 
-import tomllib
 from tuner.models.sim.profiles import load_sim_data
 
 
@@ -93,6 +93,10 @@ def test_every_substitution_expands_its_replacement(data, suite):
                     out = sub.apply(text)
                     if out != text:
                         applied += 1
-                        assert len(unexpanded.findall(out)) <= len(unexpanded.findall(text)), (gap.id, ev.id, sub.replace)
+                        assert len(unexpanded.findall(out)) <= len(unexpanded.findall(text)), (
+                            gap.id,
+                            ev.id,
+                            sub.replace,
+                        )
                     text = out
     assert applied >= len(data.gaps)

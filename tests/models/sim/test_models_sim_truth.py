@@ -33,7 +33,9 @@ def _brute_force(data, suite, compose) -> dict[str, float]:
 
     def rate(ids: set[str]) -> float:
         system = compose(ids)
-        passed = sum(simulate("careful", prof, data, ev, system, i).planted == () for ev in evals for i in range(SAMPLES))
+        passed = sum(
+            simulate("careful", prof, data, ev, system, i).planted == () for ev in evals for i in range(SAMPLES)
+        )
         return passed / (SAMPLES * len(evals))
 
     full = rate(set(RULES))
@@ -43,8 +45,9 @@ def _brute_force(data, suite, compose) -> dict[str, float]:
 def test_truth_on_given_evals_and_composed_prompts_matches_brute_force(suite_root, composed):
     data, suite = load_sim_data(suite_root, None), load_suite(suite_root)
     texts = {r: r for r in RULES}  # unused when `compose` is given; only the ids matter
-    truth = expected_effects("careful", texts, relative_to="all", data=data, suite=suite,
-                             eval_ids=EVALS, compose=composed)
+    truth = expected_effects(
+        "careful", texts, relative_to="all", data=data, suite=suite, eval_ids=EVALS, compose=composed
+    )
     observed = _brute_force(data, suite, composed)
     # Standard error of each observed difference is about 0.013 at these sizes (3 evals x 1,000 samples a side).
     for r in RULES:

@@ -26,8 +26,9 @@ def test_variety_makes_every_sample_distinct_and_changes_no_code(data, suite):
         plain = [simulate("careful", prof, data, ev, "", i) for i in range(SAMPLES)]
         varied = [simulate("careful", prof, data, ev, "", i, variety=True) for i in range(SAMPLES)]
         assert len({_sha(a.text) for a in varied}) == SAMPLES, ev.id
-        assert [a.text for a in varied] == [simulate("careful", prof, data, ev, "", i, variety=True).text
-                                           for i in range(SAMPLES)]  # replays are exact
+        assert [a.text for a in varied] == [
+            simulate("careful", prof, data, ev, "", i, variety=True).text for i in range(SAMPLES)
+        ]  # replays are exact
         for p, v in zip(plain, varied):
             assert v.planted == p.planted, ev.id  # the planted mistakes are unchanged
             got, want = parse_files(v.text), parse_files(p.text)
@@ -84,7 +85,9 @@ def test_varied_answers_get_the_same_verdicts(root, suite, data, tmp_path, monke
                 keys.append((ev.id, i, variety, answer.planted))
     results = grade(project, requests, suite=eval_suite, use_cache=True)
     assert all(r.infra_error is None for r in results), [r.infra_error for r in results if r.infra_error]
-    verdicts = {k: (r.passed, next((s.name for s in r.steps if s.status == "fail"), None)) for k, r in zip(keys, results)}
+    verdicts = {
+        k: (r.passed, next((s.name for s in r.steps if s.status == "fail"), None)) for k, r in zip(keys, results)
+    }
     for (eval_id, i, variety, planted), verdict in verdicts.items():
         if variety:
             assert verdict == verdicts[(eval_id, i, False, planted)], (eval_id, i, planted)

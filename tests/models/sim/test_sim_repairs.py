@@ -46,8 +46,12 @@ def test_a_later_turn_only_removes_mistakes_and_turn_one_is_unchanged():
     messages = build_messages("", TASK)
     for i in range(30):
         first, _ = answer_for("repair-from-error", messages, i, suite_root=str(SUITE))
-        later, _ = answer_for("repair-from-error", messages + [{"role": "assistant", "content": first.text},
-                                                               {"role": "user", "content": "failed"}], i, suite_root=str(SUITE))
+        later, _ = answer_for(
+            "repair-from-error",
+            messages + [{"role": "assistant", "content": first.text}, {"role": "user", "content": "failed"}],
+            i,
+            suite_root=str(SUITE),
+        )
         assert set(later.planted) <= set(first.planted)
         if not later.planted:
             assert "use node" in later.text
@@ -64,7 +68,9 @@ def test_default_repair_settings_leave_the_planted_truth_hash_alone(tmp_path):
 
 def test_repairs_of_unknown_ids_are_refused(tmp_path):
     user = tmp_path / "bad.yaml"
-    user.write_text("profiles:\n  p:\n    cure_strength: 0.5\n    attention_tokens: 100\n    repairs:\n"
-                    "      nope.gap: {from_error: 0.5}\n")
+    user.write_text(
+        "profiles:\n  p:\n    cure_strength: 0.5\n    attention_tokens: 100\n    repairs:\n"
+        "      nope.gap: {from_error: 0.5}\n"
+    )
     with pytest.raises(InputError, match="repairs of unknown gap or side-effect ids"):
         load_sim_data(SUITE, user)

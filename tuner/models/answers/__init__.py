@@ -30,13 +30,39 @@ from tuner.models.answers.reasoning import join_reasoning, split_reasoning
 from tuner.models.answers.tools import TOOL_NAME, WRITE_FILE, read_calls, tool_instructions
 
 __all__ = [
-    "DEFAULT_EXTENSIONS", "TRUNCATED", "ParsedOutput", "parse_files", "read_answer", "split_reasoning",
-    "join_reasoning", "stop_reason", "WRITE_FILE", "TOOL_NAME", "tool_instructions", "source_files",
+    "DEFAULT_EXTENSIONS",
+    "TRUNCATED",
+    "ParsedOutput",
+    "parse_files",
+    "read_answer",
+    "split_reasoning",
+    "join_reasoning",
+    "stop_reason",
+    "WRITE_FILE",
+    "TOOL_NAME",
+    "tool_instructions",
+    "source_files",
 ]
 
 # File kinds an answer may hold when the caller names none (the shipped kinds' files and config).
 # A suite kind passes its own (``SuiteKind.answer_extensions``), so a Go or C kind's files are read.
-DEFAULT_EXTENSIONS = ("ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts", "json", "py", "pyi", "toml", "yaml", "yml", "sql")
+DEFAULT_EXTENSIONS = (
+    "ts",
+    "tsx",
+    "js",
+    "jsx",
+    "mjs",
+    "cjs",
+    "mts",
+    "cts",
+    "json",
+    "py",
+    "pyi",
+    "toml",
+    "yaml",
+    "yml",
+    "sql",
+)
 TRUNCATED = "truncated at the token limit (finish_reason length)"
 _STOPS = {
     "length": TRUNCATED,
@@ -104,9 +130,15 @@ def _from_calls(calls: list[dict], roots: Iterable[str] | None) -> tuple[dict[st
         problems = []
     error = None
     if not files:
-        error = "; ".join(problems) if problems else (
-            f"every file the answer names is outside the project ({', '.join(refused[:3])})" if refused
-            else f"no {TOOL_NAME} call writes a file")
+        error = (
+            "; ".join(problems)
+            if problems
+            else (
+                f"every file the answer names is outside the project ({', '.join(refused[:3])})"
+                if refused
+                else f"no {TOOL_NAME} call writes a file"
+            )
+        )
     return files, warnings, error
 
 
@@ -124,8 +156,9 @@ def read_answer(
     if tool_calls:
         inline, answer = split_reasoning(text or "")
         files, warnings, error = _from_calls(tool_calls, roots)
-        out = ParsedOutput(files=files, warnings=warnings, error=error, reasoning=join_reasoning(reasoning, inline),
-                           answer=answer)
+        out = ParsedOutput(
+            files=files, warnings=warnings, error=error, reasoning=join_reasoning(reasoning, inline), answer=answer
+        )
     else:
         out = parse_files(text or "", extensions, roots)
         out.reasoning = join_reasoning(reasoning, out.reasoning)

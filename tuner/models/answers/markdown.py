@@ -39,11 +39,35 @@ _LABEL = re.compile(r"^(?:file(?:name)?|path)\s*:\s*", re.IGNORECASE)
 _DECOR = "*_` :"
 
 # Languages whose blocks are commands or their output, never a file of the answer.
-NON_CODE = frozenset({
-    "bash", "sh", "shell", "zsh", "fish", "console", "terminal", "shell-session", "shellsession", "sh-session",
-    "powershell", "pwsh", "ps1", "ps", "cmd", "bat", "batch", "output", "stdout", "stderr", "log", "logs",
-    "diff", "patch", "udiff",
-})
+NON_CODE = frozenset(
+    {
+        "bash",
+        "sh",
+        "shell",
+        "zsh",
+        "fish",
+        "console",
+        "terminal",
+        "shell-session",
+        "shellsession",
+        "sh-session",
+        "powershell",
+        "pwsh",
+        "ps1",
+        "ps",
+        "cmd",
+        "bat",
+        "batch",
+        "output",
+        "stdout",
+        "stderr",
+        "log",
+        "logs",
+        "diff",
+        "patch",
+        "udiff",
+    }
+)
 # Languages an outer wrapper is written in.
 _WRAPPERS = frozenset({"", "markdown", "md", "mdx", "text", "txt", "plaintext", "plain"})
 # Which files a language's block can hold (a language not listed here fits any file). Models mix
@@ -55,8 +79,14 @@ _FITS = {
     **dict.fromkeys(("json", "jsonc", "json5"), {"json"}),
     **dict.fromkeys(("python", "py", "python3"), {"py", "pyi"}),
     **dict.fromkeys(("c", "h", "cpp", "c++"), {"c", "h"}),
-    "toml": {"toml"}, "yaml": {"yaml", "yml"}, "yml": {"yaml", "yml"}, "sql": {"sql"}, "csv": {"csv", "txt"},
-    **dict.fromkeys(("text", "txt", "plaintext", "plain"), _TEXT), "markdown": {"md"}, "md": {"md"},
+    "toml": {"toml"},
+    "yaml": {"yaml", "yml"},
+    "yml": {"yaml", "yml"},
+    "sql": {"sql"},
+    "csv": {"csv", "txt"},
+    **dict.fromkeys(("text", "txt", "plaintext", "plain"), _TEXT),
+    "markdown": {"md"},
+    "md": {"md"},
 }
 _MAX_READINGS = 16  # wrapper readings tried per answer: a bound, not a limit real answers meet
 
@@ -124,7 +154,7 @@ def _scan(lines: list[str]) -> list[_Block]:
         j = i + 1
         while j < len(lines) and not _closes(lines[j], fence):
             j += 1
-        body = [_dedent(line, indent) for line in lines[i + 1:j]]
+        body = [_dedent(line, indent) for line in lines[i + 1 : j]]
         blocks.append(_Block(i, min(j + 1, len(lines)), indent, fence, m.group("info").strip(), body, j < len(lines)))
         i = j + 1
     return blocks
@@ -156,14 +186,18 @@ def _label(line: str, path_re: re.Pattern) -> tuple[str | None, str]:
     if not found:
         return None, ""
     # "…, then in convex/b.ts:" names the last path it gives; otherwise the first one does.
-    pick = found[-1] if text.rstrip(_DECOR).endswith(found[-1].group(1)) or len({m.group(1) for m in found}) == 1 else found[0]
+    pick = (
+        found[-1]
+        if text.rstrip(_DECOR).endswith(found[-1].group(1)) or len({m.group(1) for m in found}) == 1
+        else found[0]
+    )
     return pick.group(1), "weak"
 
 
 def _mentioned(text: str, m: re.Match) -> bool:
     """A prose mention counts when it has a folder or is quoted (`x.ts`, **x.ts**): "Node.js" is no file."""
     path = m.group(1)
-    quoted = text[max(0, m.start() - 1):m.start()] in ("`", "*", '"', "'")
+    quoted = text[max(0, m.start() - 1) : m.start()] in ("`", "*", '"', "'")
     return quoted or "/" in path or "\\" in path
 
 
@@ -175,7 +209,7 @@ def _fits(lang: str, path: str) -> bool:
 def _own_paths(block: _Block, path_re: re.Pattern, comment_re: re.Pattern) -> list[tuple[str | None, list[str]]]:
     """[(path, content lines)] a block names itself; [(None, body)] when it names none."""
     info = block.info
-    in_info = path_re.search(info[len(block.lang):] if block.lang and info.lower().startswith(block.lang) else info)
+    in_info = path_re.search(info[len(block.lang) :] if block.lang and info.lower().startswith(block.lang) else info)
     body = block.body
     first = next((k for k, line in enumerate(body) if line.strip()), None)
     comment = comment_re.match(body[first]) if first is not None else None
@@ -189,9 +223,9 @@ def _own_paths(block: _Block, path_re: re.Pattern, comment_re: re.Pattern) -> li
     for k in range(first + 1, len(body)):
         m = comment_re.match(body[k])
         if m and path_re.fullmatch(m.group(1)):
-            parts.append((path, body[start + 1:k]))
+            parts.append((path, body[start + 1 : k]))
             start, path = k, m.group(1)
-    parts.append((path, body[start + 1:]))
+    parts.append((path, body[start + 1 :]))
     if in_info and len(parts) == 1 and clean_path(in_info.group(1)) != clean_path(path):
         return [(in_info.group(1), body)]
     return parts
@@ -215,7 +249,7 @@ def _read_lines(lines: list[str], res: tuple[re.Pattern, re.Pattern], seq0: int 
     for block in _scan(lines):
         # Labels since the previous block: the last strong one, and the prose line right above.
         weak = None
-        for line in lines[prev_end:block.start]:
+        for line in lines[prev_end : block.start]:
             path, kind = _label(line, path_re)
             if kind == "strong":
                 strong, weak = path, None
@@ -296,10 +330,12 @@ def _unwrapped(lines: list[str]) -> list[str] | None:
         # Bare fences inside a bare or text block nest as well as they follow each other: a
         # markdown wrapper, an inner fence with a language, or fences that open and close the
         # whole text show the reader a wrapper.
-        whole = not any(line.strip() for line in lines[:opener]) and not any(line.strip() for line in lines[close + 1:])
+        whole = not any(line.strip() for line in lines[:opener]) and not any(
+            line.strip() for line in lines[close + 1 :]
+        )
         if lang in ("markdown", "md", "mdx") or whole or any(_lang(_open(lines[i]).group("info")) for i in inner[0::2]):
             indent = len(m.group("indent").expandtabs(4))
-            return lines[:opener] + [_dedent(line, indent) for line in lines[opener + 1:close]] + lines[close + 1:]
+            return lines[:opener] + [_dedent(line, indent) for line in lines[opener + 1 : close]] + lines[close + 1 :]
     return None
 
 

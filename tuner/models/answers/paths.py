@@ -98,7 +98,9 @@ def _fit_roots(files: dict[str, Written], roots: tuple[str, ...], warnings: list
             target = same[0]
             if w.seq > out[target].seq:
                 out[target] = Written(target, w.content, w.seq)
-                warnings.append(f"{path} is read as {target} (written again without its folder; the later version is graded)")
+                warnings.append(
+                    f"{path} is read as {target} (written again without its folder; the later version is graded)"
+                )
             else:
                 warnings.append(f"{path} is read as an earlier version of {target}")
             continue

@@ -31,7 +31,7 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
         if m is None:
             break
         parts.append(m.group(2).strip("\r\n"))
-        rest = rest[m.end():]
+        rest = rest[m.end() :]
     if not parts:
         m = _UNCLOSED.match(rest)
         if m is not None and not re.search(rf"</({_TAGS})>", m.group(2), re.IGNORECASE):
@@ -39,7 +39,7 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
         m = _BARE_CLOSE.search(rest)
         if m is not None and not re.search(rf"<({_TAGS})>", rest[: m.start()], re.IGNORECASE):
             parts.append(rest[: m.start()].strip("\r\n"))
-            rest = rest[m.end():]
+            rest = rest[m.end() :]
     reasoning = "\n\n".join(p for p in parts if p.strip())
     return (reasoning or None), (rest.lstrip("\r\n") if parts else rest)
 

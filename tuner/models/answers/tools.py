@@ -62,7 +62,11 @@ def read_calls(calls: list[dict]) -> tuple[list[Written], list[str], list[str]]:
         except ValueError as e:
             problems.append(f"{TOOL_NAME} call {n}: its arguments are not JSON ({e.msg} at character {e.pos})")
             continue
-        if not isinstance(args, dict) or not isinstance(args.get("path"), str) or not isinstance(args.get("content"), str):
+        if (
+            not isinstance(args, dict)
+            or not isinstance(args.get("path"), str)
+            or not isinstance(args.get("content"), str)
+        ):
             problems.append(f"{TOOL_NAME} call {n}: needs a string 'path' and a string 'content'")
             continue
         written.append(Written(args["path"], args["content"], n))

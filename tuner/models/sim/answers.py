@@ -35,8 +35,14 @@ def label(profile_name: str, planted: tuple[str, ...] | list[str]) -> str:
 
 
 def simulate(
-    profile_name: str, profile: Profile, data: SimData, ev: SimEval, system_prompt: str, sample_index: int,
-    turn: int = 1, variety: bool = False,
+    profile_name: str,
+    profile: Profile,
+    data: SimData,
+    ev: SimEval,
+    system_prompt: str,
+    sample_index: int,
+    turn: int = 1,
+    variety: bool = False,
 ) -> SimAnswer:
     """The answer at ``turn`` of the repair loop: the first answer's mistakes, less those fixed at
     each later turn (each one still there is fixed with ``Profile.fix_probability``, drawn per turn).
@@ -52,8 +58,12 @@ def simulate(
     tokens = approx_tokens(system_prompt)
     left = list(first)
     for t in range(2, turn + 1):
-        left = [m for m in left if draw(prompt_hash, ev.id, sample_index, f"repair:{t}:{m.id}")
-                >= profile.fix_probability(m.id, getattr(m, "cures", []), system_prompt, tokens)]
+        left = [
+            m
+            for m in left
+            if draw(prompt_hash, ev.id, sample_index, f"repair:{t}:{m.id}")
+            >= profile.fix_probability(m.id, getattr(m, "cures", []), system_prompt, tokens)
+        ]
     return _render(profile_name, ev, left, [m.id for m in left], dress if variety else None)
 
 

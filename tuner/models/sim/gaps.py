@@ -15,6 +15,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from functools import lru_cache
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 __all__ = ["Substitution", "Cue", "Edit", "Gap", "cue_strength"]

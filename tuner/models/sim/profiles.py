@@ -106,7 +106,9 @@ class Profile(BaseModel):
     def repair_of(self, mistake_id: str) -> Repair:
         return self.repairs.get(mistake_id, self.repair)
 
-    def fix_probability(self, mistake_id: str, cures: list[Cue], system_prompt: str, prompt_tokens: int | None = None) -> float:
+    def fix_probability(
+        self, mistake_id: str, cures: list[Cue], system_prompt: str, prompt_tokens: int | None = None
+    ) -> float:
         """The chance a mistake still in the answer is fixed at the next turn."""
         from tuner.models.sim.gaps import cue_strength
 
@@ -115,7 +117,9 @@ class Profile(BaseModel):
         taught = r.taught * self.follow(cue_strength(cures, system_prompt), tokens) if r.taught else 0.0
         return r.from_error + (1.0 - r.from_error) * taught
 
-    def side_effect_probability(self, effect: SideEffect, system_prompt: str, prompt_tokens: int | None = None) -> float:
+    def side_effect_probability(
+        self, effect: SideEffect, system_prompt: str, prompt_tokens: int | None = None
+    ) -> float:
         if not effect.cue().matches(system_prompt):
             return 0.0
         tokens = approx_tokens(system_prompt) if prompt_tokens is None else prompt_tokens
@@ -223,8 +227,12 @@ def load_sim_data(root: Path | None, sim_file: str | Path | None = None) -> SimD
     paths: list[Path] = []
     if root is not None:
         base = sim_data_dir(root)
-        paths += [base / "gaps.yaml", base / "profiles.yaml", *sorted((base / "gaps").glob("*.yaml")),
-                  *sorted((base / "profiles").glob("*.yaml"))]
+        paths += [
+            base / "gaps.yaml",
+            base / "profiles.yaml",
+            *sorted((base / "gaps").glob("*.yaml")),
+            *sorted((base / "profiles").glob("*.yaml")),
+        ]
     if user:
         paths.append(Path(user).expanduser())
     # Keyed by modification times so an edited file is picked up without a restart.
@@ -259,7 +267,9 @@ def _with_rates(data: SimData, rates: object, source: str) -> SimData:
         if not isinstance(table, dict):
             raise InputError(f"{source}: rates.{name}: expected a mapping of gap id -> probability")
         try:
-            profiles[name] = Profile.model_validate({**profiles[name].model_dump(), "gaps": {**profiles[name].gaps, **table}})
+            profiles[name] = Profile.model_validate(
+                {**profiles[name].model_dump(), "gaps": {**profiles[name].gaps, **table}}
+            )
         except ValidationError as exc:
             raise InputError(f"{source}: rates.{name}: {exc.errors()[0]['msg']}") from None
     return SimData(gaps=data.gaps, profiles=profiles)

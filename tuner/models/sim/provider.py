@@ -27,8 +27,12 @@ LATENCY_ENV = "TUNER_SIM_LATENCY_MS"
 
 
 def answer_for(
-    profile_name: str, messages: list[dict], sample_index: int = 0, sim_file: str | None = None,
-    suite_root: str | None = None, variety: bool = False,
+    profile_name: str,
+    messages: list[dict],
+    sample_index: int = 0,
+    sim_file: str | None = None,
+    suite_root: str | None = None,
+    variety: bool = False,
 ) -> tuple[SimAnswer, int]:
     """The simulated answer and the profile's latency in ms (before any env override)."""
     from pathlib import Path
@@ -43,7 +47,9 @@ def answer_for(
     if ev is None:
         return unknown_task(profile_name), profile.latency_ms
     turn = 1 + sum(1 for m in messages if m.get("role") == "assistant")
-    return simulate(profile_name, profile, data, ev, system, sample_index, turn=turn, variety=variety), profile.latency_ms
+    return simulate(
+        profile_name, profile, data, ev, system, sample_index, turn=turn, variety=variety
+    ), profile.latency_ms
 
 
 def _text(message: dict) -> str:
@@ -61,8 +67,14 @@ class SimProvider(CustomLLM):
         profile_name = model.removeprefix("sim/")
         # The client passes the sample index to sim models only: a real model varies by itself.
         sample_index = int(params.get("sample_index") or 0)
-        answer, latency_ms = answer_for(profile_name, messages, sample_index, params.get("sim_file"), params.get("sim_suite"),
-                                        variety.enabled(params))
+        answer, latency_ms = answer_for(
+            profile_name,
+            messages,
+            sample_index,
+            params.get("sim_file"),
+            params.get("sim_suite"),
+            variety.enabled(params),
+        )
         env = os.environ.get(LATENCY_ENV)
         if env:
             latency_ms = int(env)

@@ -50,7 +50,9 @@ def pass_probability(profile: Profile, data: SimData, ev: SimEval, system_prompt
     return p
 
 
-def category_scores(profile: Profile, data: SimData, suite: tuple[SimEval, ...], system_prompt: str) -> dict[str, float]:
+def category_scores(
+    profile: Profile, data: SimData, suite: tuple[SimEval, ...], system_prompt: str
+) -> dict[str, float]:
     by_cat: dict[str, list[float]] = {}
     for ev in suite:
         by_cat.setdefault(ev.category, []).append(pass_probability(profile, data, ev, system_prompt))

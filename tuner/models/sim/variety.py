@@ -24,10 +24,26 @@ PARAM = "variety"
 _MARK = "·"  # ends every added line: how strip_variety finds them
 # The comment marker by file type (Convex's TypeScript, the python and c suites).
 _COMMENT = {**dict.fromkeys(("ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts", "c", "h"), "//"), "py": "#"}
-_HEADERS = ("Convex functions for this task", "Backend code as requested", "Implementation", "Handlers for the app",
-            "Server-side logic", "Generated for the task", "Here is the module", "Solution")
-_NOTES = ("exported for the client", "see the task", "public entry point", "kept small on purpose", "validated arguments",
-          "uses the schema's indexes", "returns plain data", "handles the happy path first")
+_HEADERS = (
+    "Convex functions for this task",
+    "Backend code as requested",
+    "Implementation",
+    "Handlers for the app",
+    "Server-side logic",
+    "Generated for the task",
+    "Here is the module",
+    "Solution",
+)
+_NOTES = (
+    "exported for the client",
+    "see the task",
+    "public entry point",
+    "kept small on purpose",
+    "validated arguments",
+    "uses the schema's indexes",
+    "returns plain data",
+    "handles the happy path first",
+)
 
 
 def enabled(params: dict | None) -> bool:
@@ -63,5 +79,9 @@ def vary(files: dict[str, str], draw: Callable[[str], float]) -> dict[str, str]:
 
 def strip_variety(files: dict[str, str]) -> dict[str, str]:
     """The answer without what ``vary`` added."""
-    return {p: "\n".join(line for line in t.split("\n")
-                          if not (line.startswith(("// ", "# ")) and line.endswith(f" {_MARK}"))) for p, t in files.items()}
+    return {
+        p: "\n".join(
+            line for line in t.split("\n") if not (line.startswith(("// ", "# ")) and line.endswith(f" {_MARK}"))
+        )
+        for p, t in files.items()
+    }
