@@ -84,7 +84,9 @@ def use_world(monkeypatch, world: World, seed: int = 0, tamper=None):
             row = {}
             for spec in specs:
                 passed, lost = m.draws(m._rules(pt.selection, spec), [pt.eval_id], pt.sample_index, 1)
-                row[spec.key] = SimpleNamespace(outcome="infra" if lost[0, 0] else ("pass" if passed[0, 0] else "fail"))
+                outcome = "infra" if lost[0, 0] else ("pass" if passed[0, 0] else "fail")
+                # A design point's row as the store keeps it: a failed answer names its failing step.
+                row[spec.key] = SimpleNamespace(outcome=outcome, failed_step="tests" if outcome == "fail" else None)
             found.append(row)
         log.append(("points", len(points)))
         return found, len(points) * len(specs)
