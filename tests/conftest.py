@@ -19,6 +19,26 @@ REPO = Path(__file__).resolve().parents[1]
 PG_URL = os.environ.get("TUNER_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
+# Two workers take whole files (``--dist loadfile``) in collection order, each the next when it is
+# free: the longest files go first, so what is handed out last is short and no worker idles at the
+# end waiting for the other's long file (the CI of 2026-11-27 spent its last 8 minutes so).
+_LONG_FIRST = (
+    "tests/models/sim/test_gaps_fail_grading.py",
+    "tests/compare/test_compare_honesty.py",
+    "tests/runs/test_cluster.py",
+    "tests/suites/convex/test_pipeline.py",
+    "tests/suites/convex/test_hostile.py",
+    "tests/stats/test_calibration_continuation.py",
+    "tests/stats/test_calibration_mde.py",
+    "tests/stats/test_calibration_engine.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(_LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(Path(str(item.fspath)).relative_to(REPO).as_posix(), len(rank)))
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
