@@ -28,6 +28,8 @@ _LONG_FIRST = (
     "tests/runs/test_cluster.py",
     "tests/suites/convex/test_pipeline.py",
     "tests/suites/convex/test_hostile.py",
+    "tests/reliability/test_kill_resume.py",
+    "tests/publish/test_publish_cli.py",
     "tests/stats/test_calibration_continuation.py",
     "tests/stats/test_calibration_mde.py",
     "tests/stats/test_calibration_engine.py",
