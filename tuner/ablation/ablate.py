@@ -215,6 +215,9 @@ def engine_effects(
         )
         for c in outcome.cells
     ]
+    # Every look of the experiment so far: this invocation's (replays included), then any made before
+    # that it did not reach (it stopped early).
+    every_look = outcome.made + before[1][len(outcome.made) :]
     spent = {
         "delta0": zone.delta0,
         "delta": zone.delta,
@@ -232,8 +235,8 @@ def engine_effects(
         # one experiment across invocations: the looks made before this one, and the error spent by every look so far
         "continued": len(before[1]),
         "anchor": outcome.anchor,
-        "alpha_spent": sum(a for _, a, _ in (outcome.made + before[1][len(outcome.made) :])),
-        "beta_spent": sum(b for _, _, b in (outcome.made + before[1][len(outcome.made) :])),
+        "alpha_spent": sum(a for _, a, _ in every_look),
+        "beta_spent": sum(b for _, _, b in every_look),
     }
     return effects, spent
 
