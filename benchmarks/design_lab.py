@@ -409,6 +409,7 @@ def main() -> None:
         default="",
         help="read each rule through its failure modes: the first failing step, or every mistake",
     )
+    parser.add_argument("--by-rule", action="store_true", help="each true rule's effect and how often it is decided")
     parser.add_argument("--check", action="store_true", help="compare the fast model with the exact truth first")
     parser.add_argument(
         "--tune", action="store_true", help="what tune's screening makes the winner (see the docstring)"
@@ -433,6 +434,7 @@ def main() -> None:
     truth = {c: model.truth(c) for c in categories}
     plan_args = {k: v for k, v in (("max_dropped", args.max_dropped), ("max_share", args.max_share)) if v is not None}
     recall, precision, false_alarms, any_flag, smallest = [], [], [], 0, []
+    decided: dict[tuple[str, str], int] = {}  # (category, true rule): designs deciding it right
     start = time.perf_counter()
     for seed in range(args.seeds):
         out = run(model, categories, args.budget, seed, args.null, args.modes, **plan_args)
@@ -442,6 +444,9 @@ def main() -> None:
             nulls = {r for r, d in truth[cat].items() if abs(d) <= DELTA0}
             flagged = {c.rule: c.verdict for c in out.cells if c.category == cat and c.verdict in ("helps", "hurts")}
             hits = sum(1 for r, v in flagged.items() if r in real and (v == "helps") == (truth[cat][r] > 0))
+            for r in real:
+                right = r in flagged and (flagged[r] == "helps") == (truth[cat][r] > 0)
+                decided[(cat, r)] = decided.get((cat, r), 0) + right
             judged = [r for r in flagged if r in real or r in nulls]
             recall.append(hits / len(real) if real else np.nan)
             precision.append(hits / len(judged) if judged else np.nan)
@@ -458,6 +463,11 @@ def main() -> None:
         f"{np.mean(false_alarms):.2f}, smallest true effect decided {np.nanmean(smallest):.3f}, designs flagging anything {any_flag}/{args.seeds} "
         f"({len(model.rules)} rules, {args.seeds} seeds, {time.perf_counter() - start:.0f} s)"
     )
+    if args.by_rule:  # each true rule's effect and the share of designs deciding it (the measured MDE's makings)
+        rows = sorted(decided.items(), key=lambda kv: -abs(truth[kv[0][0]][kv[0][1]]))
+        print("  " + ", ".join(f"{truth[c][r] * 100:+.1f} {n / args.seeds:.2f}" for (c, r), n in rows))
+        sure = [abs(truth[c][r]) for (c, r), n in rows if n / args.seeds < 0.8]
+        print(f"  every true rule beyond {max(sure, default=0) * 100:.1f} points decided in >= 80% of the designs")
 
 
 if __name__ == "__main__":

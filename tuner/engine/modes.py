@@ -17,28 +17,37 @@ the pass-rate effect; verdicts stay about pass rates. When a rule's modes are ev
 pass bit itself: nothing is lost where a category fails one way only.
 
 Which modes are a rule's is read from data, never from the data that estimates it (``cross_fit``):
-the points are split in two halves by position; each half's estimate uses the modes picked on the
-other half (``pick_modes``: modes clearly more frequent where the rule is left out, z > 2), and the
-effect is the mean of the two. Picking on the estimating data would bias the effect away from zero
-(measured in the A/A worlds of ``tests/stats/test_calibration_modes.py`` it flagged only
-0.010-0.030, so that file has no caught mutant yet). A rule with no mode
-picked reads the pass bit; in a world with one failure mode W is the pass bit, so the printed MDE
-(``tuner.planning``, the worst case) is the same for both.
+the points are split in two halves by position; each half's estimate uses the modes chosen on the
+other half and the effect is the mean of the two. On the choosing half, ``pick_modes`` takes the
+modes clearly more frequent where the rule is left out (z > 2) and ``choose_modes`` keeps them only
+where W's |t| beats the pass bit's by a margin (x1.25): a rule that lowers every mode alike has only
+some picked, and W then misses the rest of its effect (planted at the printed MDE it was decided
+0.32 of the time without the choice, 0.80 with it; ``tests/stats/test_calibration_modes_mde.py``).
+A rule read by the pass bit in both halves (nothing picked or chosen, or every mode: always so where
+answers fail one way only) takes the pass bit's fit of all the rows, exactly as without modes (two
+half fits averaged decided the printed MDE 0.72 of the time, one fit of the whole 0.78).
 
-Why it is not (yet) the engine's default. Measured in the design lab (``benchmarks/design_lab.py
---modes``, `careful` / `actions`, 2,475 calls, 4 seeds): with every mistake named (the finest
-signature grading could give) recall of the true rules is 0.97 against 0.36-0.45 for the pass bit,
-the smallest true effect decided 7.1 points against 13.7, no false alarm; in the synthetic world of
-``tests/stats/test_calibration_modes.py`` a rule preventing one of three modes is decided 0.97 of
-the time against 0.275. (A first version floored each error at the pass bit's binomial spread,
-which gave back all the noise the modes remove: it read 0.25-0.44, no better than the pass bit.)
-The product records only each answer's first failing step (``failed_step`` of a design point), a
-coarser signature: with it the lab reads recall 0.66 and decides true effects down to 7.3 points
-(4 seeds, no false alarm). The calibration of the whole ablate / tune path with modes on was not
-re-run by the end of the session, so ``Plan.modes`` stays off and the printed MDE is the pass bit's
-(the same as the modes' worst case, one failure mode).
+Error control. The size rests on the engine's spending over the looks and the +-delta0 zone, as
+the pass bit's does; the modes' own parts change little at the product's sizes (a flag needs t
+beyond about 3 at the last look, and picking on the estimating data, the best of several
+single-mode readings at full alpha, the stronger cross-fitted half or no error floor each moved the
+A/A or the +delta0 boundary by at most 0.02). ``tests/stats/test_calibration_modes.py`` checks the
+A/A, every cell at +delta0 through its grading step look by look, and catches the engine read
+through modes without its spending (0.085 > alpha); those figures are in its docstring.
 
-What it assumes, when on: modes independent and a rule moving only its own. A rule that cures one
+On by default in ``ablate`` and ``tune`` (``tuner.ablation.engine_plan``), reading each answer's
+first failing grading step (``failed_step`` of a design point, what the store keeps). Measured in
+the design lab (``benchmarks/design_lab.py --modes step --by-rule``, `careful` / `actions`, 2,475
+calls, 8 seeds, figures in that script's docstring): recall of the true rules 0.64 against 0.41
+for the pass bit, the smallest true effect decided 7.0 points against 10.4, no false alarm, A/A
+0/8 designs flagging. With every mistake named (``--modes mistake``, the finest signature grading
+could give) recall is about 0.97. The printed MDE (``tuner.planning``) stays the pass bit's: the
+conservative figure, which a rule acting on every mode alike still meets.
+
+What it assumes, when on: modes independent and a rule moving only its own. (Seeing only the
+first failing step hides later modes behind earlier ones: a rule acting on the first step is then
+read slightly larger than it is, one acting on a later step smaller; every cell at +delta0 through
+its step flagged 0.020, within the 0.033 planned.) A rule that cures one
 mode and causes another that was not tied to it is read as better than it is; tune re-measures a
 winner's pass rate in the full prompt before it is accepted.
 """
