@@ -153,7 +153,8 @@ def confirmation_family(
     if not cum or target_evals < 1:
         return Detectable(family=family, questions=n_models, mde=None, rate=rate, note="no budget left for it")
     v = rate * (1 - rate)
-    spent = [zone.spend_planned(a / cum[-1], b / cum[-1]) for a, b in zip([0, *cum], cum)]
+    # A first invocation's spending (``confirm_looks``): a third of alpha and beta kept for reruns.
+    spent = zone.continued(0, cum, (0.0, 0.0), cum[-1])
     n = [target_evals * c for c in cum]
     from tuner.stats.difference import discordance_se
 
