@@ -30,6 +30,10 @@ def test_a_rerun_with_a_larger_cap_continues_the_confirmation(cli, py_suite, mon
     assert first["design"] == "sequential" and first["looks_replayed"] == 0 and first["alpha_spent_before"] == 0
     assert 0 < first["alpha_spent"] <= 0.05 * 2 / 3 + 1e-12  # a third of alpha kept for reruns
     confirm_log = lambda: [(e[3], e[4]) for e in log if e[0] == "measure" and e[4] >= 1_000_000]  # noqa: E731
+    # The plan for the rerun sizes its confirmation on what the first left, and says so.
+    plan = cli("tune", "--suite", suite, "--category", "data", "--plan", "--json", "--budget-calls", "2400")
+    [confirmation] = [d for d in json.loads(plan.stdout)["decides"] if d["family"].startswith("confirmation")]
+    assert "looks made by earlier runs" in confirmation["note"], confirmation
     before = confirm_log()  # (samples, first sample index) of each round, both prompts at once
     second = _tune(cli, suite, 2400)["confirmation"]
     print(first, second, sep="\n")
