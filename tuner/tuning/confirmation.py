@@ -25,8 +25,10 @@ the third look 7% of it: at the Convex default's looks a +30-point gain on 9 eva
 world; 0.905 now that a third of alpha is kept for reruns). A rerun with a larger budget is not a
 new plan: the experiment's confirmations are one sequential test (``confirm_looks``), so the rounds
 a rerun shares with the earlier invocation are replayed (the same samples, the same shares) and its
-new rounds spend only what the earlier ones left, whichever selection they confirm. The target's cells (one per model) are tested as their own family, so the many cells the
-change was not aimed at do not dilute the evidence for the one it was.
+new rounds spend only what the earlier ones left, whichever selection they confirm (a first
+invocation spends two thirds of alpha and beta, ``Zone.continued``). The target's cells (one per
+model) are tested as their own family, so the many cells the change was not aimed at do not dilute
+the evidence for the one it was.
 
 The tables keep the rates and the intervals over evals of ``paired_table`` on all the samples
 drawn; the verdict and q of each row are the sequential test's.
