@@ -18,7 +18,7 @@ are done, and what is open then is "undecided".
 The looks are planned before the first call, from K, the suite and the budget only (default twice
 the fixed design's calls; in tune what the cap leaves): the rounds as if every cell
 stayed open, the last cut to the budget, and look k spends the O'Brien-Fleming-type share of the
-error budget for its planned share of the calls (``Zone.spend_planned``, as the rule-effect engine
+error budget for its planned share of the calls (``Zone.continued``, as the rule-effect engine
 does). Most of the error is left for the last, largest look, where the fixed 6α/(π²k²) shares gave
 the third look 7% of it: at the Convex default's looks a +30-point gain on 9 evals was confirmed
 0.67 of the time with them, 0.96 with these (``tests/stats/test_calibration_confirmation.py``'s
