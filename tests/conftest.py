@@ -33,6 +33,8 @@ _LONG_FIRST = (
     "tests/stats/test_calibration_continuation.py",
     "tests/stats/test_calibration_mde.py",
     "tests/stats/test_calibration_engine.py",
+    "tests/stats/test_calibration_tune_continuation.py",
+    "tests/stats/test_calibration_mde_screen.py",
 )
 
 

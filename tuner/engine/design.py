@@ -81,6 +81,19 @@ def _uniform(*parts: object) -> float:
     return int.from_bytes(digest[:8], "big") / 2**64
 
 
+def _uniforms(prefix: tuple, suffixes: list[bytes]) -> list[float]:
+    """``_uniform(*prefix, suffix)`` for each (encoded) suffix, the same values: the prefix is hashed
+    once and the hash state copied (a point draws one uniform per open question: 94 at tune's
+    screening, where hashing each whole key was half the design's time)."""
+    copy = hashlib.sha256(("|".join(map(str, prefix)) + "|").encode()).copy
+    out = []
+    for suffix in suffixes:
+        h = copy()
+        h.update(suffix)
+        out.append(int.from_bytes(h.digest()[:8], "big") / 2**64)
+    return out
+
+
 def _p_drop(plan: Plan, n_open: int) -> float:
     return min(plan.max_share, plan.max_dropped / max(1, n_open))
 
@@ -101,12 +114,16 @@ def _points(plan: Plan, category: str, open_keys: list[str], first: int, reps: i
         rule, variant = split_key(key)
         if variant is not None:
             swaps.setdefault(rule, []).append(key)
+    # The uniforms' keys: _uniform(..., rule) to drop a rule, _uniform(..., rule, "phrasing") to switch one.
+    keys_hashed = [r.encode() for r in rules] + [f"{rule}|phrasing".encode() for rule in swaps]
+    by_rule = [(rule, keys, _swap_p(p_drop, len(keys))) for rule, keys in swaps.items()]
     points = []
     for eval_id in plan.evals[category]:
         for rep in range(first, first + reps):
-            dropped = tuple(r for r in rules if _uniform(plan.seed, category, eval_id, rep, r) < p_drop)
+            u = _uniforms((plan.seed, category, eval_id, rep), keys_hashed)
+            dropped = tuple(r for r, x in zip(rules, u) if x < p_drop)
             swapped = []
-            for rule, keys in swaps.items():
+            for (rule, keys, q), x in zip(by_rule, u[len(rules) :]):
                 if rule in dropped:
                     continue
                 # At most one phrasing per rule: each open one with probability p_drop, but together
@@ -114,9 +131,7 @@ def _points(plan: Plan, category: str, open_keys: list[str], first: int, reps: i
                 # (Uncapped, a rule with 1 / p_drop phrasings or more was never shown in its default
                 # when kept: the phrasings' columns then add up to the rule's, nothing is identified,
                 # and an A/A world flagged 11 of 24 phrasing cells.)
-                q = _swap_p(p_drop, len(keys))
-                u = _uniform(plan.seed, category, eval_id, rep, rule, "phrasing")
-                if u < q * len(keys):
-                    swapped.append(keys[int(u / q)])
+                if x < q * len(keys):
+                    swapped.append(keys[int(x / q)])
             points.append(Point(category, eval_id, rep, dropped, tuple(swapped)))
     return points

@@ -212,29 +212,48 @@ def _describe_cells(cells: dict, rows: dict) -> None:
     """Per rule x eval, the pass rate with the rule minus without it, over the points that varied
     it on that eval (other rules were dropped at random around it, so this is noisy but not biased
     by them). Kept where the rule was left out often enough and the difference stands out from the
-    binomial noise of that many draws (about 2 standard errors): a reading aid, not a test."""
+    binomial noise of that many draws (about 2 standard errors): a reading aid, not a test. Counted
+    with one indicator matrix per model x category (a loop over points per cell and eval was a
+    sixth of tune's screening time)."""
+    import numpy as np
+
     for (m, c), data in rows.items():
-        by_eval: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
-        for dropped, eval_id, passed, *_ in data:
-            by_eval.setdefault(eval_id, []).append((dropped, passed))
-        for (r, mm, cc), cell in cells.items():
-            if mm != m or cc != c:
-                continue
+        keys = [r for (r, mm, cc) in cells if mm == m and cc == c]
+        if not keys or not data:
+            continue
+        evals = sorted({e for _, e, *_ in data})
+        at = {e: i for i, e in enumerate(evals)}
+        row_eval = np.array([at[e] for _, e, *_ in data])
+        column = {k: j for j, k in enumerate(keys)}
+        applied = np.zeros((len(data), len(keys)), bool)
+        for i, (d, *_) in enumerate(data):
+            applied[i, [column[f] for f in d if f in column]] = True
+        passed = np.array([bool(x[2]) for x in data], dtype=float)
+
+        def per_eval(mask) -> tuple[list[int], list[int]]:
+            """(points, passes) per eval among the rows in ``mask``."""
+            n = np.bincount(row_eval[mask], minlength=len(evals))
+            s = np.bincount(row_eval[mask], weights=passed[mask], minlength=len(evals))
+            return [int(x) for x in n], [int(round(x)) for x in s]
+
+        for r in keys:
+            out = applied[:, column[r]]
+            # A phrasing is weighed against the default with the rule in, not against its absence.
+            rule = split_key(r)[0]
+            kept = ~out & ~applied[:, column[rule]] if rule in column else ~out
+            (n_out, s_out), (n_kept, s_kept) = per_eval(out), per_eval(kept)
             found = []
-            for eval_id, obs in by_eval.items():
-                out = [ok for d, ok in obs if r in d]
-                # A phrasing is weighed against the default with the rule in, not against its absence.
-                kept = [ok for d, ok in obs if r not in d and split_key(r)[0] not in d]
-                if len(out) < _CELL_MIN_DROPS or not kept:
+            for i, eval_id in enumerate(evals):
+                if n_out[i] < _CELL_MIN_DROPS or not n_kept[i]:
                     continue
                 # The effect of the factor, signed as the cell's (including a rule; using a phrasing).
-                diff = -_sign(r) * (sum(kept) / len(kept) - sum(out) / len(out))
-                pooled = (sum(kept) + sum(out) + 1) / (len(kept) + len(out) + 2)
-                noise = 2 * math.sqrt(pooled * (1 - pooled) * (1 / len(out) + 1 / len(kept)))
+                diff = -_sign(r) * (s_kept[i] / n_kept[i] - s_out[i] / n_out[i])
+                pooled = (s_kept[i] + s_out[i] + 1) / (n_kept[i] + n_out[i] + 2)
+                noise = 2 * math.sqrt(pooled * (1 - pooled) * (1 / n_out[i] + 1 / n_kept[i]))
                 if abs(diff) >= max(_CELL_SHOWN, noise):
-                    found.append((eval_id, round(diff, 3), len(out)))
+                    found.append((eval_id, round(diff, 3), n_out[i]))
             found.sort(key=lambda x: (-abs(x[1]), x[0]))
-            cell.by_eval = {e: (d, n) for e, d, n in found[:_CELL_MAX]}
+            cells[(r, m, c)].by_eval = {e: (d, n) for e, d, n in found[:_CELL_MAX]}
 
 
 def _decide(
