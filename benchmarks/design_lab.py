@@ -21,6 +21,23 @@ Run: .venv/bin/python benchmarks/design_lab.py --profile careful --categories ac
      .venv/bin/python benchmarks/design_lab.py --tune --set ALL --profile careful --categories actions --budget 1237 --seeds 12
      [--max-dropped 12] [--max-share 0.25] [--null] (A/A: dropping rules changes nothing)
      .venv/bin/python benchmarks/design_lab.py --bias 0.08 --budget 2400 --seeds 100   (issue 28.10: stopping bias)
+     [--modes step|mistake] [--by-rule] (read answers through their failure modes; each true rule's share decided)
+
+Issue 29, "more than one bit per call": the default budget's engine on `careful` / `actions` (2,475
+calls, 65 rules, 8 true rules of 8.1-21.9 points), 8 seeds, before (the pass bit) and after (each
+answer's first failing step, ``Plan.modes``, on in ablate and tune since the modes session):
+
+    .venv/bin/python benchmarks/design_lab.py --profile careful --categories actions --budget 2475 --seeds 8 --by-rule [--modes step|mistake]
+
+    reading                recall  smallest true effect decided  every true rule decided >= 80% beyond
+    pass bit (before)        0.41     10.4 points (mean per design)   13.7 points (15.0 is the smallest at 0.80+)
+    first failing step       0.64      7.0                            10.5 (13.7)
+    every mistake named      0.94      5.4                             8.2 (9.6)
+
+No false alarm in any; A/A (``--null --modes step``) 0/8 designs flagging. The first failing step
+lowers the mean smallest effect decided 1.49x and the 80%-power figure 15.0 -> 13.7 points (1.09x);
+the 1.5x at 80% power takes a finer signature (every mistake named: 1.56x), which the grader has
+(the tests step's detail names each failing test) but the design points do not yet read.
 """
 
 from __future__ import annotations
