@@ -33,7 +33,7 @@ beyond about 3 at the last look, and picking on the estimating data, the best of
 single-mode readings at full alpha, the stronger cross-fitted half or no error floor each moved the
 A/A or the +delta0 boundary by at most 0.02). ``tests/stats/test_calibration_modes.py`` checks the
 A/A, every cell at +delta0 through its grading step look by look, and catches the engine read
-through modes without its spending (0.085 > alpha); those figures are in its docstring.
+through modes without its spending (0.110 > alpha); those figures are in its docstring.
 
 On by default in ``ablate`` and ``tune`` (``tuner.ablation.engine_plan``), reading each answer's
 first failing grading step (``failed_step`` of a design point, what the store keeps). Measured in
@@ -47,7 +47,7 @@ conservative figure, which a rule acting on every mode alike still meets.
 What it assumes, when on: modes independent and a rule moving only its own. (Seeing only the
 first failing step hides later modes behind earlier ones: a rule acting on the first step is then
 read slightly larger than it is, one acting on a later step smaller; every cell at +delta0 through
-its step flagged 0.020, within the 0.033 planned.) A rule that cures one
+its step flagged 0.010, within the 0.033 planned.) A rule that cures one
 mode and causes another that was not tied to it is read as better than it is; tune re-measures a
 winner's pass rate in the full prompt before it is accepted.
 """
