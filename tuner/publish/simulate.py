@@ -11,7 +11,7 @@ with the same functions and the same budget arithmetic, on a ``tuner.tuning.simu
 3. ``confirmation.confirm`` with ``confirmation.confirm_budget`` of what the cap leaves;
 4. ``acceptance.accept``;
 5. if accepted, the publish gate ``publish.gate`` on fresh held-out samples against the baseline
-   (a first publish), 12 samples per eval.
+   (a first publish), 12 samples per eval, at its first look's levels (``publish.gate_looks``).
 
 Only the answers are simulated. The calibration (``tests/stats/test_calibration_tune_path.py``)
 runs it hundreds of times per world and states the rates in docs/tune-and-publish.md.
@@ -87,6 +87,7 @@ def run_path(
     from tuner.publish.publish import gate, gate_offset
     from tuner.stats import ALPHA
     from tuner.stats.gates import drop_p
+    from tuner.stats.zones import continued_level
     from tuner.tuning.acceptance import ACCEPTED, accept
     from tuner.tuning.budgets import cap_of, confirm_budget, regression_samples, screen_budget
     from tuner.tuning.confirmation import confirm
@@ -193,7 +194,10 @@ def run_path(
     groups = measure(
         [("today", dict(config.baseline_selection)), ("candidate", checked.winner)], held_evals, gate_samples, offset
     )
-    _, status = gate(groups, config.tolerance, sorted({e.category for e in view.suite.evals if e.held_out}), alpha)
+    # The gate's first look of its sequence (``publish.gate_looks``): both tests at its level.
+    first = continued_level(alpha, gate_samples, [], None)
+    cats = sorted({e.category for e in view.suite.evals if e.held_out})
+    _, status = gate(groups, config.tolerance, cats, alpha, ni_alpha=first, drop_alpha=first)
     calls["gate"] = 2 * len(held_evals) * gate_samples * len(specs)
     return PathResult(
         decision.decision,
