@@ -12,6 +12,8 @@ def test_ablate_plan_prints_the_mde_and_decide_sizes_the_cap(cli, py_project):
     assert r.exit_code == 0, r.output
     assert "decides: ablate: rule x model x category" in " ".join(r.stdout.split())
     assert "with 80% power" in " ".join(r.stdout.split())
+    # The engine reads failure modes (on in ablate and tune); the figure printed is the pass bit's.
+    assert "the pass bit's figure" in " ".join(r.stdout.split())
     plan = json.loads(cli("ablate", "--plan", "--json", "--model", "sim/careful", "--category", "text").stdout)
     printed = plan["decides"][0]["mde"]
     assert 0 < printed < 1 and plan["decide"] is None

@@ -41,15 +41,14 @@ pooled fit 45%; even an oracle that knows every zero cell reaches only 75%). So 
 category, and the cells are reported, as estimated, for reading (``Cell.by_eval``: where a rule
 seems to matter).
 
-Why the pass bit and not (yet) each answer's failure modes (issue 29, "more than one bit per
-call")? A rule acts on the mistake it prevents, so its effect on that failure mode is far less
-noisy than on the pass rate. The engine can read answers that way (``Graded``, ``Plan.modes``,
-``tuner.engine.modes``: modes picked on one half of the points and weighed on the other, A/A
-calibrated); in the design lab, with every mistake named, it decides 0.97 of the true rules of
-`careful` / `actions` at 2,475 calls where the pass bit decides about 0.4, and 0.66 with only the
-first failing step named (what the product records). The ablate / tune calibration with modes on
-was not re-run yet, so it is off by default and the printed minimum detectable effect is the pass
-bit's.
+More than one bit per call (issue 29). A rule acts on the mistake it prevents, so its effect on
+that failure mode is far less noisy than on the pass rate. With ``Plan.modes`` (on in ``ablate``
+and ``tune``) each rule is read through the failure modes it acts on (``Graded``,
+``tuner.engine.modes``: modes chosen on one half of the points and weighed on the other; the pass
+bit's fit where no mode beats it). Verdicts stay about pass rates. In the design lab on `careful` /
+`actions` at 2,475 calls, reading each answer's first failing step decides 0.64 of the true rules
+where the pass bit decides 0.41; the printed minimum detectable effect stays the pass bit's (a
+conservative figure: ``tests/stats/test_calibration_modes_mde.py``).
 
 Why not racing each rule against the full set (leave-one-out pairs)? A pair informs one rule; a
 random-dropout prompt informs every rule it varies, so at the same calls each effect is estimated

@@ -75,9 +75,9 @@ def _fit(rows: list[tuple[tuple[str, ...], str, bool]], rules: list[str]) -> dic
 
 
 def _fit_look(plan: Plan, data: list, round_no: int) -> dict:
-    """One model x category's estimates at look ``round_no``: the pass bit's, or from the second
-    look on with ``plan.modes`` each rule's through its failure modes, picked on the first look's
-    points and estimated on the later ones (``tuner.engine.modes``)."""
+    """One model x category's estimates at look ``round_no``: the pass bit's, or with ``plan.modes``
+    each rule's through its failure modes, chosen on one half of the points and estimated on the
+    other (``tuner.engine.modes.cross_fit``; the pass bit's fit where no mode beats it)."""
 
     def fit_pass(rows: list) -> dict:
         return _fit([(a, e, ok) for a, e, ok, *_ in rows], _factors(plan))

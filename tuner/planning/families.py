@@ -133,7 +133,11 @@ def engine_family(plan, family: str, rate: float = RATE) -> Detectable:
     from tuner.engine import planned_shape
 
     shape = planned_shape(plan)
-    note = "; ".join(x for x in (_looks(len(shape["looks"])), note) if x)
+    # With failure modes read (``Plan.modes``) the figure is still the pass bit's: a rule acting
+    # through one mode is decided sooner, one acting on every mode alike is not (the conservative
+    # figure holds for both: tests/stats/test_calibration_modes_mde.py).
+    modes = "the pass bit's figure; a rule curing one kind of failure is often decided sooner" if plan.modes else ""
+    note = "; ".join(x for x in (_looks(len(shape["looks"])), note, modes) if x)
     return Detectable(
         family=family,
         questions=shape["factors"] * len(plan.models) * len(plan.evals),
