@@ -290,6 +290,9 @@ def screen_decided(plan, config, key: str, effect: float, seeds: int) -> float:
     from tuner.tuning.screen import assemble
 
     rule, variant = split_key(key)
+    # Tune reads failure modes; these answers fail one way, which modes read as the pass bit does
+    # (the same decisions, tests/stats/test_calibration_mde_screen.py), three times faster.
+    plan = replace(plan, modes=False)
     hits = 0
     for seed in range(seeds):
         rng = np.random.default_rng(seed)

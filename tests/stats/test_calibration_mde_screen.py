@@ -12,6 +12,12 @@ The world sits at the assumed pass rate (50%): including the candidate ``actions
 moves every actions eval from 0.5 - d/2 to 0.5 + d/2, every other question is a null. 200 designs:
 the binomial noise at 0.8 is ±0.057 at two standard errors, inside the ±0.07 band.
 
+Tune reads failure modes (``Plan.modes``); these answers fail one way only, so every rule is read by
+the pass bit, as the engine without modes reads it (``tuner.engine.modes.cross_fit``), and the
+designs run with modes off, three times faster: ``test_the_designs_decide_alike_with_modes_read``
+checks the shortcut decides exactly as the plan tune runs (the printed MDE is the pass bit's either
+way; the modes' own check is ``test_calibration_modes_mde.py``).
+
 The mutant prints the MDE without its multiplicity (one question instead of 94, the single-test
 formula): planted there, the effect is decided far less often, which the same band catches. It runs
 on 100 designs (measured 0.19 on 200; at 100 the 95% interval of a rate near 0.2 is ±0.08, far
@@ -61,23 +67,43 @@ def screening(tmp_path_factory):
     return plan, config, printed.mde
 
 
-def _decided(plan, config, effect: float, seeds: int) -> float:
-    """Share of screenings deciding that including the planted candidate helps."""
+def _screen(plan, config, effect: float, seed: int):
+    """One screening of the planted world (repetition ``seed``), stopped by tune's question."""
     from tuner.tuning.screen import assemble
 
+    rng = np.random.default_rng(seed)
+
+    def observe(points):
+        p = [0.5 - effect / 2 + (effect if PLANTED not in pt.dropped else 0.0) for pt in points]
+        return [{m: bool(rng.random() < q) for m in plan.models} for q in p], len(points) * len(plan.models)
+
+    return run_engine(replace(plan, seed=seed), observe, None, lambda cells: assemble(config, cells)[1] == "decided")
+
+
+def _decided(plan, config, effect: float, seeds: int) -> float:
+    """Share of screenings deciding that including the planted candidate helps (modes off: module doc)."""
+    plan = replace(plan, modes=False)
     hits = 0
     for seed in range(seeds):
-        rng = np.random.default_rng(seed)
-
-        def observe(points, rng=rng):
-            p = [0.5 - effect / 2 + (effect if PLANTED not in pt.dropped else 0.0) for pt in points]
-            return [{m: bool(rng.random() < q) for m in plan.models} for q in p], len(points) * len(plan.models)
-
-        outcome = run_engine(
-            replace(plan, seed=seed), observe, None, lambda cells: assemble(config, cells)[1] == "decided"
-        )
+        outcome = _screen(plan, config, effect, seed)
         hits += any(c.rule == PLANTED and c.verdict == "helps" for c in outcome.cells)
     return hits / seeds
+
+
+def test_the_designs_decide_alike_with_modes_read(screening):
+    """The shortcut is exact: with answers that fail one way, reading modes decides every cell as the
+    pass bit does, look by look."""
+    import dataclasses
+
+    plan, config, printed = screening
+    assert plan.modes  # what tune runs
+    decided = 0
+    for seed in range(3):
+        on, off = _screen(plan, config, printed, seed), _screen(replace(plan, modes=False), config, printed, seed)
+        assert [dataclasses.astuple(c) for c in on.cells] == [dataclasses.astuple(c) for c in off.cells]
+        assert on.history == off.history
+        decided += any(c.verdict == "helps" for c in on.cells)
+    assert decided
 
 
 def test_tunes_screening_decides_the_printed_mde_80_percent_of_the_time(screening):

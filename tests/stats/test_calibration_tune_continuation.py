@@ -12,7 +12,8 @@ stops at the first invocation that publishes.
 
 The null world is the least favourable one: every pool rule moves the target by exactly +delta0
 (each question on the zone's boundary: a change there is not worth making, and deciding it is the
-error alpha bounds). Over 200 seeds:
+error alpha bounds). The confirmation's looks are kept between invocations too (``confirm_looks``,
+a ``MemoryLooks`` standing in for the store), as tune keeps them. Over 200 seeds:
 
 - anything published (or accepted) over the four invocations: at most alpha;
 - the screening's verdicts (the rule evidence the tune report states: ``found_helpful``,
@@ -20,17 +21,17 @@ error alpha bounds). Over 200 seeds:
   G(cap_j), the reserve's schedule, with two binomial standard errors of slack, and at most alpha by
   the end.
 
-The mutants spend alpha afresh at each continuation (no reserve and the looks made not counted; or
-a new plan per cap, as before the looks were recorded). Their screening flags more than alpha by
-the end (0.075, 0.060); the published rate does not show it,
-and the test says why: the confirmation, on fresh samples of every eval, stands between the
-screening and an acceptance, so at these sizes even the mutant publishes at most 0.04 (measured,
-with the confirmation's own samples also drawn afresh per continuation). The screening's error
-control over continuations is what the report's rule verdicts rest on; the confirmation's is what
-the publication rests on.
+The mutants spend alpha afresh at each continuation (``Zone.continued`` with no reserve and the
+looks made not counted, which the confirmation's spending shares; or a new plan per cap for the
+screening and the confirmation, as before their looks were recorded). Their screening flags more
+than alpha by the end (0.075, 0.060). The published rate does not show them (0.025 and 0.005, under
+alpha): between the screening and an acceptance stands the confirmation on fresh samples of every
+eval, and at the boundary even a confirmation spending alpha afresh per invocation accepts rarely.
+The screening's error control over continuations is what the report's rule verdicts rest on; the
+confirmation's is what the publication rests on (``test_calibration_confirmation_reruns.py``).
 
-A clear winner (+30 points on the target) is accepted and published without --force by the end of
-the continuations in nearly every repetition, more often than by the first invocation alone.
+A clear winner (+30 points on the target) withheld by the first invocation is rarely rescued by the
+continuations: see ``test_a_clear_winner_is_published_without_force_over_continuations``.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from test_calibration_tune_path import RULES, shape, world
 from tuner.publish.simulate import run_path
 from tuner.stats import ALPHA, zones
 from tuner.stats.zones import Zone
+from tuner.tuning.confirm_looks import MemoryLooks
 from tuner.tuning.simulate import Term, World
 
 pytestmark = [pytest.mark.slow]
@@ -72,9 +74,12 @@ def _experiments(w: World, seeds: int = SEEDS, continued: bool = True) -> dict:
     replays_ok = True
     for seed in range(seeds):
         looks: tuple = (None, [])
+        kept = MemoryLooks()  # the confirmation's looks, as the store keeps them with the experiment
         first_flag = None
         for j, cap in enumerate(CAPS):
-            r = run_path(w, seed, cap=cap, looks=looks if continued else (None, []))
+            r = run_path(
+                w, seed, cap=cap, looks=looks if continued else (None, []), confirm_store=kept if continued else None
+            )
             # The looks made are replayed as they were (what they spent included), never re-planned.
             replays_ok &= r.looks[1][: len(looks[1])] == looks[1]
             looks = r.looks
@@ -116,8 +121,8 @@ def _beyond_schedule(rates: list[float], seeds: int = SEEDS) -> list[str]:
 
 
 def test_every_question_at_the_edge_of_mattering_over_three_continuations():
-    """Measured (200): published 0.020 by the end (0.010 by the first invocation; none accepted
-    and withheld by the gate); the screening flagged 0.020 by the end of each invocation (all at the
+    """Measured (200): published 0.005 by the end (all by the first invocation; none accepted and
+    withheld by the gate); the screening flagged 0.020 by the end of each invocation (all at the
     first)."""
     r = _experiments(_boundary())
     print(f"tune continued, every question at +delta0: {r}; schedule {[round(x, 4) for x in _schedule()]}")
@@ -126,37 +131,37 @@ def test_every_question_at_the_edge_of_mattering_over_three_continuations():
     assert r["flagged"][-1] <= ALPHA and not _beyond_schedule(r["flagged"])
 
 
-@pytest.mark.parametrize("mutant", ["alpha afresh", "looks not replayed"])
-def test_the_check_fails_when_each_continuation_spends_alpha_afresh(mutant, monkeypatch):
-    """Mutants: each invocation's new looks spend the whole of alpha again (no reserve, the looks made not
-    counted), or each invocation is a new plan (the looks made not given: a new design over the same
-    cached points, its own two thirds of alpha). Measured (200), the screening flagged by the end of
-    each invocation: 0.035, 0.035, 0.040, 0.075; 0.020, 0.025, 0.030, 0.060 (both beyond alpha at the
-    end). Published 0.020 and 0.010: the confirmation guards it (with its samples also drawn afresh per
-    continuation, 0.040)."""
-    if mutant == "alpha afresh":
-        real = Zone.continued
+def test_the_check_fails_when_each_continuation_spends_alpha_afresh(monkeypatch):
+    """Mutant: each invocation's new looks spend the whole of alpha again (``Zone.continued`` with no
+    reserve and the looks made not counted; the confirmation's spending shares it). Measured (200),
+    the screening flagged by the end of each invocation: 0.035, 0.035, 0.040, 0.075 (beyond alpha);
+    published 0.025 (the confirmation guards it). The other mutant, a new plan per cap for the
+    screening and the confirmation (no looks given: ``_experiments(..., continued=False)``), flagged
+    0.020, 0.025, 0.030, 0.060 and published 0.005 (measured once; left out of the run for time)."""
+    real = Zone.continued
 
-        def afresh(self, start, looks, spent, anchor):
-            monkeypatch.setattr(zones, "RESERVE", 0.0)
-            try:
-                return real(self, start, looks, (0.0, 0.0), looks[-1] if looks else anchor)
-            finally:
-                monkeypatch.setattr(zones, "RESERVE", 1 / 3)
+    def afresh(self, start, looks, spent, anchor):
+        monkeypatch.setattr(zones, "RESERVE", 0.0)
+        try:
+            return real(self, start, looks, (0.0, 0.0), looks[-1] if looks else anchor)
+        finally:
+            monkeypatch.setattr(zones, "RESERVE", 1 / 3)
 
-        monkeypatch.setattr(Zone, "continued", afresh)
-    r = _experiments(_boundary(), continued=mutant != "looks not replayed")
+    monkeypatch.setattr(Zone, "continued", afresh)
+    r = _experiments(_boundary())
     monkeypatch.undo()
-    print(f"mutant ({mutant}), every question at +delta0: {r}")
+    print(f"mutant (alpha afresh per continuation), every question at +delta0: {r}")
     assert r["flagged"][-1] > ALPHA or _beyond_schedule(r["flagged"])
 
 
 def test_a_clear_winner_is_published_without_force_over_continuations():
-    """+30 points on the target. Measured (100): published without --force 0.71 by the first
-    invocation, 0.90 by the end, all of the gain at the first continuation. The later ones cannot add
-    to it: the confirmation's budget stops growing at twice its fixed design (384 calls here) from the
-    second cap on, so a winner it left unconfirmed there is replayed and left unconfirmed by every
-    larger cap (the 10% withheld: the target not confirmed, the same answers each time)."""
+    """+30 points on the target. Measured (100): published without --force 0.68 by the first
+    invocation, 0.75 by the end, all of the gain at the first continuation. The continuations can add
+    little: the confirmation's budget stops growing at twice its fixed design (384 calls here, reached
+    at the second cap), so the second invocation adds one small look with a share of the reserve, and
+    from the third on every look is a replay (the same samples, the same verdict). With the
+    confirmation's budget growing to what a continuation's cap leaves (a probe, not the product):
+    0.68, 0.98, 0.99, 0.99, and the boundary world still published 0.005."""
     r = _experiments(world("suites/python", "data", 0.30), seeds=100)
     print(f"tune continued, +30 on the target: {r}")
-    assert r["published"][-1] >= 0.85 and r["published"][-1] > r["published"][0]
+    assert r["published"][-1] >= 0.70 and r["published"][-1] > r["published"][0]

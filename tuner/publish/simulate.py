@@ -77,12 +77,15 @@ def run_path(
     gate_samples: int = 12,
     alpha: float | None = None,
     looks: tuple[int | None, list[tuple[int, float, float]]] = (None, []),
+    confirm_store=None,
 ) -> PathResult:
     """One repetition (module doc). ``changes``: skip the engine and take these changes, counting
     ``screening_calls`` for it (default: the engine's first look on the world's pool); otherwise the
     engine screens the pool. ``cap``: the command's cap (default: tune's, for the world's pool).
     ``looks``: the screening's looks an earlier invocation of the same tune made (its result's
-    ``looks``): this one continues them, as the same command with a larger cap does."""
+    ``looks``): this one continues them, as the same command with a larger cap does.
+    ``confirm_store``: where the experiment's confirmation looks are kept between invocations
+    (``confirm_looks.MemoryLooks``, standing in for the store; None: a first invocation's, in memory)."""
     from tuner.engine import Plan, planned_looks
     from tuner.publish.publish import gate, gate_offset
     from tuner.stats import ALPHA
@@ -90,9 +93,11 @@ def run_path(
     from tuner.stats.zones import continued_level
     from tuner.tuning.acceptance import ACCEPTED, accept
     from tuner.tuning.budgets import cap_of, confirm_budget, regression_samples, screen_budget
+    from tuner.tuning.confirm_looks import ConfirmLooks
     from tuner.tuning.confirmation import confirm
     from tuner.tuning.records import Change
     from tuner.tuning.screen import assemble, candidates_of, check
+    from tuner.tuning.space import selection_hash
 
     alpha = ALPHA if alpha is None else alpha
     config = world.config(seed)
@@ -158,6 +163,9 @@ def run_path(
         checked.winner,
         budget_calls=confirm_budget(config, n_held, len(specs), left),
         measure=measure,
+        looks=ConfirmLooks.open(confirm_store, config.hash, selection_hash(checked.winner))
+        if confirm_store is not None
+        else None,
     )
     calls["confirmation"] = spent.calls
     decision = accept(config.category, fresh, held, changed=True, alpha=alpha)
