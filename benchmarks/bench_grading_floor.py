@@ -12,9 +12,10 @@ the first N reference answers of the suite, each tool run through the pipeline's
   answer's test process costs before the answer's own tests do anything;
 - ``tests_real``: vitest over the N answers' real grader files;
 - ``tsc_cli``: one ``tsc`` program over 1 and over N answers (start-up and cost per answer);
-- ``tsc_warm``: the same N-answer program checked three times in one Node process with the
-  TypeScript API (a fresh program each time, nothing shared but the compiler's own code): what a
-  tsc process that outlived a batch would cost for the next one (its JIT is warm).
+- ``tsc_in_process``: the second half of the answers as one program, checked with the TypeScript
+  API in a fresh Node process (``cold``), after the first half's program in the same process
+  (``after_other``: what a tsc process that outlived a batch would cost for the next batch) and
+  after the same program (``same_again``).
 
 Per-file figures are marginal: (CPU over N files - CPU over 1 file) / (N - 1), so vitest's own
 start-up (once per batch) is apart. Medians over ``--reps`` runs, the variants alternating.
@@ -44,14 +45,15 @@ from tuner.suites.convex.workspace import Workspace
 
 TRIVIAL = 'import { expect, test } from "vitest";\ntest("trivial", () => { expect(1).toBe(1); });\n'
 
-# Checks one tsconfig three times in this process, a fresh program each time (no oldProgram):
-# the CLI's own order of diagnostics (syntax first, the rest only without syntax errors).
-_WARM_TSC = """
+# Checks each tsconfig of argv[3:] in turn in this process, a fresh program each time (no
+# oldProgram): the CLI's order of diagnostics (syntax first, the rest only without syntax errors).
+_IN_PROCESS_TSC = """
 const ts = (await import(process.argv[2])).default;
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
-const config = ts.getParsedCommandLineOfConfigFile(process.argv[3], {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic() {} });
+const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic() {} };
 const out = [];
-for (let i = 0; i < 3; i++) {
+for (const file of process.argv.slice(3)) {
+  const config = ts.getParsedCommandLineOfConfigFile(file, {}, host);
   const start = cpu();
   const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
   let diags = [...program.getSyntacticDiagnostics()];
@@ -77,7 +79,7 @@ def measure(project: Project, answers: int, reps: int) -> dict:
     suite = load_suite(project)
     requests = [GradeRequest(eval=e, files=e.answer_files()) for e in suite.evals[:answers]]
     runs: dict[str, list[float]] = {}
-    warm: list[list[dict]] = []
+    tsc: dict[str, list[float]] = {}
     with toolchain_in_use(toolchain_dir(suite)) as toolchain, sandbox.temp_dir("floor") as root:
         ws = Workspace(root, toolchain, eslint_rules(suite.manifest))
         subs = [ws.new_subproject(i, r) for i, r in enumerate(requests)]
@@ -99,21 +101,26 @@ def measure(project: Project, answers: int, reps: int) -> dict:
             "tsc_cli_1": lambda: checks.run_tsc(ws, subs[:1], 600),
             "tsc_cli_n": lambda: checks.run_tsc(ws, subs, 600),
         }
-        script = root / "warm-tsc.mjs"
-        script.write_text(_WARM_TSC)
-        typescript = Path(toolchain.bin("typescript", "lib/typescript.js"))
+        script = root / "in-process-tsc.mjs"
+        script.write_text(_IN_PROCESS_TSC)
+        typescript = Path(toolchain.bin("typescript", "lib/typescript.js")).as_uri()
+        half = len(subs) // 2
+        first, second = ws.write_tsconfig(subs[:half]), ws.write_tsconfig(subs[half:])
+
+        def in_process(*configs: Path) -> float:
+            argv = [node, "--max-old-space-size=3072", str(script), typescript, *map(str, configs)]
+            done = subprocess.run(argv, capture_output=True, text=True, check=True, cwd=root)
+            return json.loads(done.stdout)[-1]["cpu"]  # the last program's
+
         for _ in range(reps):
             for name, fn in variants.items():
                 runs.setdefault(name, []).append(_cpu_of(fn))
-            config = ws.write_tsconfig(subs)
-            done = subprocess.run(
-                [node, "--max-old-space-size=3072", str(script), typescript.as_uri(), str(config)],
-                capture_output=True,
-                text=True,
-                check=True,
-                cwd=root,
-            )
-            warm.append(json.loads(done.stdout))
+            for name, configs in (
+                ("cold", [second]),
+                ("after_other", [first, second]),
+                ("same_again", [second, second]),
+            ):
+                tsc.setdefault(name, []).append(in_process(*configs))
     med = {k: statistics.median(v) for k, v in runs.items()}
     n = len(subs)
 
@@ -134,11 +141,7 @@ def measure(project: Project, answers: int, reps: int) -> dict:
             "vitest_start": round(med["tests_trivial_1"] - per_file("tests_trivial"), 2),
             "tsc_start": round(med["tsc_cli_1"] - per_file("tsc_cli"), 2),
         },
-        "tsc_program_n_cpu_s": {
-            "cli": round(med["tsc_cli_n"], 2),
-            "in_process_first": round(statistics.median(w[0]["cpu"] for w in warm), 2),
-            "in_process_warm": round(statistics.median(min(x["cpu"] for x in w[1:]) for w in warm), 2),
-        },
+        "tsc_in_process_half_cpu_s": {k: round(statistics.median(v), 2) for k, v in tsc.items()},
         "runs": {k: [round(x, 2) for x in v] for k, v in runs.items()},
     }
 
