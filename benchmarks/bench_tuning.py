@@ -33,6 +33,15 @@ Run: .venv/bin/python benchmarks/bench_tuning.py [--profiles careful,overeager,e
 ``--mde``: per profile and category, the minimum detectable effect `ablate --category C` prints at
 its default budget (``tuner.planning``), against what it decides: of the true rule effects at least
 that large, the share decided (helps/hurts, the right sign), and the smallest true effect decided.
+
+``--screen-mde N``: tune's screening as `tune --category C --plan` plans it at the default cap (one
+model), printed vs measured: the MDE it prints for a rule (a candidate's inclusion) and for a
+phrasing against its rule's own, each planted at that size in a world at the assumed 50% pass rate
+(every other question a null) and decided by the engine with tune's stopping question over N
+designs (default 200; about 0.25 s a design at Convex's 94 questions). The promise is 80% ± 7%
+(``tests/stats/test_calibration_mde_screen.py`` checks the rule's on actions).
+
+    .venv/bin/python benchmarks/bench_tuning.py --screen-mde 200 --categories actions
 """
 
 from __future__ import annotations
@@ -41,6 +50,7 @@ import argparse
 import json
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 DELTA0, DELTA = 0.02, 0.08
@@ -264,6 +274,84 @@ def mde_rows(args) -> None:
                 )
 
 
+def screen_decided(plan, config, key: str, effect: float, seeds: int) -> float:
+    """Share of tune's screenings (``plan``, stopped by ``assemble``) deciding that ``key`` helps, in a
+    world at 50% where including that rule, or using that phrasing, moves every eval by ``effect``."""
+    import numpy as np
+
+    from tuner.engine import run_engine, split_key
+    from tuner.tuning.screen import assemble
+
+    rule, variant = split_key(key)
+    hits = 0
+    for seed in range(seeds):
+        rng = np.random.default_rng(seed)
+
+        def on(pt) -> bool:
+            return key in pt.swapped if variant else rule not in pt.dropped
+
+        def observe(points, rng=rng):
+            p = [0.5 - effect / 2 + (effect if on(pt) else 0.0) for pt in points]
+            return [{m: bool(rng.random() < q) for m in plan.models} for q in p], len(points) * len(plan.models)
+
+        outcome = run_engine(
+            replace(plan, seed=seed), observe, None, lambda cells: assemble(config, cells)[1] == "decided"
+        )
+        hits += any(c.rule == key and c.verdict == "helps" for c in outcome.cells)
+    return hits / seeds
+
+
+def screen_mde_rows(args) -> None:
+    """Tune's screening at the default cap: printed MDE vs the share decided when planted at it."""
+    import math
+
+    from tuner.engine import swap_key
+    from tuner.models import ModelSpec
+    from tuner.planning.commands import screen_plan, tune_detectables
+    from tuner.planning.families import engine_designs
+    from tuner.planning.mde import mde
+    from tuner.tuning.budgets import cap_of
+    from tuner.tuning.tune import build_config
+
+    spec = ModelSpec(model="sim/careful")  # the model only names the cell: answers come from the world
+    with tempfile.TemporaryDirectory() as tmp:
+        h = fresh_harness(Path(tmp), "screen-mde")
+        for cat in args.categories.split(","):
+            config = build_config(h, cat, [spec])
+            cap = cap_of(config, None)
+            plan = screen_plan(h, config, [spec], cap)
+            family = tune_detectables(h, config, [spec], cap, 0)[0]
+            designs = engine_designs(plan)[cat]
+            candidate = next((r for r in plan.rules if r not in config.baseline_selection), plan.rules[0])
+            rows = [("rule (a candidate's inclusion)", candidate, family.mde)]
+            if plan.variants:
+                rule, names = next(iter(plan.variants.items()))
+                rows.append(("phrasing against its rule's own", swap_key(rule, names[0]), mde(designs["phrasings"])))
+            for kind, key, printed in rows:
+                start = time.perf_counter()
+                rate = screen_decided(plan, config, key, printed, args.screen_mde) if printed else None
+                half = 1.96 * math.sqrt(rate * (1 - rate) / args.screen_mde) if rate is not None else None
+                print(
+                    json.dumps(
+                        {
+                            "category": cat,
+                            "cap": cap,
+                            "screening_calls": plan.budget_calls,
+                            "questions": family.questions,
+                            "kind": kind,
+                            "planted": key,
+                            "printed_mde": printed,
+                            "decided": rate,
+                            "ci95": [round(rate - half, 3), round(rate + half, 3)] if rate is not None else None,
+                            "designs": args.screen_mde,
+                            "seconds": round(time.perf_counter() - start, 1),
+                        }
+                    ),
+                    flush=True,
+                )
+        h.close()
+
+
 def _fmt(x) -> str:
     return "n/a" if x is None else f"{x:.2f}"
 
@@ -294,8 +382,17 @@ def main() -> None:
     parser.add_argument(
         "--mde", action="store_true", help="instead: printed minimum detectable effect vs decided effects"
     )
+    parser.add_argument(
+        "--screen-mde",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead: tune's screening at the default cap, printed MDE vs decided when planted at it (N designs)",
+    )
     args = parser.parse_args()
     SET = args.set
+    if args.screen_mde:
+        return screen_mde_rows(args)
     if args.mde:
         return mde_rows(args)
     if args.curve:

@@ -21,6 +21,23 @@ Run: .venv/bin/python benchmarks/design_lab.py --profile careful --categories ac
      .venv/bin/python benchmarks/design_lab.py --tune --set ALL --profile careful --categories actions --budget 1237 --seeds 12
      [--max-dropped 12] [--max-share 0.25] [--null] (A/A: dropping rules changes nothing)
      .venv/bin/python benchmarks/design_lab.py --bias 0.08 --budget 2400 --seeds 100   (issue 28.10: stopping bias)
+     [--modes step|mistake] [--by-rule] (read answers through their failure modes; each true rule's share decided)
+
+Issue 29, "more than one bit per call": the default budget's engine on `careful` / `actions` (2,475
+calls, 65 rules, 8 true rules of 8.1-21.9 points), 8 seeds, before (the pass bit) and after (each
+answer's first failing step, ``Plan.modes``, on in ablate and tune since the modes session):
+
+    .venv/bin/python benchmarks/design_lab.py --profile careful --categories actions --budget 2475 --seeds 8 --by-rule [--modes step|mistake]
+
+    reading                recall  smallest true effect decided  every true rule decided >= 80% beyond
+    pass bit (before)        0.41     10.4 points (mean per design)   13.7 points (15.0 is the smallest at 0.80+)
+    first failing step       0.64      7.0                            10.5 (13.7)
+    every mistake named      0.94      5.4                             8.2 (9.6)
+
+No false alarm in any; A/A (``--null --modes step``) 0/8 designs flagging. The first failing step
+lowers the mean smallest effect decided 1.49x and the 80%-power figure 15.0 -> 13.7 points (1.09x);
+the 1.5x at 80% power takes a finer signature (every mistake named: 1.56x), which the grader has
+(the tests step's detail names each failing test) but the design points do not yet read.
 """
 
 from __future__ import annotations
@@ -409,6 +426,7 @@ def main() -> None:
         default="",
         help="read each rule through its failure modes: the first failing step, or every mistake",
     )
+    parser.add_argument("--by-rule", action="store_true", help="each true rule's effect and how often it is decided")
     parser.add_argument("--check", action="store_true", help="compare the fast model with the exact truth first")
     parser.add_argument(
         "--tune", action="store_true", help="what tune's screening makes the winner (see the docstring)"
@@ -433,6 +451,7 @@ def main() -> None:
     truth = {c: model.truth(c) for c in categories}
     plan_args = {k: v for k, v in (("max_dropped", args.max_dropped), ("max_share", args.max_share)) if v is not None}
     recall, precision, false_alarms, any_flag, smallest = [], [], [], 0, []
+    decided: dict[tuple[str, str], int] = {}  # (category, true rule): designs deciding it right
     start = time.perf_counter()
     for seed in range(args.seeds):
         out = run(model, categories, args.budget, seed, args.null, args.modes, **plan_args)
@@ -442,6 +461,9 @@ def main() -> None:
             nulls = {r for r, d in truth[cat].items() if abs(d) <= DELTA0}
             flagged = {c.rule: c.verdict for c in out.cells if c.category == cat and c.verdict in ("helps", "hurts")}
             hits = sum(1 for r, v in flagged.items() if r in real and (v == "helps") == (truth[cat][r] > 0))
+            for r in real:
+                right = r in flagged and (flagged[r] == "helps") == (truth[cat][r] > 0)
+                decided[(cat, r)] = decided.get((cat, r), 0) + right
             judged = [r for r in flagged if r in real or r in nulls]
             recall.append(hits / len(real) if real else np.nan)
             precision.append(hits / len(judged) if judged else np.nan)
@@ -458,6 +480,11 @@ def main() -> None:
         f"{np.mean(false_alarms):.2f}, smallest true effect decided {np.nanmean(smallest):.3f}, designs flagging anything {any_flag}/{args.seeds} "
         f"({len(model.rules)} rules, {args.seeds} seeds, {time.perf_counter() - start:.0f} s)"
     )
+    if args.by_rule:  # each true rule's effect and the share of designs deciding it (the measured MDE's makings)
+        rows = sorted(decided.items(), key=lambda kv: -abs(truth[kv[0][0]][kv[0][1]]))
+        print("  " + ", ".join(f"{truth[c][r] * 100:+.1f} {n / args.seeds:.2f}" for (c, r), n in rows))
+        sure = [abs(truth[c][r]) for (c, r), n in rows if n / args.seeds < 0.8]
+        print(f"  every true rule beyond {max(sure, default=0) * 100:.1f} points decided in >= 80% of the designs")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ from citools import fails_in_ci  # tests/ is on sys.path: this file's folder
 # so both folders share one recording (a fixture registered by each folder's conftest would run twice).
 from recorded import flows, recorded  # noqa: F401  (fixtures)
 
+import tuner  # noqa: F401  (before any test module loads numpy: its one-BLAS-thread default applies)
+
 REPO = Path(__file__).resolve().parents[1]
 PG_URL = os.environ.get("TUNER_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -33,6 +35,8 @@ _LONG_FIRST = (
     "tests/stats/test_calibration_continuation.py",
     "tests/stats/test_calibration_mde.py",
     "tests/stats/test_calibration_engine.py",
+    "tests/stats/test_calibration_tune_continuation.py",
+    "tests/stats/test_calibration_mde_screen.py",
 )
 
 

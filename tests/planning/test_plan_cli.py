@@ -12,6 +12,8 @@ def test_ablate_plan_prints_the_mde_and_decide_sizes_the_cap(cli, py_project):
     assert r.exit_code == 0, r.output
     assert "decides: ablate: rule x model x category" in " ".join(r.stdout.split())
     assert "with 80% power" in " ".join(r.stdout.split())
+    # The engine reads failure modes (on in ablate and tune); the figure printed is the pass bit's.
+    assert "the pass bit's figure" in " ".join(r.stdout.split())
     plan = json.loads(cli("ablate", "--plan", "--json", "--model", "sim/careful", "--category", "text").stdout)
     printed = plan["decides"][0]["mde"]
     assert 0 < printed < 1 and plan["decide"] is None
@@ -48,6 +50,20 @@ def test_a_bad_decide_is_one_line_and_exit_2(cli, py_project, value):
 def test_decide_and_a_cap_together_are_refused(cli, py_project):
     r = cli("tune", "-c", "text", "--plan", "--model", "sim/careful", "--decide", "0.2", "--budget-calls", "900")
     assert r.exit_code == 2 and "not both" in r.stderr
+
+
+def test_a_confirmation_the_cap_cannot_pay_for_is_refused_before_any_call(cli, py_project):
+    """A --confirm-budget beyond what the cap leaves after the screening's half: refused up front
+    (it used to plan it, then stop mid-confirmation at the cap, exit 4); within it, the plan runs."""
+    r = cli(
+        "tune", "-c", "text", "--plan", "--model", "sim/careful", "--budget-calls", "600", "--confirm-budget", "301"
+    )
+    assert r.exit_code == 2 and r.stderr.strip().count("\n") == 0
+    assert "--confirm-budget 301" in r.stderr and "--budget-calls 602" in r.stderr
+    ok = cli(
+        "tune", "-c", "text", "--plan", "--model", "sim/careful", "--budget-calls", "600", "--confirm-budget", "300"
+    )
+    assert ok.exit_code == 0, ok.output
 
 
 def test_tune_plan_prints_the_screening_and_confirmation_mde(cli, py_project):

@@ -58,14 +58,16 @@ def _improved(evals: int, samples: int, gain: float, seeds: int = SEEDS) -> floa
 
 @pytest.mark.parametrize("name", list(LOOKS))
 def test_a_gain_of_delta0_is_called_improved_at_most_half_alpha_over_all_looks(name):
-    """Measured (400): Convex default 0.010, Python default 0.007, large budget 0.018."""
+    """Measured (400): Convex default 0.003, Python default 0.003, large budget 0.018 (a first
+    invocation, a third of alpha kept for reruns: ``confirm_looks``; spending all of it, 0.010, 0.007)."""
     rate = _improved(*LOOKS[name], DELTA0)
     print(f"{name}: +delta0 called improved {rate:.3f}")
     assert rate <= ALPHA / 2
 
 
 def test_a_clear_gain_is_confirmed():
-    """+30 points on 9 evals at the Convex default's looks: improved 0.96 (measured, 200)."""
+    """+30 points on 9 evals at the Convex default's looks: improved 0.905 (measured, 200; 0.96 when the
+    first invocation spent all of alpha, before reruns continued one test)."""
     rate = _improved(9, 8, 0.30, seeds=200)
     print(f"+30 confirmed {rate:.3f}")
     assert rate >= 0.85
@@ -78,7 +80,10 @@ def test_the_bound_fails_on_a_confirmation_without_its_error_control(monkeypatch
     from tuner.tuning import confirmation
 
     if mutant == "no spending":
-        monkeypatch.setattr(Zone, "spend_planned", lambda self, t0, t1: (self.alpha, self.beta))
+        # Every look at the full alpha (the shares come from ``Zone.continued``: ``confirm_looks``).
+        monkeypatch.setattr(
+            Zone, "continued", lambda self, start, looks, spent, anchor: [(self.alpha, self.beta)] * len(looks)
+        )
     else:
         real = confirmation.paired_estimate
 

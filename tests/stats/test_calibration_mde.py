@@ -12,8 +12,8 @@ draws at 0.8 is ±0.057 at two standard errors, inside the ±0.07 band):
 
 Mutants of the MDE (the multiplicity left out, the standard error halved) print a smaller effect
 than the rule can decide; planted there, it is decided well under 73% of the time, which the same
-check catches. (Tune's screening shape, 94 questions on 9-12 evals, runs the same engine; at its
-size one design takes seconds, so it is measured by ``benchmarks/bench_tuning.py``, not here.)
+check catches. Tune's screening shape (94 questions on Convex's 9 actions evals at the default cap)
+is calibrated in ``test_calibration_mde_screen.py``.
 """
 
 from __future__ import annotations

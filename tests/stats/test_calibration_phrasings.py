@@ -5,8 +5,8 @@ former sampling showed a kept rule in one of its other phrasings every time (4 x
 default was never seen: the phrasings' columns added up to the rule's, no cell was identified, and the
 fit still decided (in a world with no effect at all, 11 of 24 phrasing cells were flagged). Now the
 phrasings together replace the default in at most half of the prompts that keep the rule
-(``_engine._swap_p``), and a cell whose column is a combination of the others is never decided
-(``_engine._identified``). Checked over 100 A/A designs (nothing matters, 7 rules, r0 with 4 other
+(``tuner.engine.design._swap_p``), and a cell whose column is a combination of the others is never decided
+(``tuner.engine.fit._identified``). Checked over 100 A/A designs (nothing matters, 7 rules, r0 with 4 other
 phrasings, 2 categories x 3 evals, 600 calls):
 
 - any flag, rules and phrasings, in at most alpha of the designs;
@@ -20,7 +20,7 @@ import pytest
 
 from tuner.ablation import MIN_BUDGET
 from tuner.engine import Plan, run_engine
-from tuner.engine import engine as _engine
+from tuner.engine import design as _design
 from tuner.stats import ALPHA
 from tuner.stats.simulate import task_rates
 from tuner.stats.zones import HELPS, HURTS, Zone
@@ -72,7 +72,7 @@ def test_the_checks_fail_on_the_former_sampling(monkeypatch):
     flag 0.00). Without the identification check the former sampling flagged 0.02 at this budget (the
     issue's 11 of 24 cells were at larger ones), so the identification is checked by the first test's
     "tested" figure rather than by a false-alarm rate."""
-    monkeypatch.setattr(_engine, "_swap_p", lambda p_drop, n: p_drop)
+    monkeypatch.setattr(_design, "_swap_p", lambda p_drop, n: p_drop)
     flagged, tested = _a_a()
     print(f"mutant, former sampling: any flag {flagged:.3f}, phrasing cells tested {tested:.3f}")
     assert tested < 0.90

@@ -19,7 +19,8 @@ from tuner.tuning.simulate import Term, World
 
 
 def test_a_clear_winner_and_a_harm_elsewhere():
-    """+30 on data: published 0.72 (the target not confirmed 0.24, a drop flagged by noise 0.04); a
+    """+30 on data: published 0.68 (the target not confirmed 0.29, a drop flagged by noise 0.03; 0.72
+    before the confirmation kept a third of alpha for reruns); a
     gain on its one held-out eval alone (exact one-sided McNemar at 0.05) shows in 0.50, so requiring
     it would withhold every other winner. +30 on data and -25 on text: published 0.08."""
     win = rates(world("suites/python", "data", 0.30), 100)

@@ -105,6 +105,9 @@ def engine_plan(
         zone=zone,
         seed=seed,
         variants={r: vs for r, vs in sorted(others.items()) if vs},
+        # Each answer read through how it failed (its first failing step), not its pass bit alone
+        # (``tuner.engine.modes``: calibrated in tests/stats/test_calibration_modes.py).
+        modes=True,
     )
 
 
@@ -162,8 +165,8 @@ def engine_effects(
             for pt in points
         ]
         found, paid = execute_points(h, experiment_id, design, specs, name=prefix, progress=progress)
-        # How each answer failed rides along (its first failing step): the engine reads it when the
-        # plan asks (``Plan.modes``, off by default), else only whether it passed.
+        # How each answer failed rides along (its first failing step): the engine reads each rule
+        # through the modes it acts on (``Plan.modes``, on in ``engine_plan``).
         seen = [
             {
                 s.key: (

@@ -70,7 +70,7 @@ def tune(
         typer.Option(
             "--confirm-budget",
             min=1,
-            help="Calls for confirming the winner (default: twice what a fixed design at the evidence samples would make; it stops sooner once every category is decided).",
+            help="Calls for confirming the winner, within what the cap leaves after the screening's half (default: twice what a fixed design at the evidence samples would make; it stops sooner once every category is decided).",
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the screening's design.")] = 0,
@@ -99,7 +99,7 @@ def tune(
     from tuner.runs import Harness
     from tuner.tuning import build_config
     from tuner.tuning import tune as run_tune
-    from tuner.tuning.budgets import cap_of
+    from tuner.tuning.budgets import cap_of, check_confirm_budget
 
     with Harness(db=db, use_cache=not no_cache, cluster=cluster, turns=turns) as h:
         specs = resolve_models(h.project, model, panel)
@@ -114,6 +114,7 @@ def tune(
         run_calls = budget_calls  # what the screening, check and confirmation share; the arm's calls are apart
         if placebo:
             run_calls, budget_calls = _placebo_cap(h, config, specs, budget_calls, given_calls is not None)
+        check_confirm_budget(run_calls, confirm_budget)
         budget = install(h, "tune", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         h.plan_hook = None
         seed_of_placebo = placebo_seed if placebo else None

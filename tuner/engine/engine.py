@@ -41,15 +41,14 @@ pooled fit 45%; even an oracle that knows every zero cell reaches only 75%). So 
 category, and the cells are reported, as estimated, for reading (``Cell.by_eval``: where a rule
 seems to matter).
 
-Why the pass bit and not (yet) each answer's failure modes (issue 29, "more than one bit per
-call")? A rule acts on the mistake it prevents, so its effect on that failure mode is far less
-noisy than on the pass rate. The engine can read answers that way (``Graded``, ``Plan.modes``,
-``tuner.engine.modes``: modes picked on one half of the points and weighed on the other, A/A
-calibrated); in the design lab, with every mistake named, it decides 0.97 of the true rules of
-`careful` / `actions` at 2,475 calls where the pass bit decides about 0.4, and 0.66 with only the
-first failing step named (what the product records). The ablate / tune calibration with modes on
-was not re-run yet, so it is off by default and the printed minimum detectable effect is the pass
-bit's.
+More than one bit per call (issue 29). A rule acts on the mistake it prevents, so its effect on
+that failure mode is far less noisy than on the pass rate. With ``Plan.modes`` (on in ``ablate``
+and ``tune``) each rule is read through the failure modes it acts on (``Graded``,
+``tuner.engine.modes``: modes chosen on one half of the points and weighed on the other; the pass
+bit's fit where no mode beats it). Verdicts stay about pass rates. In the design lab on `careful` /
+`actions` at 2,475 calls, reading each answer's first failing step decides 0.64 of the true rules
+where the pass bit decides 0.41; the printed minimum detectable effect stays the pass bit's (a
+conservative figure: ``tests/stats/test_calibration_modes_mde.py``).
 
 Why not racing each rule against the full set (leave-one-out pairs)? A pair informs one rule; a
 random-dropout prompt informs every rule it varies, so at the same calls each effect is estimated
@@ -73,13 +72,15 @@ the total at most alpha (``tests/stats/test_calibration_continuation.py``).
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tuner.engine.modes import Graded, cross_fit, outcome_parts
-from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, UNDECIDED, Zone, zone_tests
+from tuner.engine.design import _MIN_DF, _MIN_DROPS, Plan, Point, _factors, _points, _sign, split_key, swap_key
+from tuner.engine.fit import _fit_look
+from tuner.engine.looks import planned_looks, planned_shape, planned_spending
+from tuner.engine.modes import Graded, outcome_parts
+from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, UNDECIDED, zone_tests
 
 __all__ = [
     "Graded",
@@ -96,28 +97,9 @@ __all__ = [
     "swap_key",
 ]
 
-_MIN_DROPS = 8  # a rule is not judged before it was left out this many times in the category
-_MIN_DF = 20  # nor before the category's fit has this many residual degrees of freedom
 _CELL_MIN_DROPS = 4  # a rule x eval cell is reported once the rule was left out this often there
 _CELL_SHOWN = 0.10  # ... and its estimate is at least this far from zero, and two of its standard errors
 _CELL_MAX = 8  # cells reported per rule x model x category
-
-
-@dataclass(frozen=True)
-class Point:
-    """One prompt on one eval: the pool without ``dropped``, the rules of ``swapped`` (``rule@variant``)
-    in that phrasing instead of their default, sample index ``replicate``."""
-
-    category: str
-    eval_id: str
-    replicate: int
-    dropped: tuple[str, ...]
-    swapped: tuple[str, ...] = ()
-
-    @property
-    def applied(self) -> tuple[str, ...]:
-        """The design's factors this point applies: rules left out and phrasings switched."""
-        return self.dropped + self.swapped
 
 
 @dataclass
@@ -143,30 +125,6 @@ class Cell:
     by_eval: dict[str, tuple[float, int]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Plan:
-    rules: tuple[str, ...]
-    evals: dict[str, tuple[str, ...]]  # category -> its eval ids
-    models: tuple[str, ...]  # model keys
-    budget_calls: int
-    zone: Zone = Zone()
-    seed: int = 0
-    # Other phrasings to weigh against each rule's default: {rule: (variant, ...)}. A point uses one of
-    # them, for a rule it keeps, with the probability a rule is dropped (together at most _MAX_SWAPPED).
-    variants: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    max_dropped: float = 12.0
-    max_share: float = 0.25  # never drop more than this share of the open rules from one prompt
-    max_rounds: int = 12  # a guard: with doubling rounds, 12 looks is 4,000x the first round
-    # Read each rule through the failure modes it acts on (``tuner.engine.modes``, cross-fitted);
-    # False, the default: the pass bit alone (see that module for why not yet).
-    modes: bool = False
-    # One experiment over several invocations (``Zone.continued``): the replicates per eval at the last
-    # planned look of the experiment's first invocation (None: this is the first), and the looks its
-    # earlier invocations made, (replicates per eval, alpha, beta spent) each, replayed as they were.
-    anchor: int | None = None
-    made: tuple[tuple[int, float, float], ...] = ()
-
-
 @dataclass
 class EngineOutcome:
     cells: list[Cell]
@@ -189,171 +147,6 @@ class EngineOutcome:
 Observe = Callable[[list[Point]], tuple[list[dict[str, "bool | Graded | None"]], int]]
 """Runs the points on every model: ({model key: passed, or how it was graded (``Graded``: passed
 and its failure modes), or None for an infrastructure failure} per point, provider calls paid)."""
-
-
-def swap_key(rule: str, variant: str) -> str:
-    """The key of a phrasing's cell: ``rule@variant``."""
-    return f"{rule}@{variant}"
-
-
-def split_key(key: str) -> tuple[str, str | None]:
-    """(rule, phrasing) of a cell's key; the phrasing is None for a rule's own cell."""
-    rule, _, variant = key.partition("@")
-    return rule, variant or None
-
-
-def _factors(plan: Plan) -> list[str]:
-    """Every cell's key: the rules, then their other phrasings."""
-    return [*plan.rules, *(swap_key(r, v) for r in plan.rules for v in plan.variants.get(r, ()))]
-
-
-def _sign(key: str) -> float:
-    """A fitted coefficient is the effect of applying a factor: leaving a rule out (the effect of
-    including it is its negative) or switching to a phrasing (the effect as it is)."""
-    return -1.0 if split_key(key)[1] is None else 1.0
-
-
-def _uniform(*parts: object) -> float:
-    digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:8], "big") / 2**64
-
-
-def _p_drop(plan: Plan, n_open: int) -> float:
-    return min(plan.max_share, plan.max_dropped / max(1, n_open))
-
-
-_MAX_SWAPPED = 0.5  # a kept rule is shown in another phrasing in at most this share of the prompts
-
-
-def _swap_p(p_drop: float, phrasings: int) -> float:
-    """Each open phrasing's chance of replacing its kept rule's default in a prompt."""
-    return min(p_drop, _MAX_SWAPPED / max(1, phrasings))
-
-
-def _identified(X, rank: int) -> list[bool]:
-    """Per column of the design matrix of rank ``rank``: is its coefficient identified (not a
-    combination of the others)? A cell whose column is not is never decided: its estimate would be
-    an arbitrary split."""
-    import numpy as np
-
-    if rank == X.shape[1]:
-        return [True] * X.shape[1]
-    return [bool(np.linalg.matrix_rank(np.delete(X, j, axis=1)) < rank) for j in range(X.shape[1])]
-
-
-def _points(plan: Plan, category: str, open_keys: list[str], first: int, reps: int) -> list[Point]:
-    p_drop = _p_drop(plan, len(open_keys))
-    rules = [k for k in open_keys if split_key(k)[1] is None]
-    swaps: dict[str, list[str]] = {}
-    for key in open_keys:
-        rule, variant = split_key(key)
-        if variant is not None:
-            swaps.setdefault(rule, []).append(key)
-    points = []
-    for eval_id in plan.evals[category]:
-        for rep in range(first, first + reps):
-            dropped = tuple(r for r in rules if _uniform(plan.seed, category, eval_id, rep, r) < p_drop)
-            swapped = []
-            for rule, keys in swaps.items():
-                if rule in dropped:
-                    continue
-                # At most one phrasing per rule: each open one with probability p_drop, but together
-                # never more than _MAX_SWAPPED, so the rule is still shown in its default phrasing.
-                # (Uncapped, a rule with 1 / p_drop phrasings or more was never shown in its default
-                # when kept: the phrasings' columns then add up to the rule's, nothing is identified,
-                # and an A/A world flagged 11 of 24 phrasing cells.)
-                q = _swap_p(p_drop, len(keys))
-                u = _uniform(plan.seed, category, eval_id, rep, rule, "phrasing")
-                if u < q * len(keys):
-                    swapped.append(keys[int(u / q)])
-            points.append(Point(category, eval_id, rep, dropped, tuple(swapped)))
-    return points
-
-
-def _fit(rows: list[tuple[tuple[str, ...], str, bool]], rules: list[str]) -> dict[str, tuple[float, float, float, int]]:
-    """{factor: (its effect, standard error, degrees of freedom, times applied)} from one category's
-    rows (the factors each point applied, its eval, pass). The effect of a rule is that of including
-    it, of a phrasing that of using it (``_sign``). HC3 errors and Student's t: HC1 with a normal
-    reference flagged 10% of A/A runs at the first, small look."""
-    import numpy as np
-    import statsmodels.api as sm
-
-    rules = [r for r in rules if any(r in d for d, _, _ in rows)]
-    if not rows:
-        return {}
-    evals = sorted({e for _, e, _ in rows})
-    X = np.array(
-        [
-            [1.0] + [1.0 if r in d else 0.0 for r in rules] + [1.0 if e == ev else 0.0 for ev in evals[1:]]
-            for d, e, _ in rows
-        ]
-    )
-    y = np.array([1.0 if ok else 0.0 for _, _, ok in rows])
-    drops = X[:, 1 : 1 + len(rules)].sum(axis=0)
-    # A floor under the robust error: with no failures (or no passes) in sight OLS reports zero
-    # spread, which would decide a rule from a handful of lucky draws (add-one smoothing).
-    p = (y.sum() + 1) / (len(y) + 2)
-    out = {}
-    df = max(1.0, float(len(rows) - X.shape[1]))
-    fit = sm.OLS(y, X).fit(cov_type="HC3") if np.ptp(y) > 0 and len(rows) > X.shape[1] else None
-    # statsmodels has the rank already (one SVD per fit; each is costly at tune's 94 questions)
-    identified = _identified(X, int(fit.model.rank) if fit is not None else int(np.linalg.matrix_rank(X)))
-    for j, rule in enumerate(rules, start=1):
-        if not identified[j]:
-            continue  # left out: the cell stays open (undecided at the end), never decided from an arbitrary split
-        n_drop, n_keep = drops[j - 1], len(rows) - drops[j - 1]
-        floor = math.sqrt(p * (1 - p) * (1 / max(n_drop, 1) + 1 / max(n_keep, 1)))
-        if fit is None:
-            out[rule] = (0.0, floor, df, int(n_drop))
-            continue
-        se = float(fit.bse[j])
-        se = floor if math.isnan(se) else max(se, floor)
-        out[rule] = (_sign(rule) * float(fit.params[j]), se, df, int(n_drop))
-    return out
-
-
-def _reps(plan: Plan, round_no: int) -> int:
-    """Replicates per eval in round ``round_no`` (1-based). The first round leaves each rule out
-    about 16 times per category; each later round doubles the data so far, so a few looks cover a
-    large budget."""
-    smallest = min(len(v) for v in plan.evals.values())
-    base = max(1, math.ceil(16 / (smallest * _p_drop(plan, len(_factors(plan))))))
-    return base * 2 ** (round_no - 1)
-
-
-def _most(plan: Plan) -> int:
-    """The replicates per eval the budget pays for, every category open."""
-    per_rep = sum(len(v) for v in plan.evals.values()) * len(plan.models)
-    return plan.budget_calls // max(1, per_rep)
-
-
-def planned_looks(plan: Plan) -> list[int]:
-    """Cumulative replicates per eval at each look, planned before the first call as if every
-    category stayed open to the end: doubling rounds, the last cut to what the budget allows. A
-    continuation (``plan.made``) replays the looks made (those the budget covers) and goes on
-    doubling from the last."""
-    most = _most(plan)
-    looks = [reps for reps, _, _ in plan.made if reps <= most]
-    if len(looks) < len(plan.made):  # a smaller cap than the looks made: they are replayed, none is added
-        return looks
-    done, new = (looks[-1] if looks else 0), 0
-    while done < most and new < plan.max_rounds:
-        done = min(most, done + _reps(plan, len(looks) + 1))
-        looks.append(done)
-        new += 1
-    return looks
-
-
-def planned_spending(plan: Plan) -> list[tuple[float, float]]:
-    """(alpha, beta) each planned look spends: a look made by an earlier invocation what it spent
-    then, the new ones what is left of the experiment's error budgets (``Zone.continued``); fixed
-    before the first call of the invocation, never from its data."""
-    looks = planned_looks(plan)
-    made = [(a, b) for _, a, b in plan.made][: len(looks)]
-    start = looks[len(made) - 1] if made else 0
-    spent = (sum(a for _, a, _ in plan.made), sum(b for _, _, b in plan.made))  # every look made, replayed or not
-    anchor = plan.anchor if plan.anchor is not None else (looks[-1] if looks else 0)
-    return made + plan.zone.continued(start, looks[len(made) :], spent, anchor)
 
 
 def run_engine(
@@ -419,29 +212,48 @@ def _describe_cells(cells: dict, rows: dict) -> None:
     """Per rule x eval, the pass rate with the rule minus without it, over the points that varied
     it on that eval (other rules were dropped at random around it, so this is noisy but not biased
     by them). Kept where the rule was left out often enough and the difference stands out from the
-    binomial noise of that many draws (about 2 standard errors): a reading aid, not a test."""
+    binomial noise of that many draws (about 2 standard errors): a reading aid, not a test. Counted
+    with one indicator matrix per model x category (a loop over points per cell and eval was a
+    sixth of tune's screening time)."""
+    import numpy as np
+
     for (m, c), data in rows.items():
-        by_eval: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
-        for dropped, eval_id, passed, *_ in data:
-            by_eval.setdefault(eval_id, []).append((dropped, passed))
-        for (r, mm, cc), cell in cells.items():
-            if mm != m or cc != c:
-                continue
+        keys = [r for (r, mm, cc) in cells if mm == m and cc == c]
+        if not keys or not data:
+            continue
+        evals = sorted({e for _, e, *_ in data})
+        at = {e: i for i, e in enumerate(evals)}
+        row_eval = np.array([at[e] for _, e, *_ in data])
+        column = {k: j for j, k in enumerate(keys)}
+        applied = np.zeros((len(data), len(keys)), bool)
+        for i, (d, *_) in enumerate(data):
+            applied[i, [column[f] for f in d if f in column]] = True
+        passed = np.array([bool(x[2]) for x in data], dtype=float)
+
+        def per_eval(mask) -> tuple[list[int], list[int]]:
+            """(points, passes) per eval among the rows in ``mask``."""
+            n = np.bincount(row_eval[mask], minlength=len(evals))
+            s = np.bincount(row_eval[mask], weights=passed[mask], minlength=len(evals))
+            return [int(x) for x in n], [int(round(x)) for x in s]
+
+        for r in keys:
+            out = applied[:, column[r]]
+            # A phrasing is weighed against the default with the rule in, not against its absence.
+            rule = split_key(r)[0]
+            kept = ~out & ~applied[:, column[rule]] if rule in column else ~out
+            (n_out, s_out), (n_kept, s_kept) = per_eval(out), per_eval(kept)
             found = []
-            for eval_id, obs in by_eval.items():
-                out = [ok for d, ok in obs if r in d]
-                # A phrasing is weighed against the default with the rule in, not against its absence.
-                kept = [ok for d, ok in obs if r not in d and split_key(r)[0] not in d]
-                if len(out) < _CELL_MIN_DROPS or not kept:
+            for i, eval_id in enumerate(evals):
+                if n_out[i] < _CELL_MIN_DROPS or not n_kept[i]:
                     continue
                 # The effect of the factor, signed as the cell's (including a rule; using a phrasing).
-                diff = -_sign(r) * (sum(kept) / len(kept) - sum(out) / len(out))
-                pooled = (sum(kept) + sum(out) + 1) / (len(kept) + len(out) + 2)
-                noise = 2 * math.sqrt(pooled * (1 - pooled) * (1 / len(out) + 1 / len(kept)))
+                diff = -_sign(r) * (s_kept[i] / n_kept[i] - s_out[i] / n_out[i])
+                pooled = (s_kept[i] + s_out[i] + 1) / (n_kept[i] + n_out[i] + 2)
+                noise = 2 * math.sqrt(pooled * (1 - pooled) * (1 / n_out[i] + 1 / n_kept[i]))
                 if abs(diff) >= max(_CELL_SHOWN, noise):
-                    found.append((eval_id, round(diff, 3), len(out)))
+                    found.append((eval_id, round(diff, 3), n_out[i]))
             found.sort(key=lambda x: (-abs(x[1]), x[0]))
-            cell.by_eval = {e: (d, n) for e, d, n in found[:_CELL_MAX]}
+            cells[(r, m, c)].by_eval = {e: (d, n) for e, d, n in found[:_CELL_MAX]}
 
 
 def _decide(
@@ -476,19 +288,6 @@ def _decide(
             cell.verdict, cell.decided_round = test.verdict, round_no
 
 
-def _fit_look(plan: Plan, data: list, round_no: int) -> dict:
-    """One model x category's estimates at look ``round_no``: the pass bit's, or from the second
-    look on with ``plan.modes`` each rule's through its failure modes, picked on the first look's
-    points and estimated on the later ones (``tuner.engine.modes``)."""
-
-    def fit_pass(rows: list) -> dict:
-        return _fit([(a, e, ok) for a, e, ok, *_ in rows], _factors(plan))
-
-    if not plan.modes:
-        return fit_pass(data)
-    return cross_fit(data, _factors(plan), fit_pass)
-
-
 def _snapshot(cells: dict, rounds: int, calls: int, new_calls: int) -> dict:
     counts = {v: 0 for v in (HELPS, HURTS, NO_EFFECT, OPEN)}
     for cell in cells.values():
@@ -500,19 +299,4 @@ def _snapshot(cells: dict, rounds: int, calls: int, new_calls: int) -> dict:
         "decided": len(cells) - counts[OPEN],
         "open": counts[OPEN],
         **{k: v for k, v in counts.items() if k != OPEN},
-    }
-
-
-def planned_shape(plan: Plan) -> dict:
-    """What the decision rule will see, known before the first call (for the minimum detectable
-    effect, ``tuner.planning``): the planned looks (cumulative replicates per eval), the share of
-    prompts leaving out each open question while all are open, and the data a question needs
-    before it is tested."""
-    return {
-        "looks": planned_looks(plan),
-        "spending": planned_spending(plan),
-        "p_drop": _p_drop(plan, len(_factors(plan))),
-        "factors": len(_factors(plan)),
-        "min_drops": _MIN_DROPS,
-        "min_df": _MIN_DF,
     }

@@ -17,28 +17,37 @@ the pass-rate effect; verdicts stay about pass rates. When a rule's modes are ev
 pass bit itself: nothing is lost where a category fails one way only.
 
 Which modes are a rule's is read from data, never from the data that estimates it (``cross_fit``):
-the points are split in two halves by position; each half's estimate uses the modes picked on the
-other half (``pick_modes``: modes clearly more frequent where the rule is left out, z > 2), and the
-effect is the mean of the two. Picking on the estimating data would bias the effect away from zero
-(measured in the A/A worlds of ``tests/stats/test_calibration_modes.py`` it flagged only
-0.010-0.030, so that file has no caught mutant yet). A rule with no mode
-picked reads the pass bit; in a world with one failure mode W is the pass bit, so the printed MDE
-(``tuner.planning``, the worst case) is the same for both.
+the points are split in two halves by position; each half's estimate uses the modes chosen on the
+other half and the effect is the mean of the two. On the choosing half, ``pick_modes`` takes the
+modes clearly more frequent where the rule is left out (z > 2) and ``choose_modes`` keeps them only
+where W's |t| beats the pass bit's by a margin (x1.25): a rule that lowers every mode alike has only
+some picked, and W then misses the rest of its effect (planted at the printed MDE it was decided
+0.32 of the time without the choice, 0.80 with it; ``tests/stats/test_calibration_modes_mde.py``).
+A rule read by the pass bit in both halves (nothing picked or chosen, or every mode: always so where
+answers fail one way only) takes the pass bit's fit of all the rows, exactly as without modes (two
+half fits averaged decided the printed MDE 0.72 of the time, one fit of the whole 0.78).
 
-Why it is not (yet) the engine's default. Measured in the design lab (``benchmarks/design_lab.py
---modes``, `careful` / `actions`, 2,475 calls, 4 seeds): with every mistake named (the finest
-signature grading could give) recall of the true rules is 0.97 against 0.36-0.45 for the pass bit,
-the smallest true effect decided 7.1 points against 13.7, no false alarm; in the synthetic world of
-``tests/stats/test_calibration_modes.py`` a rule preventing one of three modes is decided 0.97 of
-the time against 0.275. (A first version floored each error at the pass bit's binomial spread,
-which gave back all the noise the modes remove: it read 0.25-0.44, no better than the pass bit.)
-The product records only each answer's first failing step (``failed_step`` of a design point), a
-coarser signature: with it the lab reads recall 0.66 and decides true effects down to 7.3 points
-(4 seeds, no false alarm). The calibration of the whole ablate / tune path with modes on was not
-re-run by the end of the session, so ``Plan.modes`` stays off and the printed MDE is the pass bit's
-(the same as the modes' worst case, one failure mode).
+Error control. The size rests on the engine's spending over the looks and the +-delta0 zone, as
+the pass bit's does; the modes' own parts change little at the product's sizes (a flag needs t
+beyond about 3 at the last look, and picking on the estimating data, the best of several
+single-mode readings at full alpha, the stronger cross-fitted half or no error floor each moved the
+A/A or the +delta0 boundary by at most 0.02). ``tests/stats/test_calibration_modes.py`` checks the
+A/A, every cell at +delta0 through its grading step look by look, and catches the engine read
+through modes without its spending (0.110 > alpha); those figures are in its docstring.
 
-What it assumes, when on: modes independent and a rule moving only its own. A rule that cures one
+On by default in ``ablate`` and ``tune`` (``tuner.ablation.engine_plan``), reading each answer's
+first failing grading step (``failed_step`` of a design point, what the store keeps). Measured in
+the design lab (``benchmarks/design_lab.py --modes step --by-rule``, `careful` / `actions`, 2,475
+calls, 8 seeds, figures in that script's docstring): recall of the true rules 0.64 against 0.41
+for the pass bit, the smallest true effect decided 7.0 points against 10.4, no false alarm, A/A
+0/8 designs flagging. With every mistake named (``--modes mistake``, the finest signature grading
+could give) recall is about 0.97. The printed MDE (``tuner.planning``) stays the pass bit's: the
+conservative figure, which a rule acting on every mode alike still meets.
+
+What it assumes, when on: modes independent and a rule moving only its own. (Seeing only the
+first failing step hides later modes behind earlier ones: a rule acting on the first step is then
+read slightly larger than it is, one acting on a later step smaller; every cell at +delta0 through
+its step flagged 0.010, within the 0.033 planned.) A rule that cures one
 mode and causes another that was not tied to it is read as better than it is; tune re-measures a
 winner's pass rate in the full prompt before it is accepted.
 """
@@ -48,7 +57,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["Graded", "pick_modes", "fit_modes", "cross_fit", "outcome_parts"]
+__all__ = ["Graded", "pick_modes", "choose_modes", "fit_modes", "cross_fit", "outcome_parts"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,10 @@ def outcome_parts(result) -> tuple[bool, tuple[str, ...]] | None:
 
 
 _PICK_Z = 2.0
+# Modes are read only where they beat the pass bit clearly on the choosing half (|t| 1.25x its);
+# measured at the printed MDE (600 calls): margin 1 decided 0.955 (one mode) / 0.70 (every mode
+# alike), 1.25 0.91 / 0.80, 1.5 0.855 / 0.82.
+_CHOOSE_MARGIN = 1.25
 
 Row = tuple[tuple[str, ...], str, bool, tuple[str, ...], int]  # (applied, eval, passed, modes, look)
 
@@ -158,18 +171,65 @@ def fit_modes(rows: list[Row], factors: list[str], modes: dict[str, frozenset[st
     return out
 
 
+def _reads_modes(picked: frozenset[str], seen: set[str]) -> bool:
+    """Does the outcome ``W`` with modes ``picked`` differ from the pass bit on rows showing modes
+    ``seen``? Not when none of them is picked (W reads every mode) or all are."""
+    mine = picked & seen
+    return bool(mine) and mine != seen
+
+
+def choose_modes(rows: list[Row], factors: list[str], plain: dict) -> dict[str, frozenset[str]]:
+    """Per rule, the modes to weigh another half's outcome by, chosen on ``rows`` (one half):
+    those ``pick_modes`` finds, kept only where reading them tells the rule's effect more sharply
+    than the pass bit does on these rows (larger |t|); else none (the pass bit). Why: a rule that
+    cures several modes has only some of them picked, and W then misses the rest of its effect
+    (a rule lowering every step's rate alike, planted at the printed MDE: decided 0.32 of the time
+    through its picked modes, 0.82 by the pass bit)."""
+    picks = pick_modes(rows, factors)
+    fitted = fit_modes(rows, factors, picks, plain)
+    out = {}
+    for rule, modes in picks.items():
+        if modes and rule in fitted and rule in plain:
+            (e_w, s_w, *_), (e_p, s_p, *_) = fitted[rule], plain[rule]
+            out[rule] = modes if abs(e_w) / s_w > _CHOOSE_MARGIN * abs(e_p) / s_p else frozenset()
+        else:
+            out[rule] = frozenset()
+    return out
+
+
+def _reads_modes(picked: frozenset[str], seen: set[str]) -> bool:
+    """Does the outcome ``W`` with modes ``picked`` differ from the pass bit on rows showing modes
+    ``seen``? Not when none of them is picked (W reads every mode) or all are."""
+    mine = picked & seen
+    return bool(mine) and mine != seen
+
+
 def cross_fit(rows: list[Row], factors: list[str], fit_pass) -> dict:
     """Each rule's estimate through its modes, cross-fitted: the rows split in two halves (by
-    position, so by design, not by outcome); the modes picked on one half weigh the other half's
-    outcome, and back; the effect is the mean of the two, its variance the mean of theirs over
-    two (the halves are disjoint data). ``fit_pass(rows)``: the pass bit's fit (``engine._fit``)."""
+    position, so by design, not by outcome); the modes chosen on one half (``choose_modes``) weigh
+    the other half's outcome, and back; the effect is the mean of the two, its variance the mean
+    of theirs over two (the halves are disjoint data). ``fit_pass(rows)``: the pass bit's fit
+    (``engine._fit``).
+
+    A rule read by the pass bit in both halves (no mode chosen, or every mode: always so where
+    answers fail one way only) takes the pass bit's fit of all the rows, as the engine without
+    modes does: two half fits averaged lose power against one fit of the whole (with one failure
+    mode, the planted effect at the printed MDE was decided 0.72 of the time at 600 calls, not 0.78)."""
     halves = [rows[0::2], rows[1::2]]
-    fits = []
-    for mine, other in ((halves[0], halves[1]), (halves[1], halves[0])):
-        plain = fit_pass(mine)
-        fits.append(fit_modes(mine, factors, pick_modes(other, factors), plain))
-    out = {}
+    plains = [fit_pass(h) for h in halves]
+    chosen = [choose_modes(h, factors, p) for h, p in zip(halves, plains)]
+    fits, reads = [], {}
+    for i in (0, 1):
+        mine, picks = halves[i], chosen[1 - i]
+        seen = {m for *_, ms, _ in mine for m in ms}
+        for rule in factors:
+            reads[rule] = reads.get(rule, False) or _reads_modes(picks.get(rule, frozenset()), seen)
+        fits.append(fit_modes(mine, factors, picks, plains[i]))
+    whole = fit_pass(rows) if not all(reads.values()) else {}
+    out = {rule: v for rule, v in whole.items() if not reads.get(rule)}
     for rule in set(fits[0]) & set(fits[1]):
+        if not reads.get(rule):
+            continue
         (e1, s1, d1, n1), (e2, s2, d2, n2) = fits[0][rule], fits[1][rule]
         out[rule] = ((e1 + e2) / 2, math.sqrt(s1**2 + s2**2) / 2, min(d1, d2), n1 + n2)
     return out

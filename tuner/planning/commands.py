@@ -64,6 +64,7 @@ def ablate_calls_for(
 
 
 SCREEN_LOOKS = "screen"  # the screening's looks within the tune's experiment (``engine_effects``' ``looks_key``)
+CONFIRM_LOOKS = "confirm"  # the confirmation's, every selection's (``tuner.tuning.confirm_looks``)
 
 
 def screen_plan(h, config, specs: list, cap: int):
@@ -109,6 +110,7 @@ def tune_detectables(h, config, specs: list, cap: int | None, confirm_calls: int
             len(specs),
             Zone(),
             family=f"confirmation of the winner on {config.category}",
+            looks=h.store.engine_looks(config.hash, CONFIRM_LOOKS),
         )
     )
     return out

@@ -133,7 +133,11 @@ def engine_family(plan, family: str, rate: float = RATE) -> Detectable:
     from tuner.engine import planned_shape
 
     shape = planned_shape(plan)
-    note = "; ".join(x for x in (_looks(len(shape["looks"])), note) if x)
+    # With failure modes read (``Plan.modes``) the figure is still the pass bit's: a rule acting
+    # through one mode is decided sooner, one acting on every mode alike is not (the conservative
+    # figure holds for both: tests/stats/test_calibration_modes_mde.py).
+    modes = "the pass bit's figure; a rule curing one kind of failure is often decided sooner" if plan.modes else ""
+    note = "; ".join(x for x in (_looks(len(shape["looks"])), note, modes) if x)
     return Detectable(
         family=family,
         questions=shape["factors"] * len(plan.models) * len(plan.evals),
@@ -145,15 +149,26 @@ def engine_family(plan, family: str, rate: float = RATE) -> Detectable:
 
 
 def confirmation_family(
-    rounds: list[int], target_evals: int, n_models: int, zone, rate: float = RATE, family: str = "confirmation"
+    rounds: list[int],
+    target_evals: int,
+    n_models: int,
+    zone,
+    rate: float = RATE,
+    family: str = "confirmation",
+    looks: tuple[int | None, list] = (None, []),
 ) -> Detectable:
     """Tune's confirmation on the target's tuning evals: ``rounds`` (samples per eval of each planned
-    round, ``planned_rounds``), one cell per model in the target's own BH family."""
+    round, ``planned_rounds``), one cell per model in the target's own BH family. ``looks``: the
+    experiment's confirmation looks so far (``Store.engine_looks``, design "confirm"): a rerun's
+    winner is confirmed on what they left (``confirm_looks``; sized here as a new selection's)."""
     cum = [sum(rounds[: i + 1]) for i in range(len(rounds))]
     if not cum or target_evals < 1:
         return Detectable(family=family, questions=n_models, mde=None, rate=rate, note="no budget left for it")
     v = rate * (1 - rate)
-    spent = [zone.spend_planned(a / cum[-1], b / cum[-1]) for a, b in zip([0, *cum], cum)]
+    anchor, made = looks
+    used = (sum(a for _, a, _ in made), sum(b for _, _, b in made))
+    # A third of alpha and beta is kept for reruns; a rerun spends what is left (``confirm_looks``).
+    spent = zone.continued(0, cum, used, cum[-1] if anchor is None else anchor)
     n = [target_evals * c for c in cum]
     from tuner.stats.difference import discordance_se
 
@@ -174,7 +189,8 @@ def confirmation_family(
         questions=n_models,
         mde=mde(design),
         rate=rate,
-        note=f"{_looks(len(cum))}, {cum[-1]} samples per eval at the last",
+        note=f"{_looks(len(cum))}, {cum[-1]} samples per eval at the last"
+        + (f"; {len(made)} looks made by earlier runs, alpha {used[0]:.3f} of 0.05 spent" if made else ""),
     )
 
 

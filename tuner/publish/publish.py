@@ -18,7 +18,9 @@ answers is "not measured", never a pass):
   (``tuner.stats.noninferiority`` over these evals' samples);
 - else "not enough evidence".
 
-A regression refuses the publish unless ``--force`` (recorded); a cell with answers lost to
+Retrying with more ``--samples`` continues one sequential test of each question
+(``gate_looks``): each look tests at what the sequence has left, and a drop established at a look
+stands (a retry refuses without a call). A regression refuses the publish unless ``--force`` (recorded); a cell with answers lost to
 provider or grader failures refuses it always (exit 4); the gate says "passed" only when every cell
 is non-inferior (an intersection-union test: its error is one cell's). A study is published only
 as tune accepted it: a winner tune did not accept, or a study whose best trial is not the selection
@@ -237,12 +239,19 @@ def _previous_side(h: Harness, out_dir, previous: Manifest | None, src: Source):
 
 
 def gate(
-    groups: list[dict], margin: float, categories: list[str], alpha: float = ALPHA, ni_alpha: float | None = None
+    groups: list[dict],
+    margin: float,
+    categories: list[str],
+    alpha: float = ALPHA,
+    ni_alpha: float | None = None,
+    drop_alpha: float | None = None,
+    established: list[dict] | None = None,
 ) -> tuple[list[dict], str]:
     """The gate's rows and status (module doc). ``groups``: [what users have today, the candidate],
     each {model key: RunOutcome} on the held-out evals; ``categories``: every held-out category.
-    ``ni_alpha``: the non-inferiority test's share of ``alpha`` at this look (``gate_level``: a retry
-    with more samples spends what the earlier looks left); None: all of it (one look)."""
+    ``ni_alpha``, ``drop_alpha``: the two tests' shares of ``alpha`` at this look (``GateLooks``: a
+    retry with more samples spends what the earlier looks left); None: all of it (one look).
+    ``established``: drops an earlier look of the sequence established (they stand: "regressed")."""
     from tuner.compare.rates import model_label
     from tuner.runs import pair_outcomes
     from tuner.stats import drop_counts, drop_tests, noninferiority
@@ -253,7 +262,9 @@ def gate(
         pair_outcomes(groups[0][label_key[row.model]].results, groups[1][label_key[row.model]].results, row.category)
         for row in table
     ]
-    drops = drop_tests([drop_counts(*p) for p in pairs], alpha)
+    # With nothing left to spend no drop can be established: the test at a vanishing level says so.
+    drops = drop_tests([drop_counts(*p) for p in pairs], max(alpha if drop_alpha is None else drop_alpha, 1e-12))
+    stands = {(e["model"], e["category"]) for e in established or []}
     rows = []
     level = alpha if ni_alpha is None else ni_alpha
     for row, p, drop in zip(table, pairs, drops):
@@ -261,7 +272,7 @@ def gate(
         test = noninferiority(*p, margin, max(level, 1e-12))
         if not row.measured:
             status = "not measured"
-        elif drop.regressed:
+        elif drop.regressed or (row.model, row.category) in stands:
             status = "regressed"
         elif test.verdict == NON_INFERIOR:
             status = "non-inferior"
@@ -337,7 +348,9 @@ def publish(
     against_hash = (before_prompt or h.guidelines.compose(before_set)).hash
     offset = gate_offset(prompt.hash, against_hash)
     looks = GateLooks.open(h, name, prompt.hash, against_hash, specs, held, margin)
-    ni_alpha = looks.level(samples)
+    if looks.established and not force:  # one sequential test: more samples do not overturn a drop
+        raise RegressionRefused(_established_message(looks.established, against))
+    ni_alpha, drop_alpha = looks.level(samples), looks.drop_level(samples)
     if held:
         sides = [(before_set, before_prompt), (RuleSet.from_selection(f"{name}-candidate", selection), prompt)]
         configs = [
@@ -349,11 +362,18 @@ def publish(
         groups = [
             {spec.key: o for spec, o in zip(specs, outcomes[i * len(specs) : (i + 1) * len(specs)])} for i in range(2)
         ]
-        rows, _ = gate(groups, margin, sorted({e.category for e in held_evals}), ni_alpha=ni_alpha)
+        rows, _ = gate(
+            groups,
+            margin,
+            sorted({e.category for e in held_evals}),
+            ni_alpha=ni_alpha,
+            drop_alpha=drop_alpha,
+            established=looks.established,
+        )
         run_ids = [o.run.id for g in groups for o in g.values()]
     status = _gate_status(rows, bool(held))
     if held and status != "not measured":  # a look made: a retry with more samples spends only what is left
-        looks.record(samples, ni_alpha, status)
+        looks.record(samples, ni_alpha, status, drop_alpha, rows)
     if status == "not measured":
         missing = ", ".join(f"{r['model']} · {r['category']}" for r in rows if r["gate"] == "not measured")
         raise IncompleteError(
@@ -397,7 +417,10 @@ def publish(
             "status": status,
             "rows": rows,
             "noninferiority_alpha": ni_alpha,
+            "drop_alpha": drop_alpha,
             "looks": [list(x) for x in looks.made],
+            "drop_looks": [list(x) for x in looks.drop_made],
+            "established": looks.established,
             "passed": status == "passed",
             "forced": bool(regressed and force),
             "accepted_by_tune": _accepted_by_tune(src),
@@ -407,6 +430,16 @@ def publish(
     entry = _changelog(ver, date, diff, _measured_effects(h), manifest.gate["forced"])
     files = _write(out_dir, name, manifest, prompt, entry, globs=h.suite.kind.file_globs, suite_name=h.suite.name)
     return PublishResult(manifest=manifest, files=files, changelog=entry)
+
+
+def _established_message(established: list[dict], against: str) -> str:
+    first = established[0]
+    return (
+        f"refusing to publish: a drop was established in {first['category']} on held-out evals for {first['model']} "
+        f"against {against} at the gate's look at {first['samples']} samples per eval ({first['pass_to_fail']} "
+        f"pass→fail, {first['fail_to_pass']} fail→pass; BH p {first['p_adjusted']:.3g}); the gate's retries are "
+        "looks of one sequential test, so more --samples do not overturn it; use --force to publish anyway"
+    )
 
 
 def _accepted_by_tune(src: Source) -> bool | None:

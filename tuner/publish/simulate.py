@@ -11,7 +11,7 @@ with the same functions and the same budget arithmetic, on a ``tuner.tuning.simu
 3. ``confirmation.confirm`` with ``confirmation.confirm_budget`` of what the cap leaves;
 4. ``acceptance.accept``;
 5. if accepted, the publish gate ``publish.gate`` on fresh held-out samples against the baseline
-   (a first publish), 12 samples per eval.
+   (a first publish), 12 samples per eval, at its first look's levels (``publish.gate_looks``).
 
 Only the answers are simulated. The calibration (``tests/stats/test_calibration_tune_path.py``)
 runs it hundreds of times per world and states the rates in docs/tune-and-publish.md.
@@ -36,10 +36,15 @@ class PathResult:
     held_out_target_improved: bool = False  # the held-out target cell's sequential verdict
     held_out_gain_p: float | None = None  # the exact one-sided McNemar p of a gain on the held-out target alone
     calls: dict[str, int] = field(default_factory=dict)
+    # The screening's looks after this invocation, as the store keeps them (``Store.engine_looks``):
+    # (anchor, looks made); what the same command with a larger cap continues (``run_path``'s ``looks``).
+    looks: tuple[int | None, list[tuple[int, float, float]]] = (None, [])
+    flagged: int = 0  # the screening's cells decided "helps" or "hurts" (the engine's false alarms, in an A/A)
 
 
-def _screen(world: World, measure, config, specs, cap: int):
-    """The engine on the target's tuning evals, as ``tuning.screen.screen`` plans and stops it."""
+def _screen(world: World, measure, config, specs, cap: int, looks=(None, [])):
+    """The engine on the target's tuning evals, as ``tuning.screen.screen`` plans and stops it;
+    ``looks``: the screening's looks so far (anchor, made), continued as ``engine_effects`` does."""
     from tuner.engine import Plan, run_engine
     from tuner.stats.zones import Zone
     from tuner.tuning.budgets import screen_budget
@@ -55,6 +60,8 @@ def _screen(world: World, measure, config, specs, cap: int):
         zone=Zone(),
         seed=config.seed,
         variants={},
+        anchor=looks[0],
+        made=tuple(looks[1]),
     )
     outcome = run_engine(plan, measure.observe(pool), None, lambda cells: assemble(config, cells)[1] == "decided")
     return outcome
@@ -69,14 +76,18 @@ def run_path(
     screening_calls: int | None = None,
     gate_samples: int = 12,
     alpha: float | None = None,
+    looks: tuple[int | None, list[tuple[int, float, float]]] = (None, []),
 ) -> PathResult:
     """One repetition (module doc). ``changes``: skip the engine and take these changes, counting
     ``screening_calls`` for it (default: the engine's first look on the world's pool); otherwise the
-    engine screens the pool. ``cap``: the command's cap (default: tune's, for the world's pool)."""
+    engine screens the pool. ``cap``: the command's cap (default: tune's, for the world's pool).
+    ``looks``: the screening's looks an earlier invocation of the same tune made (its result's
+    ``looks``): this one continues them, as the same command with a larger cap does."""
     from tuner.engine import Plan, planned_looks
     from tuner.publish.publish import gate, gate_offset
     from tuner.stats import ALPHA
     from tuner.stats.gates import drop_p
+    from tuner.stats.zones import continued_level
     from tuner.tuning.acceptance import ACCEPTED, accept
     from tuner.tuning.budgets import cap_of, confirm_budget, regression_samples, screen_budget
     from tuner.tuning.confirmation import confirm
@@ -92,11 +103,16 @@ def run_path(
     target = [e.id for e in view.suite.evals if e.category == config.category and not e.held_out]
     measure([("baseline", dict(config.baseline_selection))], target, config.samples)
     calls = {"baseline": config.samples * len(target) * len(specs)}
+    after, flagged = looks, 0
     if changes is None:
-        engine = _screen(world, measure, config, specs, cap)
+        engine = _screen(world, measure, config, specs, cap, looks)
         calls["screening"] = engine.calls
+        # What the store holds after it (``engine_effects``): this invocation's looks, replays
+        # included, then any made before that it did not reach; the anchor as first recorded.
+        after = (engine.anchor, [*engine.made, *looks[1][len(engine.made) :]])
+        flagged = sum(c.verdict in ("helps", "hurts") for c in engine.cells)
         if engine.lost:
-            return PathResult("not measured", "lost", calls=calls)
+            return PathResult("not measured", "lost", calls=calls, looks=after, flagged=flagged)
         from tuner.ablation import Effect
 
         effects = [
@@ -125,13 +141,13 @@ def run_path(
         )
     candidates = candidates_of(config, [Change.model_validate(c) for c in changes])
     if not candidates:
-        return PathResult("no change", "screening", calls=calls)
+        return PathResult("no change", "screening", calls=calls, looks=after, flagged=flagged)
     checked = check(config, candidates, measure, samples=regression_samples(config))
     calls["check"] = checked.calls
     if checked.not_measured:
-        return PathResult("not measured", "lost", calls=calls)
+        return PathResult("not measured", "lost", calls=calls, looks=after, flagged=flagged)
     if checked.winner is None:
-        return PathResult("no change", "check", calls=calls)
+        return PathResult("no change", "check", calls=calls, looks=after, flagged=flagged)
     left = max(0, cap - sum(calls.values()))
     n_held = sum(1 for e in view.suite.evals if e.held_out)
     fresh, held, spent = confirm(
@@ -170,13 +186,18 @@ def run_path(
             held_out_target_improved=held_target,
             held_out_gain_p=gain_p,
             calls=calls,
+            looks=after,
+            flagged=flagged,
         )
     held_evals = [e.id for e in view.suite.evals if e.held_out]
     offset = gate_offset(f"world:{sorted(checked.winner)}", f"world:{sorted(config.baseline_selection)}")
     groups = measure(
         [("today", dict(config.baseline_selection)), ("candidate", checked.winner)], held_evals, gate_samples, offset
     )
-    _, status = gate(groups, config.tolerance, sorted({e.category for e in view.suite.evals if e.held_out}), alpha)
+    # The gate's first look of its sequence (``publish.gate_looks``): both tests at its level.
+    first = continued_level(alpha, gate_samples, [], None)
+    cats = sorted({e.category for e in view.suite.evals if e.held_out})
+    _, status = gate(groups, config.tolerance, cats, alpha, ni_alpha=first, drop_alpha=first)
     calls["gate"] = 2 * len(held_evals) * gate_samples * len(specs)
     return PathResult(
         decision.decision,
@@ -187,4 +208,6 @@ def run_path(
         held_out_target_improved=held_target,
         held_out_gain_p=gain_p,
         calls=calls,
+        looks=after,
+        flagged=flagged,
     )

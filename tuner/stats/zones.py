@@ -178,14 +178,18 @@ class ZoneTest:
     level: float = 0.90  # that level: printed beside the interval, so it is read at the level that decided
 
 
-def _one_sided(estimate: float, se: float, df: float, null: float, greater: bool) -> float:
-    """p-value of H0: effect <= null (greater=True) or >= null (greater=False), Student's t."""
+def _one_sided_all(est, se, df, null: float, greater: bool):
+    """p-values of H0: effect <= null (greater=True) or >= null (greater=False), Student's t, for
+    every cell of a look at once (arrays: one scipy call per look, where a call per cell was a fifth
+    of tune's screening time; the values are the per-cell ones, bit for bit)."""
+    import numpy as np
     from scipy.stats import t
 
-    if se <= 0:
-        return 0.0 if (estimate > null if greater else estimate < null) else 1.0
-    z = (estimate - null) / se
-    return float(t.sf(z, df) if greater else t.cdf(z, df))
+    safe = np.where(se > 0, se, 1.0)
+    z = (est - null) / safe
+    p = t.sf(z, df) if greater else t.cdf(z, df)
+    beyond = est > null if greater else est < null
+    return np.where(se > 0, p, np.where(beyond, 0.0, 1.0))
 
 
 def zone_tests(
@@ -194,18 +198,20 @@ def zone_tests(
     """Decide every open cell at look ``look`` (1-based). ``estimates``: (effect, standard error,
     degrees of freedom) per open cell. ``spent``: this look's (alpha, beta) when the caller plans
     its looks (``Zone.spend_planned``); otherwise ``Zone.spend(look)``."""
+    import numpy as np
     from scipy.stats import t
 
     a_look, b_look = spent if spent is not None else zone.spend(look)
-    flags = [
-        min(1.0, 2 * min(_one_sided(e, s, df, zone.delta0, True), _one_sided(e, s, df, -zone.delta0, False)))
-        for e, s, df in estimates
-    ]
-    qs = bh_adjust(flags) if flags else []
+    if not estimates:
+        return []
+    est, se, df = (np.array(col, dtype=float) for col in zip(*estimates))
+    up, down = _one_sided_all(est, se, df, zone.delta0, True), _one_sided_all(est, se, df, -zone.delta0, False)
+    flags = [float(x) for x in np.minimum(1.0, 2 * np.minimum(up, down))]
+    qs = bh_adjust(flags)
+    futiles = np.maximum(_one_sided_all(est, se, df, zone.delta, False), _one_sided_all(est, se, df, -zone.delta, True))
+    crit = t.isf(a_look, df)
     out = []
-    for (e, s, df), p, q in zip(estimates, flags, qs):
-        z = float(t.isf(a_look, df))
-        futile = max(_one_sided(e, s, df, zone.delta, False), _one_sided(e, s, df, -zone.delta, True))
+    for e, s, z, p, q, futile in zip(est.tolist(), se.tolist(), crit.tolist(), flags, qs, futiles.tolist()):
         if q < a_look:
             verdict = HELPS if e > 0 else HURTS
         elif futile < b_look:

@@ -9,11 +9,13 @@ what the run will spend.
 
 from __future__ import annotations
 
+from tuner.errors import InputError
 from tuner.tuning.config import TuneConfig
 
 __all__ = [
     "SCREEN_SHARE",
     "cap_of",
+    "check_confirm_budget",
     "confirm_budget",
     "confirm_per_sample",
     "default_budget",
@@ -85,11 +87,24 @@ def confirm_per_sample(config: TuneConfig, n_held: int, n_models: int) -> int:
 
 def confirm_budget(config: TuneConfig, n_held: int, n_models: int, left: int | None, given: int | None = None) -> int:
     """The confirmation's calls: ``given`` (``--confirm-budget``), else twice the fixed design, within
-    what the command's cap leaves (``left``; None: no cap)."""
-    if given is not None:
-        return given
-    most = 2 * fixed_confirm_calls(config, n_held, n_models)
+    what the command's cap leaves (``left``; None: no cap). A given budget is cut to what is left
+    too: the confirmation stops at its last planned look instead of at the cap, mid-look (the CLI
+    refuses up front a given budget the screening's share leaves no room for: ``check_confirm_budget``)."""
+    most = given if given is not None else 2 * fixed_confirm_calls(config, n_held, n_models)
     return most if left is None else max(1, min(most, left))
+
+
+def check_confirm_budget(cap: int, given: int | None) -> None:
+    """Refuses before any call a ``--confirm-budget`` larger than what ``cap`` leaves once the
+    screening took its share: the plan would promise a confirmation the cap cannot pay for."""
+    if given is None:
+        return
+    room = cap - screen_budget(cap)
+    if given > room:
+        raise InputError(
+            f"--confirm-budget {given}: the cap of {cap} calls leaves at most {room} after the screening's share; "
+            f"give --budget-calls {2 * given} or more, or a smaller --confirm-budget"
+        )
 
 
 def placebo_calls(config: TuneConfig, n_target_evals: int, n_models: int) -> int:

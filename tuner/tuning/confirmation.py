@@ -18,13 +18,17 @@ are done, and what is open then is "undecided".
 The looks are planned before the first call, from K, the suite and the budget only (default twice
 the fixed design's calls; in tune what the cap leaves): the rounds as if every cell
 stayed open, the last cut to the budget, and look k spends the O'Brien-Fleming-type share of the
-error budget for its planned share of the calls (``Zone.spend_planned``, as the rule-effect engine
+error budget for its planned share of the calls (``Zone.continued``, as the rule-effect engine
 does). Most of the error is left for the last, largest look, where the fixed 6α/(π²k²) shares gave
 the third look 7% of it: at the Convex default's looks a +30-point gain on 9 evals was confirmed
 0.67 of the time with them, 0.96 with these (``tests/stats/test_calibration_confirmation.py``'s
-world). A larger budget is a new plan; the rounds it shares with a smaller one are replayed from
-the caches. The target's cells (one per model) are tested as their own family, so the many cells the
-change was not aimed at do not dilute the evidence for the one it was.
+world; 0.905 now that a third of alpha is kept for reruns). A rerun with a larger budget is not a
+new plan: the experiment's confirmations are one sequential test (``confirm_looks``), so the rounds
+a rerun shares with the earlier invocation are replayed (the same samples, the same shares) and its
+new rounds spend only what the earlier ones left, whichever selection they confirm (a first
+invocation spends two thirds of alpha and beta, ``Zone.continued``). The target's cells (one per
+model) are tested as their own family, so the many cells the change was not aimed at do not dilute
+the evidence for the one it was.
 
 The tables keep the rates and the intervals over evals of ``paired_table`` on all the samples
 drawn; the verdict and q of each row are the sequential test's.
@@ -32,7 +36,6 @@ drawn; the verdict and q of each row are the sequential test's.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 from tuner.compare.rates import model_label
@@ -41,6 +44,7 @@ from tuner.stats import paired_estimate
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, Zone, zone_tests
 from tuner.tuning.budgets import confirm_budget, confirm_per_sample, evidence_samples, fixed_confirm_calls
 from tuner.tuning.config import TuneConfig, fresh_offset
+from tuner.tuning.confirm_looks import ConfirmLooks, MemoryLooks, _round_samples
 from tuner.tuning.evidence import CategoryRow, by_category, paired_table
 from tuner.tuning.measure import Measure, harness_measure
 from tuner.tuning.records import Confirmation
@@ -49,12 +53,6 @@ __all__ = ["confirm", "confirm_budget", "evidence_samples", "fixed_confirm_calls
 
 _VERDICT = {HELPS: "improved", HURTS: "regressed", NO_EFFECT: "no meaningful change", OPEN: "undecided"}
 _MAX_LOOKS = 10  # a guard: with doubling rounds, 10 looks is 128x the fixed design's samples
-
-
-def _round_samples(k: int, look: int) -> int:
-    """Samples per eval in round ``look`` (1-based): cumulative K/4, K/2, K, 2K, ..."""
-    first = max(1, math.ceil(k / 4))
-    return first if look == 1 else first * 2 ** (look - 2)
 
 
 def planned_rounds(k: int, per_sample: int, budget: int) -> list[int]:
@@ -82,10 +80,12 @@ def confirm(
     budget_calls: int | None = None,
     zone: Zone = Zone(),
     measure: Measure | None = None,
+    looks: ConfirmLooks | None = None,
 ) -> tuple[list[CategoryRow], list[CategoryRow], Confirmation]:
     """(rows on fresh samples of the tuning evals, rows on the held-out evals, what it spent).
     ``h``: what knows the suite (``h.suite.evals``: id, category, held_out); ``measure``: where the
-    answers come from (default: the harness)."""
+    answers come from (default: the harness); ``looks``: the experiment's confirmation looks so far
+    (``confirm_looks``: tune passes the store's; None: a first invocation, kept in memory)."""
     measure = measure or harness_measure(h, specs, progress)
     splits = {"tuning": list(config.eval_ids), "held-out": [e.id for e in h.suite.evals if e.held_out]}
     category = {e.id: e.category for e in h.suite.evals}
@@ -93,8 +93,15 @@ def confirm(
     fixed = fixed_confirm_calls(config, len(splits["held-out"]), len(specs))
     budget = budget_calls or confirm_budget(config, len(splits["held-out"]), len(specs), None)
     per_sample = confirm_per_sample(config, len(splits["held-out"]), len(specs))
-    plan = planned_rounds(k, per_sample, budget)
-    shares = [sum(plan[: i + 1]) / sum(plan) for i in range(len(plan))] if plan else []
+    if looks is None:
+        from tuner.tuning.space import selection_hash
+
+        looks = ConfirmLooks.open(MemoryLooks(), config.hash, selection_hash(best))
+    sequence = looks
+    cumulative = sequence.plan(k, per_sample, budget)
+    spending = sequence.spending(cumulative, zone)
+    plan = [n - (cumulative[i - 1] if i else 0) for i, n in enumerate(cumulative)]  # samples drawn per round
+    replayed, spent_before = len(sequence.mine), sequence.spent
     offset = fresh_offset(config)
     arms: list[dict] = [{}, {}]  # per arm: {model key: [RunOutcome, ...]}
     verdicts: dict[tuple[str, str, str], tuple[str, float | None]] = {}
@@ -125,8 +132,9 @@ def confirm(
         for arm, group in zip(arms, groups):
             for key, outcome in group.items():
                 arm.setdefault(key, []).append(outcome)
-        spent = zone.spend_planned(shares[look - 2] if look > 1 else 0.0, shares[look - 1])
+        spent = spending[look - 1]
         _look(arms, splits, category, verdicts, zone, look, spent, config.category)
+        sequence.record(look - 1, (drawn, *spent), cumulative[-1])  # before the next round's first call
     if plan and not open_evals():
         stopped = "decided"
     fresh, held = (_rows(arms, set(ids), verdicts, split) if ids else [] for split, ids in splits.items())
@@ -149,6 +157,9 @@ def confirm(
         alpha=zone.alpha,
         beta=zone.beta,
         spending="obrien-fleming",
+        looks_replayed=min(replayed, looks),
+        alpha_spent_before=spent_before[0],
+        alpha_spent=sequence.spent[0],
     )
     return fresh, held, spent
 

@@ -155,6 +155,15 @@ class Confirmation(BaseModel):
     alpha: float | None = Field(default=None, description="Error rate per family.")
     beta: float | None = Field(default=None, description="1 - power at delta.")
     spending: str | None = Field(default=None, description="The error-spending function.")
+    looks_replayed: int = Field(
+        default=0, description="Rounds an earlier invocation made on this selection, replayed (the same samples)."
+    )
+    alpha_spent_before: float = Field(
+        default=0.0, description="The experiment's confirmation alpha spent by earlier invocations (any selection)."
+    )
+    alpha_spent: float = Field(
+        default=0.0, description="The experiment's confirmation alpha spent so far, this invocation's looks included."
+    )
 
 
 class Evidence(BaseModel):

@@ -240,16 +240,26 @@ class WorldMeasure:
 
     def observe(self, pool: dict[str, str]):
         """The engine's ``observe`` (``tuner.engine.Observe``) over ``pool``: each point's
-        prompt is the pool without its dropped rules, at sample index = its replicate."""
+        prompt is the pool without its dropped rules, at sample index = its replicate. The draws
+        are ``draws``' for one eval and one sample, made for all the points of a look at once."""
+        import numpy as np
 
         def observe(points):
             seen = [{} for _ in points]
+            idx = np.array([self.index[pt.eval_id] for pt in points], dtype=np.uint64)
+            samples = _mix(np.array([pt.replicate for pt in points], dtype=np.uint64))
             for spec in self.specs:
-                for i, pt in enumerate(points):
-                    passed, lost = self.draws(
-                        self._rules(set(pool) - set(pt.dropped), spec), [pt.eval_id], pt.replicate, 1
-                    )
-                    seen[i][spec.key] = None if lost[0, 0] else bool(passed[0, 0])
+                prompts = [self._rules(set(pool) - set(pt.dropped), spec) for pt in points]
+
+                def uniforms(salt: str):
+                    heads = np.array([_key(self.seed, salt, ",".join(sorted(r))) for r in prompts], dtype=np.uint64)
+                    return _mix(_mix(heads + idx * np.uint64(0x9E3779B1)) ^ samples).astype(np.float64) / 2.0**64
+
+                p = np.array([self.p(r)[self.index[pt.eval_id]] for r, pt in zip(prompts, points)])
+                passed = uniforms("answer") < p
+                lost = uniforms("lost") < self.world.lost if self.world.lost else np.zeros(len(points), bool)
+                for i, (ok, gone) in enumerate(zip(passed.tolist(), lost.tolist())):
+                    seen[i][spec.key] = None if gone else ok
             self.calls += len(points) * len(self.specs)
             return seen, len(points) * len(self.specs)
 

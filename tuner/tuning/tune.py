@@ -15,6 +15,7 @@ from tuner.tuning.acceptance import NOT_MEASURED, Acceptance, accept
 from tuner.tuning.budgets import cap_of
 from tuner.tuning.budgets import confirm_budget as confirm_budget_of
 from tuner.tuning.config import TuneConfig
+from tuner.tuning.confirm_looks import ConfirmLooks
 from tuner.tuning.confirmation import confirm
 from tuner.tuning.measure import harness_measure
 from tuner.tuning.placebo import not_run, placebo_arm
@@ -96,8 +97,19 @@ def finish(
     if changed and not screening.not_measured:
         n_held = sum(1 for e in h.suite.evals if e.held_out)
         budget = confirm_budget_of(config, n_held, len(specs), left, confirm_budget)
+        # One sequential test over the experiment's invocations (``confirm_looks``): a rerun with a
+        # larger cap replays this selection's looks and spends only what the earlier ones left.
+        looks = ConfirmLooks.open(h.store, config.hash, selection_hash(best_sel))
         fresh, held, confirmation = confirm(
-            h, config, specs, config.baseline_selection, best_sel, progress, budget_calls=budget, measure=measure
+            h,
+            config,
+            specs,
+            config.baseline_selection,
+            best_sel,
+            progress,
+            budget_calls=budget,
+            measure=measure,
+            looks=looks,
         )
     else:  # nothing to confirm, and nothing to publish (or the check could not be judged)
         fresh, held, confirmation = [], [], _NOT_CONFIRMED

@@ -1,0 +1,137 @@
+"""What the engine asks, one prompt at a time: the plan (rules, evals, models, cap, error zone) and the
+points of a look (which open rules each prompt leaves out, which phrasings it switches), drawn from
+(seed, category, eval, replicate) and the open rules alone so that a rerun replays them exactly."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from tuner.stats.zones import Zone
+
+_MIN_DROPS = 8  # a rule is not judged before it was left out this many times in the category
+_MIN_DF = 20  # nor before the category's fit has this many residual degrees of freedom
+
+
+@dataclass(frozen=True)
+class Point:
+    """One prompt on one eval: the pool without ``dropped``, the rules of ``swapped`` (``rule@variant``)
+    in that phrasing instead of their default, sample index ``replicate``."""
+
+    category: str
+    eval_id: str
+    replicate: int
+    dropped: tuple[str, ...]
+    swapped: tuple[str, ...] = ()
+
+    @property
+    def applied(self) -> tuple[str, ...]:
+        """The design's factors this point applies: rules left out and phrasings switched."""
+        return self.dropped + self.swapped
+
+
+@dataclass(frozen=True)
+class Plan:
+    rules: tuple[str, ...]
+    evals: dict[str, tuple[str, ...]]  # category -> its eval ids
+    models: tuple[str, ...]  # model keys
+    budget_calls: int
+    zone: Zone = Zone()
+    seed: int = 0
+    # Other phrasings to weigh against each rule's default: {rule: (variant, ...)}. A point uses one of
+    # them, for a rule it keeps, with the probability a rule is dropped (together at most _MAX_SWAPPED).
+    variants: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    max_dropped: float = 12.0
+    max_share: float = 0.25  # never drop more than this share of the open rules from one prompt
+    max_rounds: int = 12  # a guard: with doubling rounds, 12 looks is 4,000x the first round
+    # Read each rule through the failure modes it acts on (``tuner.engine.modes``, cross-fitted);
+    # False, the default: the pass bit alone (see that module for why not yet).
+    modes: bool = False
+    # One experiment over several invocations (``Zone.continued``): the replicates per eval at the last
+    # planned look of the experiment's first invocation (None: this is the first), and the looks its
+    # earlier invocations made, (replicates per eval, alpha, beta spent) each, replayed as they were.
+    anchor: int | None = None
+    made: tuple[tuple[int, float, float], ...] = ()
+
+
+def swap_key(rule: str, variant: str) -> str:
+    """The key of a phrasing's cell: ``rule@variant``."""
+    return f"{rule}@{variant}"
+
+
+def split_key(key: str) -> tuple[str, str | None]:
+    """(rule, phrasing) of a cell's key; the phrasing is None for a rule's own cell."""
+    rule, _, variant = key.partition("@")
+    return rule, variant or None
+
+
+def _factors(plan: Plan) -> list[str]:
+    """Every cell's key: the rules, then their other phrasings."""
+    return [*plan.rules, *(swap_key(r, v) for r in plan.rules for v in plan.variants.get(r, ()))]
+
+
+def _sign(key: str) -> float:
+    """A fitted coefficient is the effect of applying a factor: leaving a rule out (the effect of
+    including it is its negative) or switching to a phrasing (the effect as it is)."""
+    return -1.0 if split_key(key)[1] is None else 1.0
+
+
+def _uniform(*parts: object) -> float:
+    digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def _uniforms(prefix: tuple, suffixes: list[bytes]) -> list[float]:
+    """``_uniform(*prefix, suffix)`` for each (encoded) suffix, the same values: the prefix is hashed
+    once and the hash state copied (a point draws one uniform per open question: 94 at tune's
+    screening, where hashing each whole key was half the design's time)."""
+    copy = hashlib.sha256(("|".join(map(str, prefix)) + "|").encode()).copy
+    out = []
+    for suffix in suffixes:
+        h = copy()
+        h.update(suffix)
+        out.append(int.from_bytes(h.digest()[:8], "big") / 2**64)
+    return out
+
+
+def _p_drop(plan: Plan, n_open: int) -> float:
+    return min(plan.max_share, plan.max_dropped / max(1, n_open))
+
+
+_MAX_SWAPPED = 0.5  # a kept rule is shown in another phrasing in at most this share of the prompts
+
+
+def _swap_p(p_drop: float, phrasings: int) -> float:
+    """Each open phrasing's chance of replacing its kept rule's default in a prompt."""
+    return min(p_drop, _MAX_SWAPPED / max(1, phrasings))
+
+
+def _points(plan: Plan, category: str, open_keys: list[str], first: int, reps: int) -> list[Point]:
+    p_drop = _p_drop(plan, len(open_keys))
+    rules = [k for k in open_keys if split_key(k)[1] is None]
+    swaps: dict[str, list[str]] = {}
+    for key in open_keys:
+        rule, variant = split_key(key)
+        if variant is not None:
+            swaps.setdefault(rule, []).append(key)
+    # The uniforms' keys: _uniform(..., rule) to drop a rule, _uniform(..., rule, "phrasing") to switch one.
+    keys_hashed = [r.encode() for r in rules] + [f"{rule}|phrasing".encode() for rule in swaps]
+    by_rule = [(rule, keys, _swap_p(p_drop, len(keys))) for rule, keys in swaps.items()]
+    points = []
+    for eval_id in plan.evals[category]:
+        for rep in range(first, first + reps):
+            u = _uniforms((plan.seed, category, eval_id, rep), keys_hashed)
+            dropped = tuple(r for r, x in zip(rules, u) if x < p_drop)
+            swapped = []
+            for (rule, keys, q), x in zip(by_rule, u[len(rules) :]):
+                if rule in dropped:
+                    continue
+                # At most one phrasing per rule: each open one with probability p_drop, but together
+                # never more than _MAX_SWAPPED, so the rule is still shown in its default phrasing.
+                # (Uncapped, a rule with 1 / p_drop phrasings or more was never shown in its default
+                # when kept: the phrasings' columns then add up to the rule's, nothing is identified,
+                # and an A/A world flagged 11 of 24 phrasing cells.)
+                if x < q * len(keys):
+                    swapped.append(keys[int(x / q)])
+            points.append(Point(category, eval_id, rep, dropped, tuple(swapped)))
+    return points
