@@ -88,6 +88,7 @@ def _read_case(case: Path, links: dict[str, str]) -> tuple[dict[str, str], list[
 
 # ---- the machine's state -------------------------------------------------------------------
 
+
 def _processes() -> dict[int, tuple[int, str, str]]:
     """pid -> (uid, cmdline, cwd) of every process we can see."""
     found = {}
@@ -136,8 +137,17 @@ def _listeners() -> set[tuple[str, int]]:
 
 def _canaries() -> set[str]:
     """Files a hostile output tries to create outside the grading folder."""
-    places = [Path("/tmp"), Path("/var/tmp"), Path("/etc"), Path.home(), Path("/root"), TOOLCHAIN,
-              TOOLCHAIN / "node_modules", TOOLCHAIN / "node_modules" / "convex", ROOT]
+    places = [
+        Path("/tmp"),
+        Path("/var/tmp"),
+        Path("/etc"),
+        Path.home(),
+        Path("/root"),
+        TOOLCHAIN,
+        TOOLCHAIN / "node_modules",
+        TOOLCHAIN / "node_modules" / "convex",
+        ROOT,
+    ]
     return {str(p) for place in places for p in place.glob("tuner-hostile-*")}
 
 
@@ -146,13 +156,19 @@ def _digests() -> dict[str, str]:
 
 
 def _git_status() -> str:
-    return subprocess.run(["git", "status", "--porcelain", "--ignored=no"], cwd=ROOT, capture_output=True,
-                          text=True, check=True).stdout
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--ignored=no"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
 
 
 def _snapshot() -> dict:
-    return {"processes": _processes(), "listeners": _listeners(), "canaries": _canaries(),
-            "digests": _digests(), "git": _git_status()}
+    return {
+        "processes": _processes(),
+        "listeners": _listeners(),
+        "canaries": _canaries(),
+        "digests": _digests(),
+        "git": _git_status(),
+    }
 
 
 class _Listener:
@@ -244,9 +260,15 @@ def hostile(project, tmp_path_factory):
     for name, r in named.items():  # shown with -s
         step = r.failed_step
         print(f"  {name:26} {step or 'passed':10} {(r.step(step).detail if step else '').splitlines()[:1]}"[:300])
-    return {"results": named, "before": before,
-            "after": after, "accepted": listener.accepted, "ports": ports, "jail_tmp": str(jail_tmp),
-            "leftovers": leftovers}
+    return {
+        "results": named,
+        "before": before,
+        "after": after,
+        "accepted": listener.accepted,
+        "ports": ports,
+        "jail_tmp": str(jail_tmp),
+        "leftovers": leftovers,
+    }
 
 
 def _wrong_answer(ev) -> dict[str, str]:
@@ -262,9 +284,9 @@ def _query_in_use_node_file(ev) -> dict[str, str]:
     files = dict(ev.answer_files())
     text = files["convex/hashing.ts"]
     assert 'import { action } from "./_generated/server";' in text
-    files["convex/hashing.ts"] = text.replace('import { action } from "./_generated/server";',
-                                              'import { action, query } from "./_generated/server";') + (
-        '\nexport const ping = query({ args: {}, returns: v.string(), handler: async () => "pong" });\n')
+    files["convex/hashing.ts"] = text.replace(
+        'import { action } from "./_generated/server";', 'import { action, query } from "./_generated/server";'
+    ) + ('\nexport const ping = query({ args: {}, returns: v.string(), handler: async () => "pong" });\n')
     return files
 
 
@@ -284,7 +306,7 @@ def test_hostile_output_is_a_model_failure_with_a_reason(hostile, case: Path):
     assert [steps[n].status for n in STEP_NAMES[:index]] == ["pass"] * index, result.steps
     assert steps[step].status == "fail", result.steps
     assert spec["reason"] in steps[step].detail, steps[step].detail
-    assert all(steps[n].status == "skip" for n in STEP_NAMES[index + 1:])
+    assert all(steps[n].status == "skip" for n in STEP_NAMES[index + 1 :])
 
 
 def test_the_reference_answer_passes_in_the_same_batch(hostile):
@@ -316,8 +338,11 @@ def test_a_module_imported_at_the_bundle_step_changes_no_other_verdict(project):
         pytest.skip("node is not installed")
     control = load_suite(project).get("005-actions/001-hash-text")
     patcher = hostile_request(project, HOSTILE / "patch-bundle-check", {})[0]
-    requests = [patcher, GradeRequest(eval=control, files=_query_in_use_node_file(control)),
-                GradeRequest(eval=control, files=control.answer_files())]
+    requests = [
+        patcher,
+        GradeRequest(eval=control, files=_query_in_use_node_file(control)),
+        GradeRequest(eval=control, files=control.answer_files()),
+    ]
     patched, victim, reference = grade(project, requests, suite=load_suite(project), use_cache=False, timeout_s=120)
     assert patched.failed_step == "tests", patched.steps
     assert victim.failed_step == "bundle" and victim.infra_error is None, victim.steps
@@ -360,3 +385,55 @@ def test_no_file_is_created_or_changed_outside_the_grading_folder(hostile):
     assert after["digests"] == before["digests"]
     assert after["git"] == before["git"]
     assert hostile["leftovers"] == []  # the grading folders were removed too
+
+
+def _importing_a_neighbour(ev, how: str) -> dict[str, str]:
+    """The reference answer importing from the batch's first folder (``p000``) by a relative path
+    out of its own: a value it uses (``value``) or a type only (``type``, dropped by esbuild)."""
+    files = dict(ev.answer_files())
+    text = files["convex/messages.ts"]
+    if how == "value":
+        text = 'import { ORDER } from "../../p000/convex/shared";\n' + text.replace('.order("asc")', ".order(ORDER)")
+    else:
+        text = 'import type { Message } from "../../p000/convex/shared";\n' + text.replace(
+            "handler: async (ctx, args) => {",
+            "handler: async (ctx, args) => {\n"
+            "    const checked: Message = { author: args.author, body: args.body };\n"
+            "    void checked;",
+            1,
+        )
+    assert text != files["convex/messages.ts"]
+    files["convex/messages.ts"] = text
+    return files
+
+
+def test_an_answer_importing_a_neighbours_file_gets_the_same_verdict_alone_and_beside_it(project):
+    """An answer's verdict never depends on its neighbours' files: one that imports a value or a
+    type from ``../../p000/convex/shared`` fails the same way graded without that file in the
+    batch and right after a correct answer that has it (before the fix, both passed there: esbuild
+    and tsc resolved the import into the neighbour's folder)."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    ev = load_suite(project).get(VICTIM)
+    neighbour = {
+        **ev.answer_files(),
+        "convex/shared.ts": (
+            'export type Message = { author: string; body: string };\nexport const ORDER = "asc" as const;\n'
+        ),
+    }
+    thieves = [GradeRequest(eval=ev, files=_importing_a_neighbour(ev, how)) for how in ("value", "type")]
+    # Alone: neither thief has convex/shared.ts, so whatever p000 is, the import finds nothing.
+    alone = grade(project, thieves, suite=load_suite(project), use_cache=False, timeout_s=120)
+    beside = grade(
+        project,
+        [GradeRequest(eval=ev, files=neighbour), *thieves],
+        suite=load_suite(project),
+        use_cache=False,
+        timeout_s=120,
+    )
+    assert beside[0].passed, beside[0].steps
+    for how, a, b in zip(("value", "type"), alone, beside[1:]):
+        verdicts = [(r.passed, r.failed_step, r.step(r.failed_step).detail if r.failed_step else "") for r in (a, b)]
+        assert verdicts[0] == verdicts[1], (how, verdicts)
+        assert b.failed_step == "bundle" and b.infra_error is None, (how, b.steps)
+        assert "outside this answer" in b.step("bundle").detail, (how, b.step("bundle").detail)
