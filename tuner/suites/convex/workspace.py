@@ -70,7 +70,9 @@ class SubProject:
         node = [e for e in entries if self.is_node_file(e)]
         browser = [e for e in entries if e not in node] + schema + config
         src = sorted(p for p in self.request.files if p.startswith("src/") and re.search(r"(?<!\.d)\.(ts|tsx|js|jsx|mjs)$", p))
-        return {"id": self.name, "dir": str(self.dir), "browser": browser, "node": node, "src": src,
+        # Every code file tsc reads (not only what the bundles reach): their imports must stay inside.
+        code = sorted(p for p in self.request.files if re.search(r"\.[cm]?[jt]sx?$", p))
+        return {"id": self.name, "dir": str(self.dir), "browser": browser, "node": node, "src": src, "files": code,
                 "allowed": list(dependencies(self.request.eval)), "out": str(out)}
 
     def deploy_problems(self) -> list[str]:

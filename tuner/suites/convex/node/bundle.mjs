@@ -1,7 +1,8 @@
 // Bundle check with Convex's deploy settings, for every sub-project of a grading batch.
 //
-// Input (argv[2]): a JSON file [{id, dir, browser: [...], node: [...], src: [...], allowed: [...], out}],
-// paths under dir; `allowed` lists the npm packages the eval provides besides convex.
+// Input (argv[2]): a JSON file [{id, dir, browser: [...], node: [...], src: [...], files: [...], allowed: [...],
+// out}], paths under dir; `files` are all the answer's code files, `allowed` lists the npm packages the eval
+// provides besides convex.
 // Output: one JSON line per project on stdout, {id, errors: [...], nonce}, as soon as it is
 // checked, so a hang in one project still leaves the others' results. The nonce comes on stdin:
 // imported model code can print to stdout too, but cannot forge a record without it.
@@ -12,6 +13,14 @@
 // The import runs in a child process per project (import-check.mjs): no answer code runs in
 // this process, so none can change how its neighbours are checked.
 //
+// Every import of an answer's file (value or type, static or dynamic, `/// <reference path>`) must
+// stay in the answer's own folder: the batch puts its neighbours one `../` away, and an import
+// that resolves into a neighbour's folder would make this answer's verdict depend on who shares
+// its batch (tsc checks type-only imports, which esbuild drops, so both are read from the source
+// with TypeScript's own import scanner). The check is lexical, relative to the answer's root,
+// so it gives the same verdict whatever the answer's folder is called. The bundles' resolved
+// inputs are checked too (a tsconfig `paths` entry could lead elsewhere).
+//
 // Bare imports are checked against what the eval provides: `convex` and `convex/*`, the eval's
 // declared dependencies and their subpaths, Node built-ins (the platform decides: they fail in
 // default files), and in src/ files also `react` (client code). Anything else would not be
@@ -20,8 +29,9 @@ import * as esbuild from "esbuild";
 import { builtinModules } from "node:module";
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, join, posix, resolve } from "node:path";
+import ts from "typescript";
 import { fileURLToPath } from "node:url";
 
 const importCheckScript = fileURLToPath(new URL("./import-check.mjs", import.meta.url));
@@ -44,12 +54,59 @@ function describe(messages) {
   });
 }
 
-async function build(options) {
+// The build's errors; `inputs(metafile)` sees what it read.
+async function build(options, inputs) {
   try {
-    const result = await esbuild.build(options);
+    const result = await esbuild.build({ ...options, metafile: true });
+    inputs?.(result.metafile);
     return describe(result.errors);
   } catch (e) {
     return e && e.errors ? describe(e.errors) : [String(e)];
+  }
+}
+
+const outsideReason = "a file outside this answer's folder (an answer may import only its own files and the packages the eval provides)";
+
+// Relative and absolute specifiers of every code file of the answer that leave its folder.
+function importsOutside(job) {
+  const violations = [];
+  for (const file of job.files || []) {
+    let text;
+    try {
+      text = readFileSync(join(job.dir, file), "utf8");
+    } catch {
+      continue; // bundled or type-checked, a missing file fails there
+    }
+    const found = ts.preProcessFile(text, true, true);
+    const specs = [...found.importedFiles, ...found.referencedFiles, ...found.typeReferenceDirectives].map((f) => f.fileName);
+    for (const spec of specs) {
+      // TypeScript reads a backslash as a separator.
+      const path = spec.replace(/\\/g, "/");
+      const outside = path.startsWith("/") || /^file:/i.test(path) ||
+        ((path.startsWith("./") || path.startsWith("../") || path === "..") &&
+          /^\.\.(\/|$)/.test(posix.normalize(posix.join(posix.dirname(file), path))));
+      if (outside) violations.push(`${file}: error: imports "${spec}", ${outsideReason}`);
+    }
+  }
+  return violations;
+}
+
+// The files an esbuild build read from outside the answer's folder and the toolchain's packages.
+function inputsOutside(job, metafile, violations) {
+  if (!metafile) return;
+  const allowed = [job.dir, join(process.cwd(), "node_modules")];
+  try {
+    allowed.push(realpathSync(join(process.cwd(), "node_modules")));
+  } catch {
+    // no toolchain link: nothing more is allowed
+  }
+  const inside = (p) => allowed.some((root) => p === root || p.startsWith(root + "/"));
+  for (const [importer, input] of Object.entries(metafile.inputs)) {
+    for (const imp of input.imports || []) {
+      if (imp.external || /^\(?[a-z-]+\)?:/.test(imp.path)) continue;
+      const target = isAbsolute(imp.path) ? imp.path : resolve(job.dir, imp.path);
+      if (!inside(target)) violations.push(`${importer}: error: imports "${imp.original || imp.path}", ${outsideReason}`);
+    }
   }
 }
 
@@ -106,16 +163,19 @@ async function check(job) {
   const violations = [];
   const allowed = new Set(["convex", ...(job.allowed || [])]);
   const plugins = [importCheck(job, allowed, violations)];
+  const outside = importsOutside(job);
+  if (outside.length) return [...new Set(outside)];
+  const inputs = (metafile) => inputsOutside(job, metafile, violations);
   if (job.browser.length) {
     errors.push(...(await build({ ...common, absWorkingDir: job.dir, entryPoints: job.browser,
-      platform: "browser", splitting: true, write: false, outdir: "out", plugins })));
+      platform: "browser", splitting: true, write: false, outdir: "out", plugins }, inputs)));
   }
   if (job.src && job.src.length) {
     // Client code is not deployed: only its imports are checked here (tsc judges the rest).
     const clientAllowed = new Set([...allowed, "react"]);
     await build({ ...common, absWorkingDir: job.dir, entryPoints: job.src, platform: "browser",
       splitting: true, write: false, outdir: "out-src", outbase: "src",
-      plugins: [importCheck(job, clientAllowed, violations)] });
+      plugins: [importCheck(job, clientAllowed, violations)] }, inputs);
   }
   if (violations.length) return [...new Set(violations)];
   if (job.node.length && !errors.length) {
@@ -123,7 +183,7 @@ async function check(job) {
       platform: "node", write: true, outdir: job.out, outExtension: { ".js": ".mjs" },
       // CommonJS dependencies call require(); give the ESM bundle one, as Node would.
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-      plugins });
+      plugins }, inputs);
     if (violations.length) return [...new Set(violations)];
     errors.push(...nodeErrors);
     if (!nodeErrors.length) errors.push(...nodeOnlyActions(job));
