@@ -2,7 +2,7 @@
 bubblewrap jail's overhead per tool run (`node -e 0` jailed vs TUNER_SANDBOX=none).
 
 Run: .venv/bin/python benchmarks/bench_grading.py [--limit N] [--overhead-only]
-     .venv/bin/python benchmarks/bench_grading.py --distinct 64 [--rules all-active] [--unjailed]
+     .venv/bin/python benchmarks/bench_grading.py --distinct 64 [--rules all-active] [--unjailed] [--tests-alone]
 ``--distinct N``: N distinct answers (sim/careful with TUNER_SIM_VARIETY's comment lines, no
 guidance: planted mistakes as a real model makes them, no two alike), graded in one call with the
 cache off; reports answers per second per core (wall) and, ``--unjailed``, per CPU-second of the
@@ -170,6 +170,22 @@ def measure_distinct(project: Project, n: int, rule_set: str = "") -> dict:
     }
 
 
+def _tests_alone() -> None:
+    """Run each answer's tests in a tool run of its own (what a jail per answer would need: the
+    batch's vitest run shows every answer the whole batch folder)."""
+    import tuner.suites.convex.pipeline as pipeline
+
+    batched = pipeline._run_tests
+
+    def alone(ws, subs, timeout_s):
+        outcomes = {}
+        for sub in subs:
+            outcomes.update(batched(ws, [sub], timeout_s))
+        return outcomes
+
+    pipeline._run_tests = alone
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=0, help="only the first N evals")
@@ -181,6 +197,12 @@ def main() -> None:
         help="with --distinct: the rule set the simulated model is given (all-active: fewer mistakes)",
     )
     parser.add_argument(
+        "--tests-alone",
+        action="store_true",
+        help="with --distinct: each answer's tests in a vitest run (and jail) of its own, the cost of a jail "
+        "that shows each answer only its own folder",
+    )
+    parser.add_argument(
         "--unjailed",
         action="store_true",
         help="with --distinct: TUNER_SANDBOX=none (the tools' CPU time is measurable)",
@@ -189,6 +211,8 @@ def main() -> None:
     if args.distinct:
         if args.unjailed:
             os.environ["TUNER_SANDBOX"] = "none"
+        if args.tests_alone:
+            _tests_alone()
         print(json.dumps(measure_distinct(Project(Path(__file__).resolve().parents[1]), args.distinct, args.rules)))
         return
     _jail_overhead()
