@@ -202,7 +202,7 @@ def _plan(h, config, specs, budget_calls, confirm_budget, placebo_seed=None, cap
     for (name, calls, evals, only_if), prompts in zip(phases, _SCREEN_PROMPTS, strict=True):
         builder.add_calls(name, calls, tokens, evals, only_if=only_if, prompts=prompts)
         used += calls
-    conf = confirm_calls(config, len(held), n, max(0, budget_calls - used), confirm_budget)
+    conf = confirm_calls(config, len(held), n, max(0, budget_calls - used), confirm_budget, cap=budget_calls)
     builder.add_calls(
         f"confirmation: fresh samples of all {len(everywhere)} evals (every tuning eval, every held-out "
         "eval), sequential",

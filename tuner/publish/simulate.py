@@ -161,7 +161,7 @@ def run_path(
         specs,
         config.baseline_selection,
         checked.winner,
-        budget_calls=confirm_budget(config, n_held, len(specs), left),
+        budget_calls=confirm_budget(config, n_held, len(specs), left, cap=cap),
         measure=measure,
         looks=ConfirmLooks.open(confirm_store, config.hash, selection_hash(checked.winner))
         if confirm_store is not None

@@ -85,12 +85,28 @@ def confirm_per_sample(config: TuneConfig, n_held: int, n_models: int) -> int:
     return 2 * (len(config.eval_ids) + n_held) * n_models
 
 
-def confirm_budget(config: TuneConfig, n_held: int, n_models: int, left: int | None, given: int | None = None) -> int:
-    """The confirmation's calls: ``given`` (``--confirm-budget``), else twice the fixed design, within
-    what the command's cap leaves (``left``; None: no cap). A given budget is cut to what is left
-    too: the confirmation stops at its last planned look instead of at the cap, mid-look (the CLI
-    refuses up front a given budget the screening's share leaves no room for: ``check_confirm_budget``)."""
-    most = given if given is not None else 2 * fixed_confirm_calls(config, n_held, n_models)
+def confirm_budget(
+    config: TuneConfig,
+    n_held: int,
+    n_models: int,
+    left: int | None,
+    given: int | None = None,
+    cap: int | None = None,
+) -> int:
+    """The confirmation's calls: ``given`` (``--confirm-budget``), else twice the fixed design, scaled
+    by the command's ``cap`` over the default cap when it is larger, within what the cap leaves
+    (``left``; None: no cap). The scaling is what lets a rerun with a larger cap go on confirming a
+    winner the first invocation left unconfirmed: at a fixed twice-the-design the confirmation's
+    looks saturated from the second cap on, every larger cap replayed the same answers, and a +30
+    winner stayed unconfirmed in a tenth to a third of the worlds for good (``tuner.publish.simulate``).
+    A given budget is cut to what is left too: the confirmation stops at its last planned look
+    instead of at the cap, mid-look (the CLI refuses up front a given budget the screening's share
+    leaves no room for: ``check_confirm_budget``)."""
+    if given is not None:
+        most = given
+    else:
+        scale = max(1.0, cap / default_budget(config, n_models)) if cap else 1.0
+        most = int(2 * fixed_confirm_calls(config, n_held, n_models) * scale)
     return most if left is None else max(1, min(most, left))
 
 

@@ -85,6 +85,7 @@ def finish(
     left: int,
     confirm_budget: int | None = None,
     measure=None,
+    cap: int | None = None,
 ) -> TuneReport:
     """Confirm the screening's winner and decide. ``left``: the calls the command may still make;
     ``effects``: the screening's rule effects, which are the evidence."""
@@ -96,7 +97,7 @@ def finish(
     changed = best_sel != dict(config.baseline_selection)
     if changed and not screening.not_measured:
         n_held = sum(1 for e in h.suite.evals if e.held_out)
-        budget = confirm_budget_of(config, n_held, len(specs), left, confirm_budget)
+        budget = confirm_budget_of(config, n_held, len(specs), left, confirm_budget, cap=cap)
         # One sequential test over the experiment's invocations (``confirm_looks``): a rerun with a
         # larger cap replays this selection's looks and spends only what the earlier ones left.
         looks = ConfirmLooks.open(h.store, config.hash, selection_hash(best_sel))
@@ -245,6 +246,7 @@ def tune(
             run_progress,
             confirm_budget=confirm_budget,
             left=max(0, cap - screening.calls),
+            cap=cap,
         )
         if placebo:
             report = report.model_copy(update={"placebo": _placebo(h, config, report, placebo_seed, run_progress)})
