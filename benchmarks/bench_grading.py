@@ -11,6 +11,8 @@ Target on 2 cores: batched <= 1 s per eval and >= 4x faster than one at a time; 
 well under 0.1 s per tool run (a batch runs about five tools).
 Measured (2 cores shared, load ~7): the jail adds 15-18 ms per tool run (node -e 0: ~110 ms
 unjailed); 24 reference answers batched took 9.9-10.2 s jailed vs 9.8-11.9 s before the jail.
+``--tests-alone`` (2026-11-27, jailed, --rules all-active, load 4-6, 52 of 64 answers tested): 88.9 and
+91.8 s vs 42.0 and 33.7 s batched; vitest 71.5/70.5 s vs 18.1/14.9 s (~1.0 s more per answer tested).
 """
 
 from __future__ import annotations
