@@ -96,6 +96,7 @@ def tune(
     as_json: JsonOption = False,
 ) -> None:
     """Find the rules that raise CATEGORY's pass rate without regressing the others."""
+    from tuner.planning.tune import placebo_cap, tune_plan, what_would_decide
     from tuner.runs import Harness
     from tuner.tuning import build_config
     from tuner.tuning import tune as run_tune
@@ -113,14 +114,14 @@ def tune(
         budget_calls = cap_of(config, budget_calls)
         run_calls = budget_calls  # what the screening, check and confirmation share; the arm's calls are apart
         if placebo:
-            run_calls, budget_calls = _placebo_cap(h, config, specs, budget_calls, given_calls is not None)
+            run_calls, budget_calls = placebo_cap(h, config, specs, budget_calls, given_calls is not None)
         check_confirm_budget(run_calls, confirm_budget)
         budget = install(h, "tune", budget_calls=budget_calls, budget_usd=budget_usd, plan_only=plan, as_json=as_json)
         h.plan_hook = None
         seed_of_placebo = placebo_seed if placebo else None
         show(
             h,
-            _plan(h, config, specs, run_calls, confirm_budget, seed_of_placebo, budget_calls),
+            tune_plan(h, config, specs, run_calls, confirm_budget, seed_of_placebo, budget_calls),
             plan_only=plan,
             as_json=as_json,
         )
@@ -137,7 +138,7 @@ def tune(
                 placebo_seed=placebo_seed,
             )
         if not result.accepted:
-            _what_would_decide(h, config, specs, result, run_calls, model, panel)
+            what_would_decide(h, config, specs, result, run_calls, model, panel)
         path = _write_report(h.project, result, report)
     decision = result.acceptance.decision if result.acceptance else None
     if as_json:
@@ -159,117 +160,6 @@ def tune(
         from tuner.errors import EXIT_CODES, IncompleteError
 
         raise typer.Exit(EXIT_CODES[IncompleteError])
-
-
-def _placebo_cap(h, config, specs, cap: int, given: bool) -> tuple[int, int]:
-    """(calls the rest of tune may make, the command's cap) with the placebo arm under the one cap:
-    a cap given is shared (the arm's calls held back from it first); the default cap grows by the
-    arm, so the screening and the confirmation keep what they have without it."""
-    from tuner.errors import InputError
-    from tuner.tuning.placebo import arm_calls
-
-    arm = arm_calls(h, config, len(specs))
-    if not given:
-        return cap, cap + arm
-    if cap - arm < 1:
-        raise InputError(
-            f"--budget-calls {cap}: the placebo arm alone may make {arm} calls; give more, or drop --placebo"
-        )
-    return cap - arm, cap
-
-
-# Distinct system prompts per model of screen_phases' phases, for the plan's cached input tokens:
-# the baseline; the engine's (each call drops its own random rules: not counted); the baseline and
-# the winner; the winner's best single change alone.
-_SCREEN_PROMPTS = (1, None, 2, 1)
-
-
-def _plan(h, config, specs, budget_calls, confirm_budget, placebo_seed=None, cap=None):
-    """The phases tune will run and what each spends at most (the confirmation gets what the cap leaves)."""
-    from tuner.planning.commands import tune_detectables
-    from tuner.runs.plan import PlanBuilder
-    from tuner.tuning.budgets import confirm_budget as confirm_calls
-    from tuner.tuning.placebo import arm_calls
-    from tuner.tuning.screen import screen_phases
-
-    tokens = h.guidelines.compose(_baseline_set(config)).tokens
-    held = [e.id for e in h.suite.select(held_out=True)]
-    builder = PlanBuilder(h, specs, "tune")
-    n = len(specs)
-    everywhere = list(config.eval_ids) + held
-    used = 0
-    phases = screen_phases(h, config, n, budget_calls)
-    for (name, calls, evals, only_if), prompts in zip(phases, _SCREEN_PROMPTS, strict=True):
-        builder.add_calls(name, calls, tokens, evals, only_if=only_if, prompts=prompts)
-        used += calls
-    conf = confirm_calls(config, len(held), n, max(0, budget_calls - used), confirm_budget, cap=budget_calls)
-    builder.add_calls(
-        f"confirmation: fresh samples of all {len(everywhere)} evals (every tuning eval, every held-out "
-        "eval), sequential",
-        conf,
-        tokens,
-        everywhere,
-        note="what the cap leaves",
-        only_if="a change passes the check",
-        prompts=2,
-    )
-    if placebo_seed is not None:
-        _plan_placebo(builder, h, config, placebo_seed, arm_calls(h, config, n), tokens)
-    out = builder.build(cap_calls=budget_calls if placebo_seed is None else cap, cap_usd=h.budget.usd)
-    out.decides = [{**d.model_dump(), "line": d.line()} for d in tune_detectables(h, config, specs, budget_calls, conf)]
-    return out
-
-
-def _what_would_decide(h, config, specs, result, cap: int, model, panel) -> None:
-    """The screening's leading undecided questions with the cap each needs at its current estimate,
-    and the exact command that goes on (``result.screening``: ``leads``, ``continue``), recorded with the tune."""
-    from tuner.planning.commands import open_leads, screen_plan
-    from tuner.tuning.budgets import SCREEN_SHARE
-
-    if result.screening is None:
-        return
-    leads = open_leads(
-        screen_plan(h, config, specs, cap), result.rule_effects, scale=getattr(h, "turns", 1) / SCREEN_SHARE
-    )
-    result.screening.leads = leads
-    need = min((x["calls"] for x in leads if x["calls"] is not None), default=None)
-    if need is not None and need > cap:
-        result.screening.continue_ = _continue_command(h, config, need, model, panel)
-    h.store.finish_experiment(config.hash, "finished", result.model_dump(mode="json"))  # the viewer shows them too
-
-
-def _continue_command(h, config, need: int, model, panel) -> str:
-    import os
-    import shlex
-
-    args = ["tuner", "tune", "--category", config.category]
-    args += ["--panel", panel] if panel else [a for m in (model or []) for a in ("--model", m)]
-    args += ["--turns", str(h.turns)] if getattr(h, "turns", 1) != 1 else []
-    args += ["--budget-calls", str(need)] + (
-        ["--suite", os.environ["TUNER_SUITE"]] if os.environ.get("TUNER_SUITE") else []
-    )
-    return shlex.join(args)
-
-
-def _plan_placebo(builder, h, config, seed: int, calls: int, tokens: int) -> None:
-    from tuner.tuning.placebo import arm_evals
-
-    evals = arm_evals(h, config)
-    builder.add_calls(
-        f"placebo arm: the winner and its length-matched placebo (seed {seed}) on fresh samples of the "
-        f"{len(evals)} {config.category} tuning evals",
-        calls,
-        tokens,
-        evals,
-        only_if="the winner is accepted",
-        prompts=2,
-    )
-
-
-def _baseline_set(config):
-    from tuner.guidelines import RuleSet
-
-    return RuleSet.from_selection("baseline", config.baseline_selection)
 
 
 def _write_report(project, result, path: Path | None) -> Path:
