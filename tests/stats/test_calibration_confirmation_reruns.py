@@ -55,7 +55,7 @@ def reruns(w: World, seed: int, suite: str, picks: list[str], *, continued: bool
     """One user's invocations (module doc): per invocation, tune's decision, and whether the publish
     gate (its first look, 12 samples) then refused nothing. ``continued`` False: the mutant, each
     invocation a fresh test (its own looks, as if nothing had been spent)."""
-    from tuner.publish.publish import gate, gate_offset
+    from tuner.publish.gate import gate, gate_offset
     from tuner.stats.zones import continued_level
 
     config, specs, measure, view = w.config(seed), w.specs(), w.measure(seed), w.suite()

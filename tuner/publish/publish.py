@@ -37,14 +37,12 @@ from pydantic import BaseModel
 from tuner.errors import IncompleteError, InputError, NotFoundError, TunerError
 from tuner.files import write_atomic
 from tuner.guidelines import RuleSet
-from tuner.hashing import short
 from tuner.publish.formats import render_agents_md, render_cursor_rule, render_markdown_file, title_of
+from tuner.publish.gate import DEFAULT_TOLERANCE, GATE_BASE, established_message, gate, gate_offset, gate_status
 from tuner.publish.gate_looks import GateLooks
 from tuner.publish.manifest import Manifest, PublishedRule, next_version, read_manifest
 from tuner.publish.published import published_prompt
 from tuner.runs import Harness
-from tuner.stats import ALPHA, NON_INFERIOR
-from tuner.tuning.evidence import paired_table
 
 __all__ = [
     "GATE_BASE",
@@ -58,21 +56,6 @@ __all__ = [
     "resolve_source",
     "latest_study",
 ]
-
-# Gate samples live above every index tune uses (trials and screening from 0, fresh samples from
-# 1,000,000 to about 1,001,000,000), in a window chosen per candidate and comparison, below 2**31.
-GATE_BASE = 1_100_000_000
-_GATE_WINDOWS, _GATE_WINDOW = 9_000, 100_000
-DEFAULT_TOLERANCE = 0.15
-
-
-def gate_offset(candidate_hash: str, against_hash: str) -> int:
-    """The first sample index of the gate comparing these two prompts (the same on every rerun, so a
-    refused publish tried again replays its answers rather than buying new ones)."""
-    from tuner.hashing import sha256_text
-
-    digest = short(sha256_text(f"{candidate_hash}|{against_hash}"), 8)
-    return GATE_BASE + _GATE_WINDOW * (int(digest, 16) % _GATE_WINDOWS)
 
 
 class RegressionRefused(TunerError):
@@ -238,67 +221,6 @@ def _previous_side(h: Harness, out_dir, previous: Manifest | None, src: Source):
     return "no guidelines", {}, None
 
 
-def gate(
-    groups: list[dict],
-    margin: float,
-    categories: list[str],
-    alpha: float = ALPHA,
-    ni_alpha: float | None = None,
-    drop_alpha: float | None = None,
-    established: list[dict] | None = None,
-) -> tuple[list[dict], str]:
-    """The gate's rows and status (module doc). ``groups``: [what users have today, the candidate],
-    each {model key: RunOutcome} on the held-out evals; ``categories``: every held-out category.
-    ``ni_alpha``, ``drop_alpha``: the two tests' shares of ``alpha`` at this look (``GateLooks``: a
-    retry with more samples spends what the earlier looks left); None: all of it (one look).
-    ``established``: drops an earlier look of the sequence established (they stand: "regressed")."""
-    from tuner.compare.rates import model_label
-    from tuner.runs import pair_outcomes
-    from tuner.stats import drop_counts, drop_tests, noninferiority
-
-    label_key = {model_label(o.run.model, o.run.params): k for k, o in groups[1].items()}
-    table = paired_table(groups[0], groups[1], categories)
-    pairs = [
-        pair_outcomes(groups[0][label_key[row.model]].results, groups[1][label_key[row.model]].results, row.category)
-        for row in table
-    ]
-    # With nothing left to spend no drop can be established: the test at a vanishing level says so.
-    drops = drop_tests([drop_counts(*p) for p in pairs], max(alpha if drop_alpha is None else drop_alpha, 1e-12))
-    stands = {(e["model"], e["category"]) for e in established or []}
-    rows = []
-    level = alpha if ni_alpha is None else ni_alpha
-    for row, p, drop in zip(table, pairs, drops):
-        # With nothing left to spend no drop can be ruled out: the test at a vanishing level says so.
-        test = noninferiority(*p, margin, max(level, 1e-12))
-        if not row.measured:
-            status = "not measured"
-        elif drop.regressed or (row.model, row.category) in stands:
-            status = "regressed"
-        elif test.verdict == NON_INFERIOR:
-            status = "non-inferior"
-        else:
-            status = "not enough evidence"
-        rows.append(
-            {
-                **row.model_dump(mode="json"),
-                "noninferiority": test.model_dump(mode="json"),
-                "drop": drop.model_dump(mode="json"),
-                "gate": status,
-            }
-        )
-    return rows, _gate_status(rows, bool(categories))
-
-
-def _gate_status(rows: list[dict], held: bool) -> str:
-    statuses = {r["gate"] for r in rows}
-    if not held:
-        return "no held-out evals"
-    for status in ("not measured", "regressed", "not enough evidence"):
-        if status in statuses:
-            return status
-    return "passed"
-
-
 def publish(
     h: Harness,
     *,
@@ -349,7 +271,7 @@ def publish(
     offset = gate_offset(prompt.hash, against_hash)
     looks = GateLooks.open(h, name, prompt.hash, against_hash, specs, held, margin)
     if looks.established and not force:  # one sequential test: more samples do not overturn a drop
-        raise RegressionRefused(_established_message(looks.established, against))
+        raise RegressionRefused(established_message(looks.established, against))
     ni_alpha, drop_alpha = looks.level(samples), looks.drop_level(samples)
     if held:
         sides = [(before_set, before_prompt), (RuleSet.from_selection(f"{name}-candidate", selection), prompt)]
@@ -371,7 +293,7 @@ def publish(
             established=looks.established,
         )
         run_ids = [o.run.id for g in groups for o in g.values()]
-    status = _gate_status(rows, bool(held))
+    status = gate_status(rows, bool(held))
     if held and status != "not measured":  # a look made: a retry with more samples spends only what is left
         looks.record(samples, ni_alpha, status, drop_alpha, rows)
     if status == "not measured":
@@ -430,16 +352,6 @@ def publish(
     entry = _changelog(ver, date, diff, _measured_effects(h), manifest.gate["forced"])
     files = _write(out_dir, name, manifest, prompt, entry, globs=h.suite.kind.file_globs, suite_name=h.suite.name)
     return PublishResult(manifest=manifest, files=files, changelog=entry)
-
-
-def _established_message(established: list[dict], against: str) -> str:
-    first = established[0]
-    return (
-        f"refusing to publish: a drop was established in {first['category']} on held-out evals for {first['model']} "
-        f"against {against} at the gate's look at {first['samples']} samples per eval ({first['pass_to_fail']} "
-        f"pass→fail, {first['fail_to_pass']} fail→pass; BH p {first['p_adjusted']:.3g}); the gate's retries are "
-        "looks of one sequential test, so more --samples do not overturn it; use --force to publish anyway"
-    )
 
 
 def _accepted_by_tune(src: Source) -> bool | None:

@@ -87,7 +87,7 @@ def run_path(
     ``confirm_store``: where the experiment's confirmation looks are kept between invocations
     (``confirm_looks.MemoryLooks``, standing in for the store; None: a first invocation's, in memory)."""
     from tuner.engine import Plan, planned_looks
-    from tuner.publish.publish import gate, gate_offset
+    from tuner.publish.gate import gate, gate_offset
     from tuner.stats import ALPHA
     from tuner.stats.gates import drop_p
     from tuner.stats.zones import continued_level
