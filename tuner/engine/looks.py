@@ -45,12 +45,8 @@ def planned_spending(plan: Plan) -> list[tuple[float, float]]:
     """(alpha, beta) each planned look spends: a look made by an earlier invocation what it spent
     then, the new ones what is left of the experiment's error budgets (``Zone.continued``); fixed
     before the first call of the invocation, never from its data."""
-    looks = planned_looks(plan)
-    made = [(a, b) for _, a, b in plan.made][: len(looks)]
-    start = looks[len(made) - 1] if made else 0
     spent = (sum(a for _, a, _ in plan.made), sum(b for _, _, b in plan.made))  # every look made, replayed or not
-    anchor = plan.anchor if plan.anchor is not None else (looks[-1] if looks else 0)
-    return made + plan.zone.continued(start, looks[len(made) :], spent, anchor)
+    return plan.zone.replayed_then_continued(planned_looks(plan), [(a, b) for _, a, b in plan.made], spent, plan.anchor)
 
 
 def planned_shape(plan: Plan) -> dict:

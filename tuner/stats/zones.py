@@ -132,6 +132,22 @@ class Zone:
             columns.append(shares)
         return list(zip(columns[0], columns[1]))
 
+    def replayed_then_continued(
+        self,
+        looks: Sequence[int],
+        replayed: Sequence[tuple[float, float]],
+        spent: tuple[float, float],
+        anchor: int | None,
+    ) -> list[tuple[float, float]]:
+        """(alpha, beta) for each of an invocation's planned ``looks``: the first ones replay looks an
+        earlier invocation made (``replayed``: what each spent then), the rest share what is left
+        (``continued``); ``spent``: every look the experiment made, replayed or not; ``anchor``: the
+        first invocation's last planned look (None: this is the first, its last look)."""
+        replayed = list(replayed[: len(looks)])
+        start = looks[len(replayed) - 1] if replayed else 0
+        anchor = anchor if anchor is not None else (looks[-1] if looks else 0)
+        return replayed + self.continued(start, looks[len(replayed) :], spent, anchor)
+
 
 RESERVE = 1 / 3  # the share of the error budgets kept for continuations (module doc)
 

@@ -82,11 +82,7 @@ class ConfirmLooks:
     def spending(self, looks: list[int], zone: Zone) -> list[tuple[float, float]]:
         """(alpha, beta) of each planned look: a replayed look what it spent then, a new one its
         share of what the experiment has left (module doc)."""
-        replayed = [(a, b) for _, a, b in self.mine[: len(looks)]]
-        new = looks[len(replayed) :]
-        start = looks[len(replayed) - 1] if replayed else 0
-        anchor = self.anchor if self.anchor is not None else (looks[-1] if looks else 0)
-        return replayed + zone.continued(start, new, self.spent, anchor)
+        return zone.replayed_then_continued(looks, [(a, b) for _, a, b in self.mine], self.spent, self.anchor)
 
     def record(self, index: int, look: tuple[int, float, float], last_planned: int) -> None:
         """Record look ``index`` (0-based) of this selection; a replayed look is not recorded again."""
