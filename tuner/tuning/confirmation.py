@@ -44,7 +44,7 @@ from tuner.stats import paired_estimate
 from tuner.stats.zones import HELPS, HURTS, NO_EFFECT, OPEN, Zone, zone_tests
 from tuner.tuning.budgets import confirm_budget, confirm_per_sample, evidence_samples, fixed_confirm_calls
 from tuner.tuning.config import TuneConfig, fresh_offset
-from tuner.tuning.confirm_looks import ConfirmLooks, MemoryLooks, _round_samples
+from tuner.tuning.confirm_looks import ConfirmLooks, MemoryLooks
 from tuner.tuning.evidence import CategoryRow, by_category, paired_table
 from tuner.tuning.measure import Measure, harness_measure
 from tuner.tuning.records import Confirmation
@@ -52,21 +52,18 @@ from tuner.tuning.records import Confirmation
 __all__ = ["confirm", "confirm_budget", "evidence_samples", "fixed_confirm_calls", "planned_rounds"]
 
 _VERDICT = {HELPS: "improved", HURTS: "regressed", NO_EFFECT: "no meaningful change", OPEN: "undecided"}
-_MAX_LOOKS = 10  # a guard: with doubling rounds, 10 looks is 128x the fixed design's samples
 
 
 def planned_rounds(k: int, per_sample: int, budget: int) -> list[int]:
-    """Samples per eval of each planned round, as if every cell stayed open (``per_sample``: the
-    calls one more sample of every eval costs): doubling rounds, the last cut to the budget."""
-    rounds: list[int] = []
-    spent = 0
-    while len(rounds) < _MAX_LOOKS:
-        reps = min(_round_samples(k, len(rounds) + 1), (budget - spent) // max(1, per_sample))
-        if reps < 1:
-            break
-        rounds.append(reps)
-        spent += reps * per_sample
-    return rounds
+    """Samples per eval of each planned round of a first invocation, as if every cell stayed open
+    (``per_sample``: the calls one more sample of every eval costs): doubling rounds, the last cut
+    to the budget (``ConfirmLooks.plan`` with no looks made, as rounds)."""
+    return _rounds(ConfirmLooks(MemoryLooks(), "", "").plan(k, per_sample, budget))
+
+
+def _rounds(cumulative: list[int]) -> list[int]:
+    """Samples drawn in each round, from the cumulative samples per eval at each look."""
+    return [n - (cumulative[i - 1] if i else 0) for i, n in enumerate(cumulative)]
 
 
 def confirm(
@@ -100,7 +97,7 @@ def confirm(
     sequence = looks
     cumulative = sequence.plan(k, per_sample, budget)
     spending = sequence.spending(cumulative, zone)
-    plan = [n - (cumulative[i - 1] if i else 0) for i, n in enumerate(cumulative)]  # samples drawn per round
+    plan = _rounds(cumulative)
     replayed, spent_before = len(sequence.mine), sequence.spent
     offset = fresh_offset(config)
     arms: list[dict] = [{}, {}]  # per arm: {model key: [RunOutcome, ...]}
