@@ -135,3 +135,21 @@ def _points(plan: Plan, category: str, open_keys: list[str], first: int, reps: i
                     swapped.append(keys[int(x / q)])
             points.append(Point(category, eval_id, rep, dropped, tuple(swapped)))
     return points
+
+
+def _design_matrix(rows: list[tuple[tuple[str, ...], str, bool]], rules: list[str]):
+    """(the factors applied at least once, in ``rules``' order; the design matrix: intercept, those
+    factors' indicators, the evals' fixed effects but the first), filled row by row from the
+    factors each point applied (a row applies about a tenth of them)."""
+    import numpy as np
+
+    applied = set().union(*(d for d, _, _ in rows))
+    rules = [r for r in rules if r in applied]
+    evals = sorted({e for _, e, _ in rows})
+    column = {r: j for j, r in enumerate(rules, start=1)}
+    column.update({ev: j for j, ev in enumerate(evals[1:], start=1 + len(rules))})
+    X = np.zeros((len(rows), len(rules) + len(evals)))
+    X[:, 0] = 1.0
+    for i, (d, e, _) in enumerate(rows):
+        X[i, [j for j in map(column.get, (*d, e)) if j is not None]] = 1.0
+    return rules, X

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from tuner.engine.design import Plan, _factors, _sign
+from tuner.engine.design import Plan, _design_matrix, _factors, _sign
 from tuner.engine.modes import cross_fit
 
 
@@ -21,24 +21,6 @@ def _identified(X, rank: int) -> list[bool]:
     return [bool(np.linalg.matrix_rank(np.delete(X, j, axis=1)) < rank) for j in range(X.shape[1])]
 
 
-def _design(rows: list[tuple[tuple[str, ...], str, bool]], rules: list[str]):
-    """(the factors applied at least once, in ``rules``' order; the design matrix: intercept, those
-    factors' indicators, the evals' fixed effects but the first), filled row by row from the
-    factors each point applied (a row applies about a tenth of them)."""
-    import numpy as np
-
-    applied = set().union(*(d for d, _, _ in rows))
-    rules = [r for r in rules if r in applied]
-    evals = sorted({e for _, e, _ in rows})
-    column = {r: j for j, r in enumerate(rules, start=1)}
-    column.update({ev: j for j, ev in enumerate(evals[1:], start=1 + len(rules))})
-    X = np.zeros((len(rows), len(rules) + len(evals)))
-    X[:, 0] = 1.0
-    for i, (d, e, _) in enumerate(rows):
-        X[i, [j for j in map(column.get, (*d, e)) if j is not None]] = 1.0
-    return rules, X
-
-
 def _fit(rows: list[tuple[tuple[str, ...], str, bool]], rules: list[str]) -> dict[str, tuple[float, float, float, int]]:
     """{factor: (its effect, standard error, degrees of freedom, times applied)} from one category's
     rows (the factors each point applied, its eval, pass). The effect of a rule is that of including
@@ -49,7 +31,7 @@ def _fit(rows: list[tuple[tuple[str, ...], str, bool]], rules: list[str]) -> dic
 
     if not rows:
         return {}
-    rules, X = _design(rows, rules)
+    rules, X = _design_matrix(rows, rules)
     y = np.array([1.0 if ok else 0.0 for _, _, ok in rows])
     drops = X[:, 1 : 1 + len(rules)].sum(axis=0)
     # A floor under the robust error: with no failures (or no passes) in sight OLS reports zero

@@ -57,6 +57,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from tuner.engine.design import _design_matrix
+
 __all__ = ["Graded", "pick_modes", "choose_modes", "fit_modes", "cross_fit", "outcome_parts"]
 
 
@@ -129,14 +131,9 @@ def fit_modes(rows: list[Row], factors: list[str], modes: dict[str, frozenset[st
     rules = [r for r in factors if r in plain]
     if not rows or not rules:
         return dict(plain)
-    factors = [r for r in factors if any(r in applied for applied, *_ in rows)]  # the columns of ``engine._fit``
+    # The columns of the pass bit's fit (``fit._fit``): the same matrix.
+    factors, X = _design_matrix([(a, e, ok) for a, e, ok, *_ in rows], factors)
     evals = sorted({e for _, e, *_ in rows})
-    X = np.array(
-        [
-            [1.0] + [1.0 if r in a else 0.0 for r in factors] + [1.0 if e == ev else 0.0 for ev in evals[1:]]
-            for a, e, *_ in rows
-        ]
-    )
     proj = np.linalg.pinv(X)  # (columns x rows): beta = proj @ y
     lev = np.clip(np.einsum("ij,ji->i", X, proj), 0.0, 1.0 - 1e-9)
     col = {r: 1 + j for j, r in enumerate(factors)}
@@ -169,13 +166,6 @@ def fit_modes(rows: list[Row], factors: list[str], modes: dict[str, frozenset[st
         floor = scale * math.sqrt(p * (1 - p) * (1 / max(n_drop, 1) + 1 / max(len(w) - n_drop, 1)))
         out[rule] = (-float(beta[j]) if "@" not in rule else float(beta[j]), max(se, floor), df, drops)
     return out
-
-
-def _reads_modes(picked: frozenset[str], seen: set[str]) -> bool:
-    """Does the outcome ``W`` with modes ``picked`` differ from the pass bit on rows showing modes
-    ``seen``? Not when none of them is picked (W reads every mode) or all are."""
-    mine = picked & seen
-    return bool(mine) and mine != seen
 
 
 def choose_modes(rows: list[Row], factors: list[str], plain: dict) -> dict[str, frozenset[str]]:
