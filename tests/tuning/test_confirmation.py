@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from tuner.runs import RunOutcome
-from tuner.tuning import TuneConfig, confirmation, fresh_offset
+from tuner.tuning import TuneConfig, fresh_offset
+from tuner.tuning.confirm_looks import _round_samples
 from tuner.tuning.confirmation import confirm
 
 CATS = ["alpha", "beta"]
@@ -112,7 +113,7 @@ def test_budget_caps_the_calls_and_a_larger_budget_retraces_the_same_rounds(setu
     assert large.calls > small.calls
     # The rounds the small budget ran whole come back identical (same evals, samples and offsets),
     # so the caches replay them; a cut last round is a prefix of the larger one's round.
-    whole = [r for r in first if r[1] == confirmation._round_samples(12, first.index(r) + 1)]
+    whole = [r for r in first if r[1] == _round_samples(12, first.index(r) + 1)]
     assert log[: len(whole)] == whole
 
 
