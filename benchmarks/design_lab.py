@@ -255,7 +255,7 @@ def run(model: FastModel, categories: list[str], budget: int, seed: int, null: b
 
     evals = {c: tuple(e.id for e in model.evals if e.category == c) for c in categories}
     plan = Plan(
-        rules=tuple(model.rules),
+        rules=plan_args.pop("rules", tuple(model.rules)),
         evals=evals,
         models=("m",),
         budget_calls=budget,
@@ -406,6 +406,25 @@ def stopping_bias(effect: float, budget: int, seeds: int) -> None:
     )
 
 
+def _question_args(model: FastModel, categories: list[str], args) -> dict:
+    """The Plan fields of the question levers (issue 29): ``--priority W`` weighs the cells of the
+    rules ``--prefer`` names (targets: whose ``targets`` include the category; candidates: status
+    candidate) W times the others' in each look's BH step; ``--only-preferred`` asks only those."""
+    if args.priority is None and not args.only_preferred:
+        return {}
+    library = model.h.guidelines.library
+    kinds = set(args.prefer.split("+"))
+
+    def preferred(rule: str, category: str) -> bool:
+        r = library.get(rule)
+        return ("targets" in kinds and category in r.targets) or ("candidates" in kinds and r.status == "candidate")
+
+    priority = {c: tuple(r for r in model.rules if preferred(r, c)) for c in categories}
+    if args.only_preferred:  # fewer questions: only the preferred rules are randomised and judged
+        return {"rules": tuple(sorted({r for rs in priority.values() for r in rs}))}
+    return {"priority": priority, "priority_weight": args.priority}
+
+
 def main() -> None:
     import numpy as np
 
@@ -420,6 +439,16 @@ def main() -> None:
     parser.add_argument("--max-dropped", type=float, default=None)
     parser.add_argument("--max-share", type=float, default=None)
     parser.add_argument("--null", action="store_true", help="A/A: dropping rules changes nothing")
+    # Fewer, better questions (issue 29; the "questions" session): see _question_args.
+    parser.add_argument(
+        "--priority", type=float, default=None, help="weighted BH: weight of the rules targeting the category"
+    )
+    parser.add_argument(
+        "--prefer", default="targets", help="which rules --priority weighs: targets, candidates, targets+candidates"
+    )
+    parser.add_argument(
+        "--only-preferred", action="store_true", help="ask only the --prefer rules (the others always kept)"
+    )
     parser.add_argument(
         "--modes",
         choices=("", "step", "mistake"),
@@ -450,6 +479,7 @@ def main() -> None:
     categories = args.categories.split(",")
     truth = {c: model.truth(c) for c in categories}
     plan_args = {k: v for k, v in (("max_dropped", args.max_dropped), ("max_share", args.max_share)) if v is not None}
+    plan_args |= _question_args(model, categories, args)
     recall, precision, false_alarms, any_flag, smallest = [], [], [], 0, []
     decided: dict[tuple[str, str], int] = {}  # (category, true rule): designs deciding it right
     start = time.perf_counter()
