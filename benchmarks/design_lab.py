@@ -38,6 +38,19 @@ No false alarm in any; A/A (``--null --modes step``) 0/8 designs flagging. The f
 lowers the mean smallest effect decided 1.49x and the 80%-power figure 15.0 -> 13.7 points (1.09x);
 the 1.5x at 80% power takes a finer signature (every mistake named: 1.56x), which the grader has
 (the tests step's detail names each failing test) but the design points do not yet read.
+
+Issue 29, "fewer, better questions" (the "questions" session), 16 seeds, `--modes step`: every true
+rule decided in >= 80% of the designs beyond 10.5 points as the engine is (recall 0.62); weighted BH
+with the `targets` rules at 4x (`--priority 4`) 10.5 (0.61), at 16x 10.5 (0.59, the untargeted +8.1
+rule 0.25 -> 0.06); asking only the `targets` rules (`--only-preferred`) 21.9 (0.35: the untargeted
+true rules are never asked); 5 / 8 / 16 rules dropped a prompt (`--max-dropped`) 15.0 / 10.5 / 10.5
+(0.37 / 0.52 / 0.57). With `--modes mistake`: 8.2 as it is (0.96). Sections first (`--sections`
+prints each section's effect left out whole): 9 of 10 sections move `actions` beyond +-2 points, so a
+screen keeps 57 of 65 rules. None is a gain; the table and the reasons are in docs/engine.md, "Fewer,
+better questions".
+
+    .venv/bin/python benchmarks/design_lab.py --profile careful --categories actions --budget 2475 --seeds 16 --by-rule --modes step [--priority 4] [--only-preferred] [--max-dropped 8]
+    .venv/bin/python benchmarks/design_lab.py --sections --categories actions,queries
 """
 
 from __future__ import annotations
@@ -406,6 +419,31 @@ def stopping_bias(effect: float, budget: int, seeds: int) -> None:
     )
 
 
+def sections_table(model: FastModel, categories: list[str]) -> None:
+    """``--sections``: per category and section (a rule's folder under guidelines/rules/), the effect
+    of leaving the whole section out of the full prompt, its rules and the true rules in it (what a
+    sections-first design would screen on)."""
+    import numpy as np
+
+    library = model.h.guidelines.library
+    full = np.ones(len(model.rules), bool)
+    for cat in categories:
+        idx = [i for i, e in enumerate(model.evals) if e.category == cat]
+        base = np.mean([model.p(full, i) for i in idx])
+        truth = model.truth(cat)
+        sections: dict[str, list[int]] = {}
+        for j, r in enumerate(model.rules):
+            sections.setdefault(library.get(r).path.split("/")[-2], []).append(j)
+        for name, js in sorted(sections.items()):
+            present = full.copy()
+            present[js] = False
+            effect = base - np.mean([model.p(present, i) for i in idx])
+            true = [f"{truth[model.rules[j]] * 100:+.1f}" for j in js if abs(truth[model.rules[j]]) >= DELTA]
+            print(
+                f"{cat} {name:12s} {len(js):2d} rules, section left out {effect * 100:+6.1f} points, true rules {true}"
+            )
+
+
 def _question_args(model: FastModel, categories: list[str], args) -> dict:
     """The Plan fields of the question levers (issue 29): ``--priority W`` weighs the cells of the
     rules ``--prefer`` names (targets: whose ``targets`` include the category; candidates: status
@@ -446,6 +484,7 @@ def main() -> None:
     parser.add_argument(
         "--prefer", default="targets", help="which rules --priority weighs: targets, candidates, targets+candidates"
     )
+    parser.add_argument("--sections", action="store_true", help="each section's effect left out whole, then stop")
     parser.add_argument(
         "--only-preferred", action="store_true", help="ask only the --prefer rules (the others always kept)"
     )
@@ -477,6 +516,8 @@ def main() -> None:
     if args.tune:
         return tune_picks(model, args.categories.split(",")[0], args.budget, args.seeds, args.first_seed)
     categories = args.categories.split(",")
+    if args.sections:
+        return sections_table(model, categories)
     truth = {c: model.truth(c) for c in categories}
     plan_args = {k: v for k, v in (("max_dropped", args.max_dropped), ("max_share", args.max_share)) if v is not None}
     plan_args |= _question_args(model, categories, args)

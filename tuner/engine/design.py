@@ -12,8 +12,9 @@ from tuner.stats.zones import Zone
 _MIN_DROPS = 8  # a rule is not judged before it was left out this many times in the category
 _MIN_DF = 20  # nor before the category's fit has this many residual degrees of freedom
 # The weight of a question asked first (a rule targeting the category) in each look's BH step,
-# against 1 for the others before rescaling to mean 1 (``look_weights``; measured in the design lab,
-# docs/engine.md "Questions asked first").
+# against 1 for the others before rescaling to mean 1 (``look_weights``). An option, off in the
+# product: in the design lab it gained nothing measurable at the default budget (docs/engine.md,
+# "Fewer, better questions").
 PRIORITY_WEIGHT = 4.0
 
 
@@ -56,9 +57,10 @@ class Plan:
     # earlier invocations made, (replicates per eval, alpha, beta spent) each, replayed as they were.
     anchor: int | None = None
     made: tuple[tuple[int, float, float], ...] = ()
-    # Questions asked first (issue 29): per category, the rules the user's question is about (in the
-    # product those whose ``targets`` include the category); each look's Benjamini-Hochberg step
-    # weighs their cells ``priority_weight`` times the others' (``look_weights``). 1: plain BH.
+    # Questions asked first (issue 29): per category, the rules the user's question is about (e.g.
+    # those whose ``targets`` include the category: ``targeted``); each look's Benjamini-Hochberg step
+    # weighs their cells ``priority_weight`` times the others' (``look_weights``). 1: plain BH. Off in
+    # the product (no measurable gain in the design lab; docs/engine.md).
     priority: dict[str, tuple[str, ...]] = field(default_factory=dict)
     priority_weight: float = 1.0
 
