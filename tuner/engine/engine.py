@@ -288,7 +288,9 @@ def _decide(
             tested.append(cell)
             estimates.append((effect, se, df))
     weights = look_weights(plan, [(cell.rule, cell.category) for cell in tested])
-    for cell, test in zip(tested, zone_tests(estimates, plan.zone, round_no, spent, weights)):
+    # Plain BH unless questions are asked first (``Plan.priority``): then the weighted step.
+    tests = zone_tests(estimates, plan.zone, round_no, spent, *([weights] if weights is not None else []))
+    for cell, test in zip(tested, tests):
         cell.lo, cell.hi, cell.p_value, cell.q_value, cell.level = (
             test.lo,
             test.hi,
