@@ -419,6 +419,51 @@ def stopping_bias(effect: float, budget: int, seeds: int) -> None:
     )
 
 
+def log_link_fit(rows, rules):
+    """``--link log`` (lab only, not in the engine, not calibrated): the pass bit read by a
+    multiplicative model, log P(pass) = eval + sum of the dropped rules' log ratios (Poisson GLM,
+    log link, HC0 errors: "modified Poisson"), and each rule's effect at the full prompt, mean over
+    evals of P_full(e) x (1 - ratio), its error by the delta method. The planted mistakes compound
+    multiplicatively, so this reads a rule's leave-one-out effect where the linear model reads its
+    effect in prompts missing a dozen others (about half of it for some rules). Falls back to the
+    linear fit where the GLM fails; the degrees of freedom, drops and identification are the linear
+    fit's."""
+    import warnings
+
+    import numpy as np
+    import statsmodels.api as sm
+
+    from tuner.engine import fit
+    from tuner.engine.design import _design_matrix
+
+    linear = fit._LINEAR(rows, rules)
+    if not rows:
+        return linear
+    names, X = _design_matrix(rows, rules)
+    y = np.array([1.0 if ok else 0.0 for _, _, ok in rows])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = sm.GLM(y, X, family=sm.families.Poisson()).fit(cov_type="HC0")
+    except Exception:  # noqa: BLE001 - a lab fallback: the linear reading
+        return linear
+    first = 1 + len(names)
+    full = np.minimum(1.0, np.exp(res.params[0] + np.concatenate([[0.0], res.params[first:]])))
+    out = dict(linear)
+    for j, rule in enumerate(names, start=1):
+        if rule not in linear or "@" in rule:
+            continue
+        b, se = float(res.params[j]), float(res.bse[j])
+        _, _, df, drops = linear[rule]
+        out[rule] = (
+            float(full.mean() * (1 - math.exp(b))),
+            max(1e-9, float(full.mean() * math.exp(b) * se)),
+            df,
+            drops,
+        )
+    return out
+
+
 def sections_table(model: FastModel, categories: list[str]) -> None:
     """``--sections``: per category and section (a rule's folder under guidelines/rules/), the effect
     of leaving the whole section out of the full prompt, its rules and the true rules in it (what a
@@ -484,6 +529,7 @@ def main() -> None:
     parser.add_argument(
         "--prefer", default="targets", help="which rules --priority weighs: targets, candidates, targets+candidates"
     )
+    parser.add_argument("--link", choices=("linear", "log"), default="linear", help="lab only: the pass bit's model")
     parser.add_argument("--sections", action="store_true", help="each section's effect left out whole, then stop")
     parser.add_argument(
         "--only-preferred", action="store_true", help="ask only the --prefer rules (the others always kept)"
@@ -518,6 +564,10 @@ def main() -> None:
     categories = args.categories.split(",")
     if args.sections:
         return sections_table(model, categories)
+    if args.link == "log":  # lab only (log_link_fit): the engine's pass-bit fit swapped for the run
+        from tuner.engine import fit
+
+        fit._LINEAR, fit._fit = fit._fit, log_link_fit
     truth = {c: model.truth(c) for c in categories}
     plan_args = {k: v for k, v in (("max_dropped", args.max_dropped), ("max_share", args.max_share)) if v is not None}
     plan_args |= _question_args(model, categories, args)
