@@ -46,11 +46,14 @@ rule 0.25 -> 0.06); asking only the `targets` rules (`--only-preferred`) 21.9 (0
 true rules are never asked); 5 / 8 / 16 rules dropped a prompt (`--max-dropped`) 15.0 / 10.5 / 10.5
 (0.37 / 0.52 / 0.57). With `--modes mistake`: 8.2 as it is (0.96). Sections first (`--sections`
 prints each section's effect left out whole): 9 of 10 sections move `actions` beyond +-2 points, so a
-screen keeps 57 of 65 rules. None is a gain; the table and the reasons are in docs/engine.md, "Fewer,
-better questions".
+screen keeps 57 of 65 rules. The pass bit read by a multiplicative model (`--link log`, lab only,
+the effect at the full prompt): recall 0.40 -> 0.56 and 13.7 -> 10.5 points on `actions` with the pass
+bit, 0.74 -> 0.76 on `queries`, and 0.62 -> 0.56 mixed with `--modes step`. None is adopted; the
+table and the reasons are in docs/engine.md, "Fewer, better questions".
 
     .venv/bin/python benchmarks/design_lab.py --profile careful --categories actions --budget 2475 --seeds 16 --by-rule --modes step [--priority 4] [--only-preferred] [--max-dropped 8]
     .venv/bin/python benchmarks/design_lab.py --sections --categories actions,queries
+    .venv/bin/python benchmarks/design_lab.py --profile careful --categories actions --budget 2475 --seeds 16 --by-rule --link log
 """
 
 from __future__ import annotations
