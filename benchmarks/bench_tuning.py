@@ -238,13 +238,14 @@ def true_effects(h, profile: str, pool: dict[str, str], category: str) -> dict[s
 
 def mde_rows(args) -> None:
     """Printed MDE vs decided effects, `ablate --category C` at its default budget."""
-    from tuner.ablation import ablate, engine_budget
+    from tuner.ablation import ablate, engine_budget, reading
     from tuner.engine import split_key
     from tuner.models import ModelSpec
     from tuner.planning.commands import ablate_detectables
     from tuner.runs import Harness
     from tuner.stats.zones import Zone
 
+    reading.READING = args.reading  # how ablate's engine reads each answer
     base = Harness()
     pool = base.guidelines.load_set(SET).select(base.guidelines.library)
     with tempfile.TemporaryDirectory() as tmp:
@@ -270,6 +271,7 @@ def mde_rows(args) -> None:
                             "profile": profile,
                             "category": cat,
                             "budget": budget,
+                            "reading": args.reading,
                             "printed_mde": printed,
                             "true_at_least_printed": len(big),
                             "decided_share_at_least_printed": (sum(right[r] for r in big) / len(big)) if big else None,
@@ -391,6 +393,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--mde", action="store_true", help="instead: printed minimum detectable effect vs decided effects"
+    )
+    parser.add_argument(
+        "--reading",
+        choices=("step", "signature"),
+        default="signature",
+        help="--mde: how the engine reads each answer (tuner.ablation.reading): its failing step or its signature",
     )
     parser.add_argument(
         "--screen-mde",

@@ -47,11 +47,16 @@ import hashlib
 import math
 import os
 import time
+from pathlib import Path
 
 DELTA0, DELTA = 0.02, 0.08
 
 
 _STEPS = ("bundle", "typecheck", "lint", "tests")
+# The Convex grader's steps as a stored grade names them, and the design lab's names of them.
+_GRADER_STEPS = ("filesystem", "codegen", "bundle", "tsc", "eslint", "tests")
+_PRODUCT_STEP = {"bundle": "bundle", "typecheck": "tsc", "lint": "eslint", "tests": "tests"}
+_SIGNATURES = Path(__file__).resolve().parent / "data" / "gap_signatures.json"
 
 
 def _step_of(description: str) -> str:
@@ -105,8 +110,11 @@ class FastModel:
                     h.guidelines.compose_selection({**full_sel, r: v}, template=self.template).text
                 ) - len(full)
         self.prof = prof = self.data.profile(profile)
+        self.signatures: dict | None = None  # --modes signature: {eval id: {mistake id: signature}}
+        self.unmapped: set[str] = set()  # mistakes the signature map lacks (read by their step)
         self.model = []
         self.gap_names: dict[int, list[tuple[str, str]]] = {}  # eval index -> (gap id, grading step it fails)
+        self.side_names: dict[int, list[str]] = {}  # eval index -> its side effects' ids, in ``sides`` order
         for ev in self.evals:
             items = []
             gaps = [g for g in self.data.gaps if g.id in prof.gaps and g.applies_to(ev.answer)]
@@ -126,6 +134,9 @@ class FastModel:
                 }
                 items.append((prof.gaps.get(g.id, 0.0), cure, ind, swaps))
                 self.gap_names.setdefault(len(self.model), []).append((g.id, _step_of(g.description)))
+            self.side_names[len(self.model)] = [
+                e.id for e in prof.side_effects if ev.category in e.categories and e.applies_to(ev.answer)
+            ]
             sides = [
                 (
                     e.probability,
@@ -190,6 +201,35 @@ class FastModel:
         seen = sorted((_STEPS.index(steps.get(m, "tests")), steps.get(m, "tests")) for m in made)
         return (seen[0][1],) if seen else ()
 
+    def signature_modes(self, i: int, made: tuple[str, ...], u) -> tuple[str, ...]:
+        """What the real grader's signature (``tuner.grading.signature``) shows of ``made``: each
+        mistake's own signature on this eval, as the Node grader gave it for that mistake alone
+        (``benchmarks/data/gap_signatures.json``, from ``benchmarks/gap_signatures.py``), then the
+        first failing step's identities of them all (later steps are skipped). Distinct mistakes
+        that the grader reports alike share a signature. A mistake not in the map: its step alone."""
+        if self.signatures is None:
+            import json
+
+            self.signatures = json.loads(_SIGNATURES.read_text()) if _SIGNATURES.exists() else {}
+        table = self.signatures.get(self.evals[i].id, {})
+        gaps = [g for g, _ in self.gap_names.get(i, [])]
+        steps = dict(self.gap_names.get(i, []))
+        found: set[str] = set()
+        for m in made:
+            if m == "noise":  # the simulator's noise is one more applicable mistake, drawn uniformly
+                m = gaps[int(u("noise-pick") * len(gaps))]
+            elif m.startswith("side"):
+                m = self.side_names[i][int(m[4:])]
+            sig = table.get(m)
+            if sig is None:
+                self.unmapped.add(m)
+                sig = [_PRODUCT_STEP[steps.get(m, "tests")]]
+            found.update(sig)
+        if not found:
+            return ()
+        first = min((x.split(":")[0] for x in found), key=_GRADER_STEPS.index)
+        return tuple(sorted(x for x in found if x.split(":")[0] == first))
+
     def check(self, draws: int = 10) -> float:
         """Largest gap to the exact truth over random subsets (every eval)."""
         import random
@@ -223,7 +263,8 @@ class FastModel:
 
 def run(model: FastModel, categories: list[str], budget: int, seed: int, null: bool, modes: str = "", **plan_args):
     """``modes``: "" the pass bit; "step" each answer's first failing grading step (what the product
-    records); "mistake" every mistake it made (the finest signature grading could give)."""
+    records); "signature" what the real grader's failure signature shows (``FastModel.signature_modes``);
+    "mistake" every mistake it made (the finest signature grading could give)."""
     import numpy as np
 
     from tuner.engine import Graded, Plan, run_engine
@@ -246,7 +287,13 @@ def run(model: FastModel, categories: list[str], budget: int, seed: int, null: b
                     return int.from_bytes(digest[:8], "big") / 2**64
 
                 made = model.modes(present, index[pt.eval_id], u)
-                seen = made if modes == "mistake" else model.step_modes(index[pt.eval_id], made)
+                seen = (
+                    made
+                    if modes == "mistake"
+                    else model.signature_modes(index[pt.eval_id], made, u)
+                    if modes == "signature"
+                    else model.step_modes(index[pt.eval_id], made)
+                )
                 out.append({"m": Graded(not made, seen)})
                 continue
             digest = hashlib.sha256(f"{seed}|{pt.eval_id}|{pt.replicate}|{pt.dropped}".encode()).digest()
@@ -422,9 +469,9 @@ def main() -> None:
     parser.add_argument("--null", action="store_true", help="A/A: dropping rules changes nothing")
     parser.add_argument(
         "--modes",
-        choices=("", "step", "mistake"),
+        choices=("", "step", "signature", "mistake"),
         default="",
-        help="read each rule through its failure modes: the first failing step, or every mistake",
+        help="read each rule through its failure modes: the first failing step, the grader's signature, or every mistake",
     )
     parser.add_argument("--by-rule", action="store_true", help="each true rule's effect and how often it is decided")
     parser.add_argument("--check", action="store_true", help="compare the fast model with the exact truth first")
@@ -480,6 +527,8 @@ def main() -> None:
         f"{np.mean(false_alarms):.2f}, smallest true effect decided {np.nanmean(smallest):.3f}, designs flagging anything {any_flag}/{args.seeds} "
         f"({len(model.rules)} rules, {args.seeds} seeds, {time.perf_counter() - start:.0f} s)"
     )
+    if model.unmapped:
+        print(f"  read by their step alone (not in {_SIGNATURES.name}): {', '.join(sorted(model.unmapped))}")
     if args.by_rule:  # each true rule's effect and the share of designs deciding it (the measured MDE's makings)
         rows = sorted(decided.items(), key=lambda kv: -abs(truth[kv[0][0]][kv[0][1]]))
         print("  " + ", ".join(f"{truth[c][r] * 100:+.1f} {n / args.seeds:.2f}" for (c, r), n in rows))
