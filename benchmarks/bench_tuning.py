@@ -41,6 +41,15 @@ kept as the conservative one); of the 3 true effects at least that large 2 decid
 true effect decided 15.0 -> 7.1 points. Over 8 designs the design lab says the same more steadily
 (``benchmarks/design_lab.py --by-rule``: 10.4 -> 7.0 points, recall 0.41 -> 0.64).
 
+With each answer's failure signature (``--reading signature``, the default of ablate and tune since
+issue 29's signature session; ``--reading step`` the first failing step), same row: printed MDE
+13.5 points, the 3 true effects at least that large decided, smallest true effect decided 6.9
+points (MDESTEP with the step in the same run of this script). The design lab's 16 seeds: every
+true rule decided in >= 80% of the designs from 15.0 (pass bit) / 13.7 (step) / 9.6 (signature)
+points.
+
+    .venv/bin/python benchmarks/bench_tuning.py --mde --profiles careful --categories actions [--reading step]
+
 ``--screen-mde N``: tune's screening as `tune --category C --plan` plans it at the default cap (one
 model), printed vs measured: the MDE it prints for a rule (a candidate's inclusion) and for a
 phrasing against its rule's own, each planted at that size in a world at the assumed 50% pass rate
