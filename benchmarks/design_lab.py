@@ -67,7 +67,7 @@ other) is in the collisions above (actions.storage-blobs, +9.6, and schema.ids-a
 +8.1: their mistakes show ``tsc:TS2345`` as four others do; 0.88, 0.81) and in steps hidden behind
 an earlier failure (actions.annotate-handler-returns, +10.5: its own TS7022/TS7023 unseen behind a
 bundle failure; 0.88).
-No false alarm; A/A (``--null --modes signature``) AASIG.
+No false alarm; A/A (``--null --modes signature``) 0/16 designs flagging.
 """
 
 from __future__ import annotations
