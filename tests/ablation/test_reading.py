@@ -106,3 +106,9 @@ def test_a_replayed_point_is_read_as_the_fresh_one_and_a_missing_grade_falls_bac
     ]
     # No cache folder at all: every failure read by its step, nothing raised.
     assert graded_points([{"m": fresh[0]}], tmp_path / "nowhere", reading) == [{"m": Graded(False, ("tsc",))}]
+
+
+def test_a_record_without_grade_fields_is_read_by_what_it_has(tmp_path):
+    """A stand-in record (tune's test world) has neither ``grade_key`` nor always ``failed_step``."""
+    records = [{"m": SimpleNamespace(outcome="fail", failed_step="tests")}, {"m": SimpleNamespace(outcome="fail")}]
+    assert graded_points(records, tmp_path) == [{"m": Graded(False, ("tests",))}, {"m": Graded(False, ())}]

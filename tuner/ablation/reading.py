@@ -32,7 +32,9 @@ def graded_points(found: list[dict], cache_dir: Path, reading: str | None = None
     if reading == "signature":
         from tuner.grading.signature import signatures_by_key
 
-        keys = [r.grade_key for by_model in found for r in by_model.values() if r.outcome == "fail"]
+        # A record without a grade key (an answer that failed before grading, a test's stand-in)
+        # is read by its step.
+        keys = [getattr(r, "grade_key", None) for by_model in found for r in by_model.values() if r.outcome == "fail"]
         sigs = signatures_by_key([k for k in keys if k], cache_dir)
 
     def graded(r) -> Graded | None:
@@ -40,6 +42,7 @@ def graded_points(found: list[dict], cache_dir: Path, reading: str | None = None
             return None
         if r.outcome == "pass":
             return Graded(True)
-        return Graded(False, sigs.get(r.grade_key or "") or ((r.failed_step,) if r.failed_step else ()))
+        step = getattr(r, "failed_step", None)
+        return Graded(False, sigs.get(getattr(r, "grade_key", None) or "") or ((step,) if step else ()))
 
     return [{key: graded(r) for key, r in by_model.items()} for by_model in found]
