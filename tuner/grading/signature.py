@@ -7,8 +7,9 @@ the failing tests, the TypeScript diagnostics, the lint rules. The signature is 
 step plus that step's distinct error identities, normalized so two answers that fail the same way
 share it whatever their line numbers, paths or wording:
 
-    tests    ``tests:<failing test's full name>`` per failing test (Convex: the vitest reporter's
-             ``✗ name`` lines; the pytest kind: its ``test_name[params]: message`` lines)
+    tests    ``tests:<failing test's full name>`` per failing test (the Convex reporter's ``✗ name``
+             lines; other kinds' test details, pytest's ``name: message``, read as the step alone:
+             reading them changed single-seed decisions tests/tuning pins, left for later)
     tsc      ``tsc:TS2345`` per diagnostic code
     eslint   ``eslint:<rule id>`` per rule (``parse`` for a parser error)
     bundle   ``bundle:<esbuild's message>`` per error, what it quotes left out
@@ -37,15 +38,12 @@ _ESLINT_RULE = re.compile(r"\(([@\w][\w@/.-]*)\)\s*$")
 _BUNDLE_ERROR = re.compile(r":\d+:\d+: error: (.+)$")
 _QUOTED = re.compile(r'"[^"]*"')
 _TEST_NAME = re.compile(r"^✗ (.+?)\s*$")  # Convex: the vitest reporter's line per failing test
-# pytest kind: "<test function[params]>: <last line of its report>" per failing test.
-_PYTEST_NAME = re.compile(r"^(test\w*(?:\[[^\]]*\])?): ")
 
 
 def step_signature(step: str, detail: str) -> tuple[str, ...]:
     """The distinct error identities of ``step``'s ``detail`` (sorted), or ``(step,)`` when it
     names none this module reads."""
     found: set[str] = set()
-    pytest_names: set[str] = set()
     for line in detail.splitlines():
         if step == "tsc":
             found.update(f"tsc:{code}" for code in _TSC_CODE.findall(line))
@@ -56,10 +54,7 @@ def step_signature(step: str, detail: str) -> tuple[str, ...]:
             found.add("bundle:" + " ".join(_QUOTED.sub('""', m.group(1)).split()))
         elif step == "tests" and (m := _TEST_NAME.match(line)):
             found.add("tests:" + " ".join(m.group(1).split()))
-        elif step == "tests" and (m := _PYTEST_NAME.match(line)):
-            pytest_names.add("tests:" + m.group(1))
-    # A Convex detail names its tests with "✗": its error lines are never read as pytest names.
-    return tuple(sorted(found or pytest_names)) or (step,)
+    return tuple(sorted(found)) or (step,)
 
 
 def signature(result: GradeResult) -> tuple[str, ...]:
