@@ -46,8 +46,9 @@ design lab (``benchmarks/design_lab.py --by-rule [--modes step|signature|mistake
 `actions`, 2,475 calls, 16 seeds, figures in that script's docstring): every true rule decided in
 at least 80% of the designs from 9.6 points with the signature against 15.0 on the pass bit
 (1.56x) and 13.7 with the first failing step; 9.6 with every mistake named, the oracle: the
-signature is as good here. Recall 0.90 against 0.40 (0.62 with the step); no false alarm. The printed MDE (``tuner.planning``) stays the pass bit's:
-the conservative figure, which a rule acting on every mode alike still meets.
+signature is as good here. Recall 0.90 against 0.40 (0.62 with the step); no false alarm. The
+printed MDE (``tuner.planning``) stays the pass bit's: the conservative figure, which a rule
+acting on every mode alike still meets.
 
 What it assumes, when on: modes independent and a rule moving only its own. (Seeing only the
 first failing step hides later modes behind earlier ones: a rule acting on the first step is then
