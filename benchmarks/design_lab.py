@@ -69,6 +69,22 @@ other) is in the collisions above (actions.storage-blobs, +9.6, and schema.ids-a
 an earlier failure (actions.annotate-handler-returns, +10.5: its own TS7022/TS7023 unseen behind a
 bundle failure; 0.88).
 No false alarm; A/A (``--null --modes signature``) 0/16 designs flagging.
+
+Issue 29, "fewer, better questions" (the "questions" session), 16 seeds, `--modes step`: every true
+rule decided in >= 80% of the designs beyond 10.5 points as the engine is (recall 0.62); weighted BH
+with the `targets` rules at 4x (`--priority 4`) 10.5 (0.61), at 16x 10.5 (0.59, the untargeted +8.1
+rule 0.25 -> 0.06); asking only the `targets` rules (`--only-preferred`) 21.9 (0.35: the untargeted
+true rules are never asked); 5 / 8 / 16 rules dropped a prompt (`--max-dropped`) 15.0 / 10.5 / 10.5
+(0.37 / 0.52 / 0.57). With `--modes mistake`: 8.2 as it is (0.96). Sections first (`--sections`
+prints each section's effect left out whole): 9 of 10 sections move `actions` beyond +-2 points, so a
+screen keeps 57 of 65 rules. The pass bit read by a multiplicative model (`--link log`, lab only,
+the effect at the full prompt): recall 0.40 -> 0.56 and 13.7 -> 10.5 points on `actions` with the pass
+bit, 0.74 -> 0.76 on `queries`, and 0.62 -> 0.56 mixed with `--modes step`. None is adopted; the
+table and the reasons are in docs/engine.md, "Fewer, better questions".
+
+    .venv/bin/python benchmarks/design_lab.py --profile careful --categories actions --budget 2475 --seeds 16 --by-rule --modes step [--priority 4] [--only-preferred] [--max-dropped 8]
+    .venv/bin/python benchmarks/design_lab.py --sections --categories actions,queries
+    .venv/bin/python benchmarks/design_lab.py --profile careful --categories actions --budget 2475 --seeds 16 --by-rule --link log
 """
 
 from __future__ import annotations
@@ -333,7 +349,7 @@ def run(model: FastModel, categories: list[str], budget: int, seed: int, null: b
 
     evals = {c: tuple(e.id for e in model.evals if e.category == c) for c in categories}
     plan = Plan(
-        rules=tuple(model.rules),
+        rules=plan_args.pop("rules", tuple(model.rules)),
         evals=evals,
         models=("m",),
         budget_calls=budget,
@@ -484,6 +500,95 @@ def stopping_bias(effect: float, budget: int, seeds: int) -> None:
     )
 
 
+def log_link_fit(rows, rules):
+    """``--link log`` (lab only, not in the engine, not calibrated): the pass bit read by a
+    multiplicative model, log P(pass) = eval + sum of the dropped rules' log ratios (Poisson GLM,
+    log link, HC0 errors: "modified Poisson"), and each rule's effect at the full prompt, mean over
+    evals of P_full(e) x (1 - ratio), its error by the delta method. The planted mistakes compound
+    multiplicatively, so this reads a rule's leave-one-out effect where the linear model reads its
+    effect in prompts missing a dozen others (about half of it for some rules). Falls back to the
+    linear fit where the GLM fails; the degrees of freedom, drops and identification are the linear
+    fit's."""
+    import warnings
+
+    import numpy as np
+    import statsmodels.api as sm
+
+    from tuner.engine import fit
+    from tuner.engine.design import _design_matrix
+
+    linear = fit._LINEAR(rows, rules)
+    if not rows:
+        return linear
+    names, X = _design_matrix(rows, rules)
+    y = np.array([1.0 if ok else 0.0 for _, _, ok in rows])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = sm.GLM(y, X, family=sm.families.Poisson()).fit(cov_type="HC0")
+    except Exception:  # noqa: BLE001 - a lab fallback: the linear reading
+        return linear
+    first = 1 + len(names)
+    full = np.minimum(1.0, np.exp(res.params[0] + np.concatenate([[0.0], res.params[first:]])))
+    out = dict(linear)
+    for j, rule in enumerate(names, start=1):
+        if rule not in linear or "@" in rule:
+            continue
+        b, se = float(res.params[j]), float(res.bse[j])
+        _, _, df, drops = linear[rule]
+        out[rule] = (
+            float(full.mean() * (1 - math.exp(b))),
+            max(1e-9, float(full.mean() * math.exp(b) * se)),
+            df,
+            drops,
+        )
+    return out
+
+
+def sections_table(model: FastModel, categories: list[str]) -> None:
+    """``--sections``: per category and section (a rule's folder under guidelines/rules/), the effect
+    of leaving the whole section out of the full prompt, its rules and the true rules in it (what a
+    sections-first design would screen on)."""
+    import numpy as np
+
+    library = model.h.guidelines.library
+    full = np.ones(len(model.rules), bool)
+    for cat in categories:
+        idx = [i for i, e in enumerate(model.evals) if e.category == cat]
+        base = np.mean([model.p(full, i) for i in idx])
+        truth = model.truth(cat)
+        sections: dict[str, list[int]] = {}
+        for j, r in enumerate(model.rules):
+            sections.setdefault(library.get(r).path.split("/")[-2], []).append(j)
+        for name, js in sorted(sections.items()):
+            present = full.copy()
+            present[js] = False
+            effect = base - np.mean([model.p(present, i) for i in idx])
+            true = [f"{truth[model.rules[j]] * 100:+.1f}" for j in js if abs(truth[model.rules[j]]) >= DELTA]
+            print(
+                f"{cat} {name:12s} {len(js):2d} rules, section left out {effect * 100:+6.1f} points, true rules {true}"
+            )
+
+
+def _question_args(model: FastModel, categories: list[str], args) -> dict:
+    """The Plan fields of the question levers (issue 29): ``--priority W`` weighs the cells of the
+    rules ``--prefer`` names (targets: whose ``targets`` include the category; candidates: status
+    candidate) W times the others' in each look's BH step; ``--only-preferred`` asks only those."""
+    if args.priority is None and not args.only_preferred:
+        return {}
+    library = model.h.guidelines.library
+    kinds = set(args.prefer.split("+"))
+
+    def preferred(rule: str, category: str) -> bool:
+        r = library.get(rule)
+        return ("targets" in kinds and category in r.targets) or ("candidates" in kinds and r.status == "candidate")
+
+    priority = {c: tuple(r for r in model.rules if preferred(r, c)) for c in categories}
+    if args.only_preferred:  # fewer questions: only the preferred rules are randomised and judged
+        return {"rules": tuple(sorted({r for rs in priority.values() for r in rs}))}
+    return {"priority": priority, "priority_weight": args.priority}
+
+
 def main() -> None:
     import numpy as np
 
@@ -498,6 +603,18 @@ def main() -> None:
     parser.add_argument("--max-dropped", type=float, default=None)
     parser.add_argument("--max-share", type=float, default=None)
     parser.add_argument("--null", action="store_true", help="A/A: dropping rules changes nothing")
+    # Fewer, better questions (issue 29; the "questions" session): see _question_args.
+    parser.add_argument(
+        "--priority", type=float, default=None, help="weighted BH: weight of the rules targeting the category"
+    )
+    parser.add_argument(
+        "--prefer", default="targets", help="which rules --priority weighs: targets, candidates, targets+candidates"
+    )
+    parser.add_argument("--link", choices=("linear", "log"), default="linear", help="lab only: the pass bit's model")
+    parser.add_argument("--sections", action="store_true", help="each section's effect left out whole, then stop")
+    parser.add_argument(
+        "--only-preferred", action="store_true", help="ask only the --prefer rules (the others always kept)"
+    )
     parser.add_argument(
         "--modes",
         choices=("", "step", "signature", "mistake"),
@@ -526,8 +643,15 @@ def main() -> None:
     if args.tune:
         return tune_picks(model, args.categories.split(",")[0], args.budget, args.seeds, args.first_seed)
     categories = args.categories.split(",")
+    if args.sections:
+        return sections_table(model, categories)
+    if args.link == "log":  # lab only (log_link_fit): the engine's pass-bit fit swapped for the run
+        from tuner.engine import fit
+
+        fit._LINEAR, fit._fit = fit._fit, log_link_fit
     truth = {c: model.truth(c) for c in categories}
     plan_args = {k: v for k, v in (("max_dropped", args.max_dropped), ("max_share", args.max_share)) if v is not None}
+    plan_args |= _question_args(model, categories, args)
     recall, precision, false_alarms, any_flag, smallest = [], [], [], 0, []
     decided: dict[tuple[str, str], int] = {}  # (category, true rule): designs deciding it right
     start = time.perf_counter()

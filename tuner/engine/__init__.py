@@ -2,6 +2,7 @@
 planned looks and error control. ``ablate`` and ``tune`` both run it; its method and why are in
 ``tuner.engine.engine``'s docstring and docs/engine.md."""
 
+from tuner.engine.design import PRIORITY_WEIGHT, look_weights, targeted
 from tuner.engine.engine import (
     Cell,
     EngineOutcome,
@@ -18,6 +19,7 @@ from tuner.engine.engine import (
 )
 
 __all__ = [
+    "PRIORITY_WEIGHT",
     "Cell",
     "EngineOutcome",
     "Graded",
@@ -27,7 +29,9 @@ __all__ = [
     "planned_looks",
     "planned_shape",
     "planned_spending",
+    "look_weights",
     "run_engine",
     "split_key",
     "swap_key",
+    "targeted",
 ]

@@ -11,6 +11,11 @@ from tuner.stats.zones import Zone
 
 _MIN_DROPS = 8  # a rule is not judged before it was left out this many times in the category
 _MIN_DF = 20  # nor before the category's fit has this many residual degrees of freedom
+# The weight of a question asked first (a rule targeting the category) in each look's BH step,
+# against 1 for the others before rescaling to mean 1 (``look_weights``). An option, off in the
+# product: in the design lab it gained nothing measurable at the default budget (docs/engine.md,
+# "Fewer, better questions").
+PRIORITY_WEIGHT = 4.0
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,12 @@ class Plan:
     # earlier invocations made, (replicates per eval, alpha, beta spent) each, replayed as they were.
     anchor: int | None = None
     made: tuple[tuple[int, float, float], ...] = ()
+    # Questions asked first (issue 29): per category, the rules the user's question is about (e.g.
+    # those whose ``targets`` include the category: ``targeted``); each look's Benjamini-Hochberg step
+    # weighs their cells ``priority_weight`` times the others' (``look_weights``). 1: plain BH. Off in
+    # the product (no measurable gain in the design lab; docs/engine.md).
+    priority: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    priority_weight: float = 1.0
 
 
 def swap_key(rule: str, variant: str) -> str:
@@ -135,6 +146,26 @@ def _points(plan: Plan, category: str, open_keys: list[str], first: int, reps: i
                     swapped.append(keys[int(x / q)])
             points.append(Point(category, eval_id, rep, dropped, tuple(swapped)))
     return points
+
+
+def targeted(rules, evals: dict, targets_of) -> dict:
+    """The Plan fields that ask each category's targeted rules first: ``priority`` (per category of
+    ``evals``, the ``rules`` whose ``targets_of(rule)`` include it) and ``PRIORITY_WEIGHT``."""
+    priority = {c: tuple(sorted(r for r in rules if c in targets_of(r))) for c in evals}
+    return {"priority": {c: rs for c, rs in priority.items() if rs}, "priority_weight": PRIORITY_WEIGHT}
+
+
+def look_weights(plan: Plan, keys: list[tuple[str, str]]) -> list[float] | None:
+    """The weighted BH step's weight of each (rule or phrasing key, category) tested at a look:
+    ``priority_weight`` for a prioritized rule's cells (its phrasings' too), 1 for the others,
+    rescaled to mean 1 over the cells tested (so the look spends its share, no more: weighted BH keeps
+    BH's error when the weights average 1). Fixed by the plan and by which cells are tested, never
+    by an estimate. None when nothing is weighed (plain BH, the engine as before)."""
+    if plan.priority_weight == 1.0 or not plan.priority or not keys:
+        return None
+    raw = [plan.priority_weight if split_key(k)[0] in plan.priority.get(c, ()) else 1.0 for k, c in keys]
+    mean = sum(raw) / len(raw)
+    return [w / mean for w in raw]
 
 
 def _design_matrix(rows: list[tuple[tuple[str, ...], str, bool]], rules: list[str]):

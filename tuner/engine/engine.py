@@ -77,7 +77,18 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tuner.engine.design import _MIN_DF, _MIN_DROPS, Plan, Point, _factors, _points, _sign, split_key, swap_key
+from tuner.engine.design import (
+    _MIN_DF,
+    _MIN_DROPS,
+    Plan,
+    Point,
+    _factors,
+    _points,
+    _sign,
+    look_weights,
+    split_key,
+    swap_key,
+)
 from tuner.engine.fit import _fit_look
 from tuner.engine.looks import planned_looks, planned_shape, planned_spending
 from tuner.engine.modes import Graded, outcome_parts
@@ -277,7 +288,10 @@ def _decide(
                 continue
             tested.append(cell)
             estimates.append((effect, se, df))
-    for cell, test in zip(tested, zone_tests(estimates, plan.zone, round_no, spent)):
+    weights = look_weights(plan, [(cell.rule, cell.category) for cell in tested])
+    # Plain BH unless questions are asked first (``Plan.priority``): then the weighted step.
+    tests = zone_tests(estimates, plan.zone, round_no, spent, *([weights] if weights is not None else []))
+    for cell, test in zip(tested, tests):
         cell.lo, cell.hi, cell.p_value, cell.q_value, cell.level = (
             test.lo,
             test.hi,

@@ -175,6 +175,8 @@ def open_leads(plan, effects: list, *, top: int = 5, scale: float = 1.0) -> list
     out = []
     for e in open_cells[:top]:
         kind = "rules" if split_key(e.rule)[1] is None else "phrasings"
+        if plan.priority_weight != 1.0 and split_key(e.rule)[0] in plan.priority.get(e.category, ()):
+            kind = f"priority {kind}"  # asked first: a larger share of each look's error (Plan.priority)
         key = (e.category, kind, round(abs(e.delta), 3))
         if key not in memo:
             memo[key] = calls_to_decide(

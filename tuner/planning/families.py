@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 
 from pydantic import BaseModel
 
@@ -26,6 +27,7 @@ from tuner.planning.mde import POWER, RATE, Design, mde
 __all__ = [
     "Detectable",
     "engine_designs",
+    "priority_weights",
     "engine_family",
     "confirmation_family",
     "mcnemar_power",
@@ -75,15 +77,33 @@ def _worst(values: list[float | None]) -> float | None:
     return None if not values or any(v is None for v in values) else max(values)
 
 
+def priority_weights(plan) -> dict[str, tuple[float, float]]:
+    """Per category of ``plan``: (the weight of a prioritized question, of any other) in the engine's
+    weighted BH step while every question is open (``tuner.engine.design.look_weights``: mean 1
+    over the questions); (1, 1) where nothing is weighed."""
+    from tuner.engine.design import _factors, split_key
+
+    keys = _factors(plan)
+    asked = {c: sum(split_key(k)[0] in plan.priority.get(c, ()) for k in keys) for c in plan.evals}
+    if plan.priority_weight == 1.0 or not any(asked.values()):
+        return {c: (1.0, 1.0) for c in plan.evals}
+    raw = sum(plan.priority_weight * n + (len(keys) - n) for n in asked.values())
+    mean = raw / (len(keys) * len(plan.evals))
+    return {c: (plan.priority_weight / mean, 1.0 / mean) for c in plan.evals}
+
+
 def engine_designs(plan, rate: float = RATE) -> dict[str, dict[str, Design]]:
     """Per category of an engine ``Plan`` (``tuner.engine``): the Design of a rule's
-    question and, when the plan weighs phrasings, of a phrasing's."""
+    question and, when the plan weighs phrasings, of a phrasing's; with questions asked first
+    (``Plan.priority``), "rules"/"phrasings" are the others' and "priority rules"/"priority
+    phrasings" the prioritized ones' (their weight in the BH step is the only difference)."""
     from tuner.engine import planned_shape
 
     shape = planned_shape(plan)
     looks, p_drop, factors = shape["looks"], shape["p_drop"], shape["factors"]
     questions = factors * len(plan.models) * len(plan.evals)
     spent = shape["spending"]  # what the engine will spend at each look (a continuation: what is left)
+    weights = priority_weights(plan)
     out: dict[str, dict[str, Design]] = {}
     v = rate * (1 - rate)
     kinds = {"rules": p_drop}
@@ -101,7 +121,7 @@ def engine_designs(plan, rate: float = RATE) -> dict[str, dict[str, Design]]:
                 se.append(floor / math.sqrt(max(0.05, 1 - cols / n)) if n > 0 else 1.0)
                 df.append(float(max(1, resid)))
                 tested.append(n * share >= shape["min_drops"] and resid >= shape["min_df"])
-            out[category][kind] = Design(
+            design = Design(
                 se=tuple(se),
                 df=tuple(df),
                 alpha=tuple(a for a, _ in spent),
@@ -111,6 +131,10 @@ def engine_designs(plan, rate: float = RATE) -> dict[str, dict[str, Design]]:
                 delta0=plan.zone.delta0,
                 delta=plan.zone.delta,
             )
+            first, rest = weights[category]
+            out[category][kind] = replace(design, weight=rest)
+            if plan.priority.get(category) and first != rest:
+                out[category][f"priority {kind}"] = replace(design, weight=first)
     return out
 
 
@@ -137,7 +161,14 @@ def engine_family(plan, family: str, rate: float = RATE) -> Detectable:
     # through one mode is decided sooner, one acting on every mode alike is not (the conservative
     # figure holds for both: tests/stats/test_calibration_modes_mde.py).
     modes = "the pass bit's figure; a rule curing one kind of failure is often decided sooner" if plan.modes else ""
-    note = "; ".join(x for x in (_looks(len(shape["looks"])), note, modes) if x)
+    # Questions asked first (``Plan.priority``) get a larger share of each look's error: their own,
+    # smaller figure beside the others' (the headline, the conservative one).
+    first = [of(d["priority rules"]) for d in designs.values() if "priority rules" in d]
+    asked = ""
+    if first:
+        best = _worst(first)
+        asked = "questions asked first: " + ("none" if best is None else f"{best * 100:.0f} points")
+    note = "; ".join(x for x in (_looks(len(shape["looks"])), asked, note, modes) if x)
     return Detectable(
         family=family,
         questions=shape["factors"] * len(plan.models) * len(plan.evals),

@@ -30,7 +30,7 @@ tune's confirmation and compare and check it is decided 80% ± 7% of the time.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 __all__ = ["POWER", "RATE", "Design", "power", "mde"]
 
@@ -57,6 +57,9 @@ class Design:
     delta0: float = 0.0
     delta: float = math.inf
     sided: int = 2
+    # The question's weight in a weighted BH step (``Plan.priority``: mean 1 over the questions); its
+    # q is its p times the open count over this weight. 1: plain BH.
+    weight: float = 1.0
 
     @property
     def looks(self) -> int:
@@ -98,7 +101,7 @@ def _run(design: Design, effect: float, noise, open_count) -> tuple:
             )
         else:
             p = stdtr(df, -est / se)
-        q = np.minimum(1.0, p * open_count[k])
+        q = np.minimum(1.0, p * open_count[k] / design.weight)
         flag = alive & (q < design.alpha[k]) & (est > 0)
         helps |= flag
         alive &= ~(q < design.alpha[k])
@@ -111,11 +114,12 @@ def _run(design: Design, effect: float, noise, open_count) -> tuple:
 
 
 def _open_counts(design: Design, noise) -> list[float]:
-    """Questions open at each look, the others taken as nulls that close as a null does."""
+    """Questions open at each look, the others taken as nulls that close as a null does (at the
+    weight of an average question: the mean weight is 1)."""
     if design.questions <= 1:
         return [1.0] * design.looks
     full = [float(design.questions)] * design.looks
-    _, _, frac = _run(design, 0.0, noise, full)
+    _, _, frac = _run(replace(design, weight=1.0), 0.0, noise, full)
     return [1.0 + (design.questions - 1) * f for f in frac]
 
 

@@ -209,11 +209,18 @@ def _one_sided_all(est, se, df, null: float, greater: bool):
 
 
 def zone_tests(
-    estimates: Sequence[tuple[float, float, float]], zone: Zone, look: int, spent: tuple[float, float] | None = None
+    estimates: Sequence[tuple[float, float, float]],
+    zone: Zone,
+    look: int,
+    spent: tuple[float, float] | None = None,
+    weights: Sequence[float] | None = None,
 ) -> list[ZoneTest]:
     """Decide every open cell at look ``look`` (1-based). ``estimates``: (effect, standard error,
     degrees of freedom) per open cell. ``spent``: this look's (alpha, beta) when the caller plans
-    its looks (``Zone.spend_planned``); otherwise ``Zone.spend(look)``."""
+    its looks (``Zone.spend_planned``); otherwise ``Zone.spend(look)``. ``weights``: the weighted
+    Benjamini-Hochberg step (Genovese, Roeder & Wasserman 2006: BH on p / w), one positive weight per
+    cell, fixed before the data and of mean 1 over the cells tested (the condition under which it
+    keeps BH's error; the caller's to meet: ``tuner.engine.design.look_weights``); None: plain BH."""
     import numpy as np
     from scipy.stats import t
 
@@ -223,7 +230,10 @@ def zone_tests(
     est, se, df = (np.array(col, dtype=float) for col in zip(*estimates))
     up, down = _one_sided_all(est, se, df, zone.delta0, True), _one_sided_all(est, se, df, -zone.delta0, False)
     flags = [float(x) for x in np.minimum(1.0, 2 * np.minimum(up, down))]
-    qs = bh_adjust(flags)
+    if weights is not None:
+        qs = bh_adjust([min(1.0, p / w) for p, w in zip(flags, weights)])
+    else:
+        qs = bh_adjust(flags)
     futiles = np.maximum(_one_sided_all(est, se, df, zone.delta, False), _one_sided_all(est, se, df, -zone.delta, True))
     crit = t.isf(a_look, df)
     out = []
