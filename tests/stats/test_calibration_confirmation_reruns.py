@@ -83,7 +83,14 @@ def reruns(w: World, seed: int, suite: str, picks: list[str], *, continued: bool
             measure=measure,
             looks=looks,
         )
-        decision = accept(config.category, fresh, held_rows, changed=True).decision
+        decision = accept(
+            config.category,
+            fresh,
+            held_rows,
+            changed=True,
+            noninferiority=spent.noninferiority,
+            margin=config.tolerance,
+        ).decision
         published = False
         if decision == ACCEPTED:
             groups = measure(

@@ -28,9 +28,20 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from tuner.stats import ALPHA, drop_tests
+from tuner.stats.zones import RESERVE
 from tuner.tuning.evidence import CategoryRow
+from tuner.tuning.noninferior import NonInferior, ni_test, row_estimate
 
-__all__ = ["Acceptance", "CellCheck", "Claim", "ClaimPart", "DropCell", "accept", "drop_family"]
+__all__ = [
+    "Acceptance",
+    "CellCheck",
+    "Claim",
+    "ClaimPart",
+    "DropCell",
+    "accept",
+    "drop_family",
+    "one_look_noninferiority",
+]
 
 ACCEPTED, NO_CHANGE, WITHHELD, NOT_MEASURED = "accepted", "no change", "withheld", "not measured"
 IMPROVED, NO_GAIN, REGRESSED, NO_DROP = "improved", "no gain", "regressed", "no drop shown"
@@ -91,6 +102,9 @@ class Acceptance(BaseModel):
     reasons: list[str]
     cells: list[CellCheck]
     drops: list[DropCell] = []
+    # Per model x other category, whether a drop of the margin is ruled out (``noninferior``); every
+    # one must be for "accepted".
+    noninferiority: list[NonInferior] = []
     # What an accepted (or withheld) winner was measured to do to the target, per model: on its tuning
     # evals (the claim) and, beside it, on its held-out evals.
     claim: list[Claim] = []
@@ -181,12 +195,40 @@ def _claim(target: str, fresh: list[CategoryRow], held_out: list[CategoryRow]) -
     ]
 
 
+def one_look_noninferiority(
+    target: str, fresh: list[CategoryRow], held_out: list[CategoryRow], margin: float, level: float
+) -> list[NonInferior]:
+    """Every model x other category tested once at ``level`` on the rows (tuning and held-out
+    pooled): for a caller without the confirmation's looks. Its error is ``level`` for one
+    invocation, not over reruns (tune passes the confirmation's sequential verdicts instead)."""
+    groups: dict[tuple[str, str], list[CategoryRow]] = {}
+    for r in [*fresh, *held_out]:
+        if r.category != target:
+            groups.setdefault((r.model, r.category), []).append(r)
+    out = []
+    for (model, cat), rows in sorted(groups.items()):
+        est, pairs = row_estimate(rows)
+        out.append(ni_test(model, cat, est, pairs, level, margin, None))
+    return out
+
+
 def accept(
-    target: str, fresh: list[CategoryRow], held_out: list[CategoryRow], *, changed: bool, alpha: float = ALPHA
+    target: str,
+    fresh: list[CategoryRow],
+    held_out: list[CategoryRow],
+    *,
+    changed: bool,
+    alpha: float = ALPHA,
+    noninferiority: list[NonInferior] | None = None,
+    margin: float = 0.15,
 ) -> Acceptance:
-    """The decision on a winner that differs from the baseline (``changed``) given its confirmation rows."""
+    """The decision on a winner that differs from the baseline (``changed``) given its confirmation
+    rows and its cells' non-inferiority (the confirmation's, ``Confirmation.noninferiority``; None:
+    tested once here at two thirds of ``alpha``, what a first invocation spends, at ``margin``)."""
     if not changed:
         return Acceptance(decision=NO_CHANGE, reasons=["no selection beat the baseline: nothing to publish"], cells=[])
+    if noninferiority is None:
+        noninferiority = one_look_noninferiority(target, fresh, held_out, margin, alpha * (1 - RESERVE))
     drops = drop_family(target, fresh, held_out, alpha)
     dropped = {(d.model, d.category) for d in drops if d.regressed}
     cells = [_check(r, "fresh", target, dropped) for r in fresh] + [
@@ -200,6 +242,7 @@ def accept(
             decision=NOT_MEASURED,
             cells=cells,
             drops=drops,
+            noninferiority=noninferiority,
             claim=claim,
             reasons=[
                 f"not measured: {', '.join(name(c) for c in missing)} (answers lost to provider or "
@@ -223,9 +266,16 @@ def accept(
             "the sequential test says worse in "
             + ", ".join(f"{name(c)}: {c.delta:+.0%} [{c.lo:+.0%}, {c.hi:+.0%}]" for c in sequential)
         )
+    stopped = dropped | {(c.model, c.category) for c in sequential}
+    reasons += [n.reason() for n in noninferiority if not n.shown and (n.model, n.category) not in stopped]
     target_cells = [c for c in cells if c.split == "fresh" and c.category == target]
     if not any(c.check == IMPROVED for c in target_cells):
         reasons.append(f"{target} did not confirmably improve on fresh samples of its tuning evals")
     return Acceptance(
-        decision=WITHHELD if reasons else ACCEPTED, reasons=reasons, cells=cells, drops=drops, claim=claim
+        decision=WITHHELD if reasons else ACCEPTED,
+        reasons=reasons,
+        cells=cells,
+        drops=drops,
+        noninferiority=noninferiority,
+        claim=claim,
     )
