@@ -25,9 +25,11 @@ budget.
 
 from __future__ import annotations
 
+import math
+
 from pydantic import BaseModel, Field
 
-__all__ = ["NON_INFERIOR", "NOT_RULED_OUT", "NonInferior", "ni_test", "row_estimate"]
+__all__ = ["NON_INFERIOR", "NOT_RULED_OUT", "NonInferior", "ni_test", "planned_showing", "row_estimate"]
 
 NON_INFERIOR, NOT_RULED_OUT = "non-inferior", "not ruled out"
 
@@ -117,3 +119,65 @@ def row_estimate(rows: list) -> tuple[tuple[float, float, float] | None, int]:
     up = sum(sum(r.paired.fail_to_pass.values()) for r in rows)
     tasks = sum(r.paired.tasks for r in rows)
     return ((up - down) / n, float(discordance_se(up + down, n)), float(max(1, n - tasks))), n
+
+
+def planned_showing(evals: dict[str, int], samples: int, level: float, margin: float, rate: float = 0.5) -> dict:
+    """What a confirmation can show before it runs: per other category (``evals``: its tuning and
+    held-out evals), the chance that a change which moves nothing there rules a drop of ``margin``
+    out at a look with ``samples`` per eval tested at one-sided ``level``, and the chance all of them
+    do (independent cells). ``rate``: the pass rate assumed (0.5: the largest discordance between
+    independent answers, so it is not optimistic). The earlier looks can show it too, at smaller
+    shares: a floor, close to the sequential test's."""
+    from scipy.stats import norm
+
+    q = 2 * rate * (1 - rate)
+    z = float(norm.isf(level)) if level > 0 else float("inf")
+    each = {c: float(norm.cdf(margin / math.sqrt(q / max(1, e * samples)) - z)) for c, e in evals.items()}
+    return {"each": each, "all": math.prod(each.values()) if each else 1.0}
+
+
+def plan_line(h, config, n_models: int, confirm_calls: int) -> dict:
+    """The tune plan's line on what the acceptance requires of the other categories and what this
+    cap's confirmation can show (``planned_showing`` at its last planned look and that look's share
+    of alpha, the looks earlier invocations made counted as the confirmation counts them)."""
+    from tuner.stats.zones import Zone
+    from tuner.tuning.budgets import confirm_per_sample, evidence_samples
+    from tuner.tuning.confirm_looks import ALL, ConfirmLooks
+
+    held = [e for e in h.suite.evals if e.held_out]
+    tuning = set(config.eval_ids)
+    evals: dict[str, int] = {}
+    for e in h.suite.evals:
+        if e.category != config.category and (e.held_out or e.id in tuning):
+            evals[e.category] = evals.get(e.category, 0) + 1
+    anchor, made = h.store.engine_looks(config.hash, ALL)
+    looks = ConfirmLooks(h.store, config.hash, "", anchor, list(made), [])
+    planned = looks.plan(evidence_samples(config), confirm_per_sample(config, len(held), n_models), confirm_calls)
+    family = f"acceptance: a drop of more than {config.tolerance * 100:.0f} points ruled out elsewhere"
+    cells = len(evals) * n_models
+    if not evals:
+        return {"family": family, "questions": 0, "mde": None, "note": "", "line": f"{family}: no other category"}
+    if not planned:
+        line = f"{family} ({cells} cells): the confirmation has no calls at this cap, so nothing can be accepted"
+        return {"family": family, "questions": cells, "mde": None, "note": "", "line": line}
+    level = looks.spending(planned, Zone())[-1][0]
+    shown = planned_showing(evals, planned[-1], level, config.tolerance)
+    low, high = min(shown["each"].values()), max(shown["each"].values())
+    each = f"{low:.0%}" if round(low, 2) == round(high, 2) else f"{low:.0%} to {high:.0%}"
+    note = (
+        f"every model x other category must show it, one-sided at each confirmation look's share of alpha; at this "
+        f"cap's last look ({planned[-1]} samples per eval, level {level:.2g}) a change that moves nothing there shows "
+        f"it in all {cells} {_about(shown['all'] ** n_models)} of the time (each {each}, at a 50% pass rate); "
+        "a larger --budget-calls goes on from there"
+    )
+    return {
+        "family": family,
+        "questions": cells,
+        "mde": None,
+        "note": note,
+        "line": f"{family} ({cells} cells): {note}",
+    }
+
+
+def _about(p: float) -> str:
+    return "under 1%" if p < 0.005 else f"about {p:.0%}"
