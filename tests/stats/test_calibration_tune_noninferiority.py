@@ -79,3 +79,13 @@ def test_the_check_fails_without_the_margin(monkeypatch):
     r = rates(worlds(SUITE)["harm -15"], 100, SUITE)
     print("mutant (no margin), python, -15 elsewhere:", r)
     assert r["published"] > ALPHA + _band(ALPHA, 100), r
+
+
+def test_a_clear_win_on_convex_is_published_within_the_reruns():
+    """Convex: 7 other categories must each rule out 15 points. Measured (100): published 0.10 at the
+    default cap (2,475 calls; the former rule 0.91), 0.60 by 2x, 0.89 by 4x, 0.97 by 8x (0.99 by 2x
+    before): the price of the margin is paid in reruns. At the margin (-15 on idioms) 0.00 over the
+    reruns (the former rule 0.47 at the first cap, 0.49 within)."""
+    r = rates(worlds("evals")["win +30"], 100, "evals")
+    print("convex, +30 on the target, over reruns:", r)
+    assert r["published"] >= 0.90 and r["published by 2x"] > r["published first"], r
