@@ -183,3 +183,14 @@ def test_an_established_drop_is_said_once_and_without_the_confirmations_verdicts
     [cell] = b.noninferiority
     assert cell.level == pytest.approx(0.05 * 2 / 3) and cell.pairs == 2 and not cell.shown
     assert b.decision == "withheld" and "text: a drop of more than 15 points is not ruled out" in b.reasons[0]
+
+
+def test_a_category_without_a_verdict_is_not_ruled_out():
+    fresh = [
+        _row("data", _gain(), _same(), verdict="improved"),
+        _row("text", _same(), _same(), verdict="no meaningful change"),
+    ]
+    a = accept("data", fresh, [], changed=True, noninferiority=[])
+    assert a.decision == "withheld" and a.reasons == [
+        "sim/careful (simulator) · text: a drop of more than 15 points is not ruled out (no pairs measured)"
+    ]

@@ -244,6 +244,11 @@ def accept(
         return Acceptance(decision=NO_CHANGE, reasons=["no selection beat the baseline: nothing to publish"], cells=[])
     if noninferiority is None:
         noninferiority = one_look_noninferiority(target, fresh, held_out, margin, alpha * (1 - RESERVE))
+    # Every model x other category the rows hold needs a verdict: one the confirmation never tested
+    # (no pairs at any look) is not ruled out, never left out.
+    tested = {(n.model, n.category) for n in noninferiority}
+    untested = sorted({(r.model, r.category) for r in [*fresh, *held_out] if r.category != target} - tested)
+    noninferiority = [*noninferiority, *(ni_test(m, c, None, 0, 0.0, margin, None) for m, c in untested)]
     drops = drop_family(target, fresh, held_out, alpha)
     dropped = {(d.model, d.category) for d in drops if d.regressed}
     cells = [_check(r, "fresh", target, dropped) for r in fresh] + [
