@@ -286,11 +286,11 @@ def accept(
             "the sequential test says worse in "
             + ", ".join(f"{name(c)}: {c.delta:+.0%} [{c.lo:+.0%}, {c.hi:+.0%}]" for c in sequential)
         )
-    stopped = dropped | {(c.model, c.category) for c in sequential}
-    reasons += [n.reason() for n in noninferiority if not n.shown and (n.model, n.category) not in stopped]
     target_cells = [c for c in cells if c.split == "fresh" and c.category == target]
     if not any(c.check == IMPROVED for c in target_cells):
         reasons.append(f"{target} did not confirmably improve on fresh samples of its tuning evals")
+    stopped = dropped | {(c.model, c.category) for c in sequential}
+    reasons += [n.reason() for n in noninferiority if not n.shown and (n.model, n.category) not in stopped]
     return Acceptance(
         decision=WITHHELD if reasons else ACCEPTED,
         reasons=reasons,
