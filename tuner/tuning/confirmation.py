@@ -11,9 +11,12 @@ How: a fixed design would run both prompts K times everywhere and test once. Con
 rounds instead (cumulative samples K/4, K/2, K, 2K, ... per eval) and after each round judges every
 model × category × split (tuning evals, held-out evals) still open with the indifference zone of
 ``tuner.stats.zones``: "improved"/"regressed" once the paired difference is confidently beyond
-±delta0, "no meaningful change" once it is confidently within ±delta. A category whose cells are
-all decided gets no more samples; the whole stops when every cell is decided or the planned rounds
-are done, and what is open then is "undecided".
+±delta0, "no meaningful change" once it is confidently within ±delta. Every other category is also
+tested at each look for "a drop of the margin ruled out" (``noninferior``: the acceptance needs it
+of every model x other category, at the look's alpha share, a cell once shown staying shown). A
+category whose cells are all decided (and, another category, shown non-inferior) gets no more
+samples; the whole stops when every cell is decided or the planned rounds are done, and what is
+open then is "undecided".
 
 The looks are planned before the first call, from K, the suite and the budget only (default twice
 the fixed design's calls; in tune what the cap leaves): the rounds as if every cell
