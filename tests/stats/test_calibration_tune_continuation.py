@@ -122,8 +122,8 @@ def _beyond_schedule(rates: list[float], seeds: int = SEEDS) -> list[str]:
 
 
 def test_every_question_at_the_edge_of_mattering_over_three_continuations():
-    """Measured (200): published 0.005 by the end (all by the first invocation; none accepted and
-    withheld by the gate); the screening flagged 0.020 by the end of each invocation (all at the
+    """Measured (200): published 0.005 by the end (by the second invocation, with the acceptance's
+    margin; by the first before it; none accepted and withheld by the gate); the screening flagged 0.020 by the end of each invocation (all at the
     first)."""
     r = _experiments(_boundary())
     print(f"tune continued, every question at +delta0: {r}; schedule {[round(x, 4) for x in _schedule()]}")
