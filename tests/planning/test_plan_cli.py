@@ -92,11 +92,17 @@ def test_compare_plan_prints_the_mde_of_its_cells(cli, py_project):
 
 
 @pytest.mark.slow
-def test_ablate_names_what_would_decide_it_and_that_command_decides_it_paying_only_the_difference(cli, py_project):
+def test_ablate_names_what_would_decide_it_and_that_command_decides_it_paying_only_the_difference(
+    cli, py_project, shared_grading, tmp_path, monkeypatch
+):
     """On sim/careful's `text`, 150 calls leave the planted cures undecided; the output names the
     calls each needs at its estimate and the command that goes on; run as printed (its cap), it
     decides the leading rule, and the calls already bought are not bought again (a fresh cache)."""
     import shlex
+
+    # A response cache of its own: the session's shared one holds other tests' answers, which would
+    # be replayed unpaid wherever their designs meet this one's.
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_grading(tmp_path / "fresh-cache")))
 
     first = cli("ablate", "--category", "text", "--budget-calls", "150", "--model", "sim/careful", "--json")
     assert first.exit_code == 0, first.output
