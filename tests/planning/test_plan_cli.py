@@ -69,8 +69,15 @@ def test_a_confirmation_the_cap_cannot_pay_for_is_refused_before_any_call(cli, p
 def test_tune_plan_prints_the_screening_and_confirmation_mde(cli, py_project):
     r = cli("tune", "-c", "text", "--plan", "--json", "--model", "sim/careful")
     assert r.exit_code == 0, r.output
-    families = [d["family"] for d in json.loads(r.stdout)["decides"]]
-    assert families == ["screening of text", "confirmation of the winner on text"]
+    decides = json.loads(r.stdout)["decides"]
+    families = [d["family"] for d in decides]
+    assert families == [
+        "screening of text",
+        "confirmation of the winner on text",
+        "acceptance: a drop of more than 15 points ruled out elsewhere",
+    ]
+    # What the acceptance requires of the other categories, and what this cap's confirmation can show.
+    assert decides[2]["questions"] == 1 and "samples per eval" in decides[2]["line"], decides[2]
     sized = json.loads(
         cli("tune", "-c", "text", "--plan", "--json", "--model", "sim/careful", "--decide", "0.25").stdout
     )
