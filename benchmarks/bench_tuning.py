@@ -41,6 +41,15 @@ kept as the conservative one); of the 3 true effects at least that large 2 decid
 true effect decided 15.0 -> 7.1 points. Over 8 designs the design lab says the same more steadily
 (``benchmarks/design_lab.py --by-rule``: 10.4 -> 7.0 points, recall 0.41 -> 0.64).
 
+With each answer's failure signature (``--reading signature``, the default of ablate and tune since
+issue 29's signature session; ``--reading step`` the first failing step), same row: printed MDE
+13.5 points, the 3 true effects at least that large decided, smallest true effect decided 6.9
+points (with the step, the same script after it: 2 of the 3 decided, smallest 7.1 points). The design lab's 16 seeds: every
+true rule decided in >= 80% of the designs from 15.0 (pass bit) / 13.7 (step) / 9.6 (signature)
+points.
+
+    .venv/bin/python benchmarks/bench_tuning.py --mde --profiles careful --categories actions [--reading step]
+
 ``--screen-mde N``: tune's screening as `tune --category C --plan` plans it at the default cap (one
 model), printed vs measured: the MDE it prints for a rule (a candidate's inclusion) and for a
 phrasing against its rule's own, each planted at that size in a world at the assumed 50% pass rate
@@ -238,13 +247,14 @@ def true_effects(h, profile: str, pool: dict[str, str], category: str) -> dict[s
 
 def mde_rows(args) -> None:
     """Printed MDE vs decided effects, `ablate --category C` at its default budget."""
-    from tuner.ablation import ablate, engine_budget
+    from tuner.ablation import ablate, engine_budget, reading
     from tuner.engine import split_key
     from tuner.models import ModelSpec
     from tuner.planning.commands import ablate_detectables
     from tuner.runs import Harness
     from tuner.stats.zones import Zone
 
+    reading.READING = args.reading  # how ablate's engine reads each answer
     base = Harness()
     pool = base.guidelines.load_set(SET).select(base.guidelines.library)
     with tempfile.TemporaryDirectory() as tmp:
@@ -270,6 +280,7 @@ def mde_rows(args) -> None:
                             "profile": profile,
                             "category": cat,
                             "budget": budget,
+                            "reading": args.reading,
                             "printed_mde": printed,
                             "true_at_least_printed": len(big),
                             "decided_share_at_least_printed": (sum(right[r] for r in big) / len(big)) if big else None,
@@ -391,6 +402,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--mde", action="store_true", help="instead: printed minimum detectable effect vs decided effects"
+    )
+    parser.add_argument(
+        "--reading",
+        choices=("step", "signature"),
+        default="signature",
+        help="--mde: how the engine reads each answer (tuner.ablation.reading): its failing step or its signature",
     )
     parser.add_argument(
         "--screen-mde",

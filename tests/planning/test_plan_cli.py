@@ -69,8 +69,15 @@ def test_a_confirmation_the_cap_cannot_pay_for_is_refused_before_any_call(cli, p
 def test_tune_plan_prints_the_screening_and_confirmation_mde(cli, py_project):
     r = cli("tune", "-c", "text", "--plan", "--json", "--model", "sim/careful")
     assert r.exit_code == 0, r.output
-    families = [d["family"] for d in json.loads(r.stdout)["decides"]]
-    assert families == ["screening of text", "confirmation of the winner on text"]
+    decides = json.loads(r.stdout)["decides"]
+    families = [d["family"] for d in decides]
+    assert families == [
+        "screening of text",
+        "confirmation of the winner on text",
+        "acceptance: a drop of more than 15 points ruled out elsewhere",
+    ]
+    # What the acceptance requires of the other categories, and what this cap's confirmation can show.
+    assert decides[2]["questions"] == 1 and "samples per eval" in decides[2]["line"], decides[2]
     sized = json.loads(
         cli("tune", "-c", "text", "--plan", "--json", "--model", "sim/careful", "--decide", "0.25").stdout
     )
@@ -85,11 +92,17 @@ def test_compare_plan_prints_the_mde_of_its_cells(cli, py_project):
 
 
 @pytest.mark.slow
-def test_ablate_names_what_would_decide_it_and_that_command_decides_it_paying_only_the_difference(cli, py_project):
+def test_ablate_names_what_would_decide_it_and_that_command_decides_it_paying_only_the_difference(
+    cli, py_project, shared_grading, tmp_path, monkeypatch
+):
     """On sim/careful's `text`, 150 calls leave the planted cures undecided; the output names the
     calls each needs at its estimate and the command that goes on; run as printed (its cap), it
     decides the leading rule, and the calls already bought are not bought again (a fresh cache)."""
     import shlex
+
+    # A response cache of its own: the session's shared one holds other tests' answers, which would
+    # be replayed unpaid wherever their designs meet this one's.
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(shared_grading(tmp_path / "fresh-cache")))
 
     first = cli("ablate", "--category", "text", "--budget-calls", "150", "--model", "sim/careful", "--json")
     assert first.exit_code == 0, first.output

@@ -1,6 +1,7 @@
 """Calibration: tune's confirmation over reruns with a larger ``--budget-calls`` is one sequential test
 (``tuner.tuning.confirm_looks``), through the product's functions: the regression ``check``,
-``confirm`` with what the cap leaves and the experiment's looks, ``accept`` and, once accepted, the
+``confirm`` with what the cap leaves and the experiment's looks (its budget growing with the cap,
+as tune's), ``accept`` and, once accepted, the
 publish ``gate`` at its first look.
 
 A user runs ``tune`` at the default cap, then again at 2x, 4x and 8x (three reruns, the "continue"
@@ -79,11 +80,18 @@ def reruns(w: World, seed: int, suite: str, picks: list[str], *, continued: bool
             specs,
             config.baseline_selection,
             checked.winner,
-            budget_calls=confirm_budget(config, len(held), len(specs), left),
+            budget_calls=confirm_budget(config, len(held), len(specs), left, cap=cap),
             measure=measure,
             looks=looks,
         )
-        decision = accept(config.category, fresh, held_rows, changed=True).decision
+        decision = accept(
+            config.category,
+            fresh,
+            held_rows,
+            changed=True,
+            noninferiority=spent.noninferiority,
+            margin=config.tolerance,
+        ).decision
         published = False
         if decision == ACCEPTED:
             groups = measure(
@@ -171,8 +179,8 @@ def test_reruns_on_changing_selections_stay_within_the_boundary_bound():
 
 def test_a_change_worth_delta0_is_accepted_within_alpha_over_three_reruns_on_the_smallest_suite():
     """The product's path on the Python suite, a different +delta0 change at each of the four
-    invocations. Measured (200): accepted 0.005 (0.005 at the first invocation); the former
-    confirmation 0.025 (0.015). On Convex (200, ``/tmp`` script in the note): 0.010 against the
+    invocations. Measured (200): accepted 0.000 with the acceptance's margin (0.005 without it, at
+    the first invocation); the former confirmation 0.025 (0.015). On Convex (200, ``/tmp`` script in the note): 0.010 against the
     former 0.055 (0.015 at the first), above alpha."""
     r = rates("suites/python", 0.02, 200, list(CANDIDATES))
     print("python, +delta0, changing selections:", r)
@@ -182,13 +190,13 @@ def test_a_change_worth_delta0_is_accepted_within_alpha_over_three_reruns_on_the
 def test_a_clear_win_is_still_accepted_and_published_without_force():
     """+30 points on the target (the same change at every invocation; a user reruns while it is not
     accepted), on the smallest suite (3 target evals). Measured (100): accepted at the first
-    invocation 0.54, within the three reruns 0.69, every one published (the gate refused none).
-    The former confirmation: 0.60 and 0.86, but that 0.86 bought by spending alpha again at each
-    rerun (the first test's 0.025 false accepts). The price of a third of alpha kept for reruns
-    (0.60 -> 0.54 at the first) and of a rerun spending only what is left: on this suite the
-    confirmation's rounds end at 2K = 24 samples per eval (``confirm_budget``), so a rerun after the
-    default cap's 16 adds one round at a ninth of alpha."""
+    invocation 0.14, within the three reruns 0.99, every one published (the gate refused none).
+    Here the screening is charged its whole share of the cap, so the first invocation's
+    confirmation has 16 samples per eval at most, and the acceptance needs a drop of 15 points ruled
+    out on text (``tuner.tuning.noninferior``): the first invocation rarely shows it, a rerun (its
+    confirmation budget grows with the cap, ``budgets.confirm_budget``) does. Before the margin was
+    required, and when the confirmation's budget stopped at twice its fixed design: 0.54 and 0.69."""
     r = rates("suites/python", 0.30, 100, ["c1"] * 4)
     print("python, +30:", r)
-    assert r["accepted at the first"] >= 0.45 and r["accepted"] >= 0.60
+    assert r["accepted at the first"] >= 0.05 and r["accepted"] >= 0.90
     assert r["published"] == r["accepted"]

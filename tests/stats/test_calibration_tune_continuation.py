@@ -15,7 +15,8 @@ The null world is the least favourable one: every pool rule moves the target by 
 error alpha bounds). The confirmation's looks are kept between invocations too (``confirm_looks``,
 a ``MemoryLooks`` standing in for the store), as tune keeps them. Over 200 seeds:
 
-- anything published (or accepted) over the four invocations: at most alpha;
+- anything published (or accepted) over the four invocations: at most alpha (measured before the
+  acceptance required the margin elsewhere, which can only withhold more);
 - the screening's verdicts (the rule evidence the tune report states: ``found_helpful``,
   ``found_harmful``): an experiment with any "helps"/"hurts" by the end of invocation j at most alpha x
   G(cap_j), the reserve's schedule, with two binomial standard errors of slack, and at most alpha by
@@ -121,8 +122,8 @@ def _beyond_schedule(rates: list[float], seeds: int = SEEDS) -> list[str]:
 
 
 def test_every_question_at_the_edge_of_mattering_over_three_continuations():
-    """Measured (200): published 0.005 by the end (all by the first invocation; none accepted and
-    withheld by the gate); the screening flagged 0.020 by the end of each invocation (all at the
+    """Measured (200): published 0.005 by the end (by the second invocation, with the acceptance's
+    margin; by the first before it; none accepted and withheld by the gate); the screening flagged 0.020 by the end of each invocation (all at the
     first)."""
     r = _experiments(_boundary())
     print(f"tune continued, every question at +delta0: {r}; schedule {[round(x, 4) for x in _schedule()]}")
@@ -155,8 +156,10 @@ def test_the_check_fails_when_each_continuation_spends_alpha_afresh(monkeypatch)
 
 
 def test_a_clear_winner_is_published_without_force_over_continuations():
-    """+30 points on the target. Measured (100): published without --force 0.68 by the first
-    invocation, 0.95 by the second, 0.99 by the end. The confirmation's budget grows with the cap
+    """+30 points on the target. Measured (100): published without --force 0.45 by the first
+    invocation, 0.73 by the second, 0.96 by the third, 0.98 by the end, now that the acceptance needs
+    a drop of 15 points ruled out on text (``tuner.tuning.noninferior``); 0.68, 0.95, 0.99, 0.99
+    before. The confirmation's budget grows with the cap
     over the default (``budgets.confirm_budget``); when it stopped at twice its fixed design (384
     calls here) every look from the third cap on was a replay and the end was 0.75. The boundary
     world publishes 0.005 either way (the test above)."""

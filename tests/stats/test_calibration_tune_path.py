@@ -70,22 +70,27 @@ def rates(w: World, seeds: int, **kw) -> dict[str, float]:
 
 
 def test_convex_a_clear_winner_is_published_and_noise_elsewhere_rarely_stops_it():
-    """+30 points on actions, nothing elsewhere. Measured (200): accepted 0.91, published without --force
-    0.91; stopped by noise in another category (the check 0.01, the acceptance 0.015, the gate 0.00)
-    0.025; the target not confirmed 0.065 (0.95 and 0.025 before the confirmation kept a third of
-    alpha for reruns, ``tuner.tuning.confirm_looks``). A gain on the 3 held-out actions evals alone (exact
-    one-sided McNemar at 0.05) shows in 0.72: requiring it would withhold one clear winner in four."""
+    """+30 points on actions, nothing elsewhere, at the default cap. Measured (200): accepted and
+    published without --force 0.095; a drop of 15 points not yet ruled out in some other category
+    0.815 (the acceptance's margin, ``tuner.tuning.noninferior``: 7 categories at 10 samples per eval
+    each show it about 70% of the time); stopped by noise in another category (the check 0.01, the
+    drop family 0.015, the gate 0.00) 0.025; the target not confirmed 0.065. Before the margin was
+    required: published 0.91. Reruns with a larger cap publish it 0.60 by 2x, 0.89 by 4x, 0.97 by 8x
+    (``test_calibration_tune_noninferiority.py``). A gain on the 3 held-out actions evals alone
+    (exact one-sided McNemar at 0.05) shows in 0.72: requiring it would withhold one clear winner in four."""
     r = rates(world("evals", "actions", 0.30), 200, **CONVEX)
     print("convex, clear winner:", r)
-    assert r["published"] >= 0.85
+    assert r["published"] >= 0.04
+    assert r["published"] + r.get("stopped by margin", 0) >= 0.85, r
     stopped_by_noise = r.get("stopped by drop", 0) + r.get("stopped by check", 0) + (r["accepted"] - r["published"])
     assert stopped_by_noise <= 0.05, r
 
 
-@pytest.mark.parametrize("harm,most", [(0.15, 0.55), (0.25, 0.05)])
+@pytest.mark.parametrize("harm,most", [(0.15, 0.05), (0.25, 0.05)])
 def test_convex_a_harm_in_one_other_category(harm, most):
-    """+30 on actions, -15 or -25 on idioms. Measured (100): published 0.47 (15 points; stopped by the
-    check 0.02, the acceptance 0.45), 0.03 (25 points; check 0.11, acceptance 0.86)."""
+    """+30 on actions, -15 or -25 on idioms. Measured (100): published 0.00 (15 points; stopped by
+    the check 0.02, an established drop 0.45, the margin not ruled out 0.49), 0.00 (25 points; check
+    0.11, drop 0.86, margin 0.03). Before the margin was required: 0.47 and 0.03."""
     r = rates(world("evals", "actions", 0.30, ("idioms", harm)), 100, **CONVEX)
     print(f"convex, harm {harm}:", r)
     assert r["published"] <= most
@@ -101,8 +106,8 @@ def test_convex_a_change_that_does_nothing_is_not_offered():
 
 def test_the_family_wise_bound_fails_on_the_drop_test_without_its_correction(monkeypatch):
     """The mutant: every cell of the drop family tested at alpha alone. The clear winner is then
-    stopped by noise far more than 5% of the time (measured 0.40 over 60: check 0.08, acceptance 0.13,
-    gate 0.18)."""
+    stopped by noise far more than 5% of the time (measured 0.24 over 60: check 0.08, acceptance 0.13,
+    gate 0.03 of the few it accepts; 0.40 before the margin was required, when more reached the gate)."""
     import tuner.stats.gates as gates
 
     monkeypatch.setattr(gates, "bh_adjust", lambda ps: list(ps))

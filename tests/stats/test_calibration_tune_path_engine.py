@@ -19,14 +19,16 @@ from tuner.tuning.simulate import Term, World
 
 
 def test_a_clear_winner_and_a_harm_elsewhere():
-    """+30 on data: published 0.68 (the target not confirmed 0.29, a drop flagged by noise 0.03; 0.72
-    before the confirmation kept a third of alpha for reruns); a
-    gain on its one held-out eval alone (exact one-sided McNemar at 0.05) shows in 0.50, so requiring
-    it would withhold every other winner. +30 on data and -25 on text: published 0.08."""
+    """+30 on data: published 0.45 (the target not confirmed 0.29, a drop of 15 points on text not
+    yet ruled out 0.23, a drop flagged by noise 0.03; 0.68 before the acceptance required the margin,
+    ``tuner.tuning.noninferior``; reruns with a larger cap publish it 0.73 by 2x, 0.96 by 4x:
+    ``test_calibration_tune_noninferiority.py``); a gain on its one held-out eval alone (exact
+    one-sided McNemar at 0.05) shows in 0.46, so requiring it would withhold every other winner.
+    +30 on data and -25 on text: published 0.00 (0.08 before the margin)."""
     win = rates(world("suites/python", "data", 0.30), 100)
     harm = rates(world("suites/python", "data", 0.30, ("text", 0.25)), 100)
     print("python:", win, harm, sep="\n")
-    assert win["published"] >= 0.60 and harm["published"] <= 0.15
+    assert win["published"] >= 0.30 and harm["published"] <= 0.05
 
 
 def test_a_change_that_does_nothing_is_not_offered():

@@ -1,5 +1,7 @@
 """The decision rule on tune's winner (tuner.tuning.acceptance), on hand-made confirmation rows."""
 
+import pytest
+
 from tuner.stats import paired_compare, rate_interval
 from tuner.tuning.acceptance import accept, drop_family
 from tuner.tuning.evidence import CategoryRow
@@ -133,3 +135,62 @@ def test_the_report_says_a_phase_did_not_run_rather_than_that_the_suite_lacks_ev
     assert "has no held-out evals" not in text
     section = text[text.index("## Confirmation on held-out evals") :]
     assert section.splitlines()[2] == "(not run: no change)"
+
+
+def _ni(category, shown, delta=-0.04, lo=-0.19, hi=0.11):
+    from tuner.tuning.noninferior import NonInferior
+
+    return NonInferior(
+        model="sim/careful (simulator)",
+        category=category,
+        margin=0.15,
+        verdict="non-inferior" if shown else "not ruled out",
+        look=3,
+        level=0.026,
+        delta=delta,
+        lo=lo,
+        hi=hi,
+        pairs=120,
+    )
+
+
+def test_a_drop_of_the_margin_not_ruled_out_withholds_the_winner_in_one_line_per_cell():
+    fresh = [
+        _row("data", _gain(), _same(), verdict="improved"),
+        _row("text", _same(), _same(), verdict="no meaningful change"),
+    ]
+    a = accept("data", fresh, [], changed=True, noninferiority=[_ni("text", False)])
+    assert a.decision == "withheld"
+    assert a.reasons == [
+        "sim/careful (simulator) · text: a drop of more than 15 points is not ruled out (-4% [-19%, +11%], "
+        "120 pairs, one-sided level 0.026)"
+    ]
+    assert accept("data", fresh, [], changed=True, noninferiority=[_ni("text", True)]).accepted
+    dumped = a.model_dump(mode="json")["noninferiority"][0]
+    assert dumped["verdict"] == "not ruled out" and dumped["margin"] == 0.15 and dumped["level"] == 0.026
+
+
+def test_an_established_drop_is_said_once_and_without_the_confirmations_verdicts_a_single_look_decides():
+    fresh = [
+        _row("data", _gain(), _same(), verdict="improved"),
+        _row("text", _same(), _drop(), verdict="undecided"),
+    ]
+    a = accept("data", fresh, [], changed=True, noninferiority=[_ni("text", False, -0.5, -0.7, -0.3)])
+    assert len(a.reasons) == 1 and a.reasons[0].startswith("a drop is established in")
+    # No verdicts given: every other category tested once from the rows, at two thirds of alpha.
+    few = [_row("data", _gain(), _same(), verdict="improved"), _row("text", _same(2, 1), _same(2, 1), verdict=None)]
+    b = accept("data", few, [], changed=True)
+    [cell] = b.noninferiority
+    assert cell.level == pytest.approx(0.05 * 2 / 3) and cell.pairs == 2 and not cell.shown
+    assert b.decision == "withheld" and "text: a drop of more than 15 points is not ruled out" in b.reasons[0]
+
+
+def test_a_category_without_a_verdict_is_not_ruled_out():
+    fresh = [
+        _row("data", _gain(), _same(), verdict="improved"),
+        _row("text", _same(), _same(), verdict="no meaningful change"),
+    ]
+    a = accept("data", fresh, [], changed=True, noninferiority=[])
+    assert a.decision == "withheld" and a.reasons == [
+        "sim/careful (simulator) · text: a drop of more than 15 points is not ruled out (no pairs measured)"
+    ]

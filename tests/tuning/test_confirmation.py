@@ -124,3 +124,30 @@ def test_undecided_cells_say_so(setup):
     )
     assert spent.stopped == "budget"
     assert "undecided" in {r.paired.verdict for r in fresh + held}
+
+
+def test_a_category_is_sampled_until_a_drop_of_the_margin_is_ruled_out_and_a_replay_says_the_same(setup):
+    """Every other category must rule out a drop of the margin (``tuner.tuning.noninferior``): tested
+    at each look at its alpha share, and its evals sampled again until it is; a rerun replaying
+    the looks replays the verdicts."""
+    from tuner.tuning.confirm_looks import ConfirmLooks, MemoryLooks
+
+    log = setup(lambda arm, cat: 0.9 if (arm and cat == "alpha") else (0.35 if arm else 0.5))  # beta: -15
+    store = MemoryLooks()
+    open_looks = lambda: ConfirmLooks.open(store, CONFIG.hash, "sel")  # noqa: E731
+    kw = dict(budget_calls=3_000, measure=setup.measure)
+    fresh, held, spent = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, looks=open_looks(), **kw)
+    [cell] = spent.noninferiority
+    assert cell.category == "beta" and cell.margin == 0.15 and cell.model == "sim/careful (simulator)"
+    assert not cell.shown and cell.lo <= -0.15 and cell.look == spent.looks
+    # Its evals were in every round, to the last (the target's stopped once decided "improved").
+    assert all(any(e.startswith("beta/") for e in evals) for evals, _, _ in log)
+    again = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, looks=open_looks(), **kw)[2]
+    assert again.noninferiority == spent.noninferiority and again.alpha_spent == spent.alpha_spent
+
+
+def test_an_unchanged_category_is_shown_non_inferior_at_a_look_and_its_level_is_that_looks_share(setup):
+    setup(lambda arm, cat: 0.9 if (arm and cat == "alpha") else 0.5)
+    spent = confirm(_harness(), CONFIG, SPECS, {}, {"r": "default"}, budget_calls=20_000, measure=setup.measure)[2]
+    [cell] = spent.noninferiority
+    assert cell.shown and cell.lo > -0.15 and 0 < cell.level < 0.05 and cell.pairs > 0

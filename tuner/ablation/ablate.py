@@ -105,7 +105,7 @@ def engine_plan(
         zone=zone,
         seed=seed,
         variants={r: vs for r, vs in sorted(others.items()) if vs},
-        # Each answer read through how it failed (its first failing step), not its pass bit alone
+        # Each answer read through how it failed (its failure signature), not its pass bit alone
         # (``tuner.engine.modes``: calibrated in tests/stats/test_calibration_modes.py).
         modes=True,
     )
@@ -136,8 +136,9 @@ def engine_effects(
     within the experiment; given, it is one experiment across invocations: the looks already made
     (``Store.engine_looks``) are replayed as they were and the new ones spend only what is left of
     the error budget (``tuner.engine``), each recorded as it is made."""
+    from tuner.ablation.reading import graded_points
     from tuner.compare.rates import model_label
-    from tuner.engine import Graded, planned_looks, run_engine, split_key, swap_key
+    from tuner.engine import planned_looks, run_engine, split_key, swap_key
     from tuner.runs import DesignPoint, execute_points
 
     before = h.store.engine_looks(experiment_id, looks_key) if looks_key else (None, [])
@@ -165,20 +166,11 @@ def engine_effects(
             for pt in points
         ]
         found, paid = execute_points(h, experiment_id, design, specs, name=prefix, progress=progress)
-        # How each answer failed rides along (its first failing step): the engine reads each rule
-        # through the modes it acts on (``Plan.modes``, on in ``engine_plan``).
-        seen = [
-            {
-                s.key: (
-                    None
-                    if (r := by_model.get(s.key)) is None or r.outcome == "infra"
-                    else Graded(r.outcome == "pass", (r.failed_step,) if r.failed_step else ())
-                )
-                for s in specs
-            }
-            for by_model in found
-        ]
-        return seen, paid
+        # How each answer failed rides along (its failure signature, read from its cached grade; its
+        # first failing step where none is cached): the engine reads each rule through the modes it
+        # acts on (``Plan.modes``, on in ``engine_plan``; ``tuner.ablation.reading``).
+        read = graded_points(found, h.project.cache_dir)
+        return [{s.key: by_model.get(s.key) for s in specs} for by_model in read], paid
 
     def on_round(snapshot: dict) -> None:
         if looks_key:  # recorded before the next look's first call: an interrupted run's looks count too

@@ -256,15 +256,26 @@ def _print(result, path: Path, wide: bool = False) -> None:
         out.print(line, markup=False)
     if result.accepted:
         out.print(
-            "[green]decision: accepted[/green] (the target improved on fresh samples of its tuning evals; no drop is "
-            "established in any other category, tuning or held-out evals)"
+            "[green]decision: accepted[/green] (the target improved on fresh samples of its tuning evals; a drop of "
+            f"more than {result.tolerance * 100:.0f} points is ruled out in every other category, and none is "
+            "established anywhere else)"
         )
         out.print(f"publish the winner with: [bold]{publish_command(result.study)}[/bold]")
     elif a is not None:
         style = "yellow" if a.decision in ("no change", "not measured") else "red"
         out.print(f"[{style}]decision: {a.decision}[/{style}]: nothing to publish")
         for reason in a.reasons:
-            out.print(f"  - {reason}")
+            out.print(f"  - {reason}", markup=False)
+        if any(not n.shown for n in a.noninferiority) and result.screening:
+            # The confirmation's looks are kept: a larger cap goes on sampling where this one stopped.
+            from tuner.tuning.budgets import SCREEN_SHARE
+
+            cap = round(result.screening.engine.budget_calls / SCREEN_SHARE)
+            out.print(
+                "  a larger --budget-calls goes on ruling it out (the confirmation continues its looks): "
+                + (result.screening.continue_ or f"the same command with --budget-calls {2 * cap}"),
+                markup=False,
+            )
 
 
 def claim_lines(result) -> list[str]:

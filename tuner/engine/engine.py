@@ -46,9 +46,10 @@ that failure mode is far less noisy than on the pass rate. With ``Plan.modes`` (
 and ``tune``) each rule is read through the failure modes it acts on (``Graded``,
 ``tuner.engine.modes``: modes chosen on one half of the points and weighed on the other; the pass
 bit's fit where no mode beats it). Verdicts stay about pass rates. In the design lab on `careful` /
-`actions` at 2,475 calls, reading each answer's first failing step decides 0.64 of the true rules
-where the pass bit decides 0.41; the printed minimum detectable effect stays the pass bit's (a
-conservative figure: ``tests/stats/test_calibration_modes_mde.py``).
+`actions` at 2,475 calls, reading each answer's failure signature (``tuner.ablation.reading``)
+decides 0.90 of the true rules where its first failing step decides 0.62, the pass bit 0.40;
+the printed minimum detectable effect stays the pass bit's (a conservative figure:
+``tests/stats/test_calibration_modes_mde.py``).
 
 Why not racing each rule against the full set (leave-one-out pairs)? A pair informs one rule; a
 random-dropout prompt informs every rule it varies, so at the same calls each effect is estimated

@@ -5,8 +5,10 @@ engine's prompts about a dozen other rules are missing at once, so most failures
 mistakes the rule in question has nothing to do with. A rule acts on the mistake it prevents: the
 chance that *its* failure modes occur moves by the rule's whole effect, and the rest of the
 failures only add variance. Each graded answer says how it failed (``Graded.modes``: in the
-product the first failing grading step, ``typecheck``/``lint``/``tests``/...; in the design lab
-the mistake's own signature), so each rule's effect is estimated from
+product its failure signature, the first failing grading step's distinct error identities such as
+``tests:<failing test>``, ``tsc:TS2345``, ``eslint:<rule id>``, ``tuner.grading.signature``; in the
+design lab what that signature would show of the planted mistakes), so each rule's effect is
+estimated from
 
     W = A_r x b_e,   A_r = 1 if the answer shows none of the rule's modes,
                      b_e = the eval's share of answers free of every other mode,
@@ -34,15 +36,19 @@ single-mode readings at full alpha, the stronger cross-fitted half or no error f
 A/A or the +delta0 boundary by at most 0.02). ``tests/stats/test_calibration_modes.py`` checks the
 A/A, every cell at +delta0 through its grading step look by look, and catches the engine read
 through modes without its spending (0.110 > alpha); those figures are in its docstring.
+``tests/stats/test_calibration_signature.py`` checks the same through signatures (identities
+shared between mistakes, mistakes the grader cannot tell apart, per-eval test names).
 
 On by default in ``ablate`` and ``tune`` (``tuner.ablation.engine_plan``), reading each answer's
-first failing grading step (``failed_step`` of a design point, what the store keeps). Measured in
-the design lab (``benchmarks/design_lab.py --modes step --by-rule``, `careful` / `actions`, 2,475
-calls, 8 seeds, figures in that script's docstring): recall of the true rules 0.64 against 0.41
-for the pass bit, the smallest true effect decided 7.0 points against 10.4, no false alarm, A/A
-0/8 designs flagging. With every mistake named (``--modes mistake``, the finest signature grading
-could give) recall is about 0.97. The printed MDE (``tuner.planning``) stays the pass bit's: the
-conservative figure, which a rule acting on every mode alike still meets.
+failure signature (``tuner.ablation.reading``: from its cached grade through the design point's
+``grade_key``; its first failing step, ``failed_step``, where no grade is cached). Measured in the
+design lab (``benchmarks/design_lab.py --by-rule [--modes step|signature|mistake]``, `careful` /
+`actions`, 2,475 calls, 16 seeds, figures in that script's docstring): every true rule decided in
+at least 80% of the designs from 9.6 points with the signature against 15.0 on the pass bit
+(1.56x) and 13.7 with the first failing step; 9.6 with every mistake named, the oracle: the
+signature is as good here. Recall 0.90 against 0.40 (0.62 with the step); no false alarm. The
+printed MDE (``tuner.planning``) stays the pass bit's: the conservative figure, which a rule
+acting on every mode alike still meets.
 
 What it assumes, when on: modes independent and a rule moving only its own. (Seeing only the
 first failing step hides later modes behind earlier ones: a rule acting on the first step is then
@@ -64,8 +70,9 @@ __all__ = ["Graded", "pick_modes", "choose_modes", "fit_modes", "cross_fit", "ou
 
 @dataclass(frozen=True)
 class Graded:
-    """One answer as graded: passed, and if not, the failure modes it shows (signatures; the first
-    failing grading step in the product). An answer that failed with no mode named has mode ``fail``."""
+    """One answer as graded: passed, and if not, the failure modes it shows (in the product its
+    failure signature, ``tuner.ablation.reading``). An answer that failed with no mode named has
+    mode ``fail``."""
 
     passed: bool
     modes: tuple[str, ...] = ()

@@ -39,6 +39,7 @@ def tune_plan(h, config, specs, budget_calls, confirm_budget, placebo_seed=None,
     from tuner.planning.commands import tune_detectables
     from tuner.runs.plan import PlanBuilder
     from tuner.tuning.budgets import confirm_budget as confirm_calls
+    from tuner.tuning.noninferior import plan_line
     from tuner.tuning.placebo import arm_calls
     from tuner.tuning.screen import screen_phases
 
@@ -67,6 +68,7 @@ def tune_plan(h, config, specs, budget_calls, confirm_budget, placebo_seed=None,
         _plan_placebo(builder, h, config, placebo_seed, arm_calls(h, config, n), tokens)
     out = builder.build(cap_calls=budget_calls if placebo_seed is None else cap, cap_usd=h.budget.usd)
     out.decides = [{**d.model_dump(), "line": d.line()} for d in tune_detectables(h, config, specs, budget_calls, conf)]
+    out.decides.append(plan_line(h, config, n, conf))  # what the acceptance requires of the other categories
     return out
 
 

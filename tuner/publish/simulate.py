@@ -29,7 +29,7 @@ __all__ = ["PathResult", "run_path"]
 @dataclass
 class PathResult:
     decision: str  # tune's: accepted | withheld | no change | not measured
-    stopped_by: str  # "" (accepted) | "screening" | "check" | "target" | "drop" | "lost"
+    stopped_by: str  # "" (accepted) | "screening" | "check" | "target" | "drop" | "margin" | "lost"
     published: bool = False  # accepted and the gate did not refuse it (no --force needed)
     gate: str | None = None  # the gate's status, when accepted
     winner: dict[str, str] | None = None
@@ -168,7 +168,15 @@ def run_path(
         else None,
     )
     calls["confirmation"] = spent.calls
-    decision = accept(config.category, fresh, held, changed=True, alpha=alpha)
+    decision = accept(
+        config.category,
+        fresh,
+        held,
+        changed=True,
+        alpha=alpha,
+        noninferiority=spent.noninferiority,
+        margin=config.tolerance,
+    )
     held_target = any(r.category == config.category and r.paired.verdict == "improved" for r in held)
     gain_p = min(
         (
@@ -186,6 +194,8 @@ def run_path(
             else "drop"
             if any(d.regressed for d in decision.drops) or any(c.check == "regressed" for c in others)
             else "target"
+            if not any(c.check == "improved" for c in decision.cells)
+            else "margin"  # the target improved; a drop of the margin was not ruled out somewhere
         )
         return PathResult(
             decision.decision,

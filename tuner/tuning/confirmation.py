@@ -11,9 +11,12 @@ How: a fixed design would run both prompts K times everywhere and test once. Con
 rounds instead (cumulative samples K/4, K/2, K, 2K, ... per eval) and after each round judges every
 model × category × split (tuning evals, held-out evals) still open with the indifference zone of
 ``tuner.stats.zones``: "improved"/"regressed" once the paired difference is confidently beyond
-±delta0, "no meaningful change" once it is confidently within ±delta. A category whose cells are
-all decided gets no more samples; the whole stops when every cell is decided or the planned rounds
-are done, and what is open then is "undecided".
+±delta0, "no meaningful change" once it is confidently within ±delta. Every other category is also
+tested at each look for "a drop of the margin ruled out" (``noninferior``: the acceptance needs it
+of every model x other category, at the look's alpha share, a cell once shown staying shown). A
+category whose cells are all decided (and, another category, shown non-inferior) gets no more
+samples; the whole stops when every cell is decided or the planned rounds are done, and what is
+open then is "undecided".
 
 The looks are planned before the first call, from K, the suite and the budget only (default twice
 the fixed design's calls; in tune what the cap leaves): the rounds as if every cell
@@ -47,6 +50,7 @@ from tuner.tuning.config import TuneConfig, fresh_offset
 from tuner.tuning.confirm_looks import ConfirmLooks, MemoryLooks
 from tuner.tuning.evidence import CategoryRow, by_category, paired_table
 from tuner.tuning.measure import Measure, harness_measure
+from tuner.tuning.noninferior import NonInferior, ni_test
 from tuner.tuning.records import Confirmation
 
 __all__ = ["confirm", "confirm_budget", "evidence_samples", "fixed_confirm_calls", "planned_rounds"]
@@ -102,17 +106,25 @@ def confirm(
     offset = fresh_offset(config)
     arms: list[dict] = [{}, {}]  # per arm: {model key: [RunOutcome, ...]}
     verdicts: dict[tuple[str, str, str], tuple[str, float | None]] = {}
+    shown: dict[tuple[str, str], NonInferior] = {}  # (model key, other category): its non-inferiority so far
+    others = sorted({category[e] for ids in splits.values() for e in ids} - {config.category})
     calls = new_calls = looks = drawn = 0
     run_ids: list[str] = []
     rounds: list[int] = []  # samples per eval drawn in each round
     stopped = "budget" if plan else "no budget"
 
     def open_evals() -> list[str]:
+        # An eval is sampled again while a cell it is in is open: its zone verdict, or (another
+        # category) a drop of the margin not yet ruled out (``noninferior``: the acceptance needs it).
         return [
             e
             for split, ids in splits.items()
             for e in ids
-            if any(verdicts.get((s.key, split, category[e]), (OPEN,))[0] == OPEN for s in specs)
+            if any(
+                verdicts.get((s.key, split, category[e]), (OPEN,))[0] == OPEN
+                or (category[e] != config.category and not _shown(shown, s.key, category[e]))
+                for s in specs
+            )
         ]
 
     for look, reps in enumerate(plan, start=1):
@@ -131,6 +143,7 @@ def confirm(
                 arm.setdefault(key, []).append(outcome)
         spent = spending[look - 1]
         _look(arms, splits, category, verdicts, zone, look, spent, config.category)
+        _ni_look(arms, [e for ids in splits.values() for e in ids], others, shown, look, spent[0], config.tolerance)
         sequence.record(look - 1, (drawn, *spent), cumulative[-1])  # before the next round's first call
     if plan and not open_evals():
         stopped = "decided"
@@ -157,8 +170,38 @@ def confirm(
         looks_replayed=min(replayed, looks),
         alpha_spent_before=spent_before[0],
         alpha_spent=sequence.spent[0],
+        noninferiority=_ni_rows(arms, shown),
     )
     return fresh, held, spent
+
+
+def _shown(shown: dict, key: str, cat: str) -> bool:
+    cell = shown.get((key, cat))
+    return cell is not None and cell.shown
+
+
+def _ni_look(arms, eval_ids: list[str], others: list[str], shown: dict, look: int, level: float, margin: float) -> None:
+    """Test every model x other category not yet shown non-inferior (tuning and held-out evals
+    pooled) at this look's alpha share; a cell shown stays shown (``noninferior``)."""
+    from tuner.stats.difference import paired_counts
+
+    for key in arms[1]:
+        tables = _tables(arms, key, set(eval_ids))
+        if not tables:
+            continue
+        before, after = tables
+        for cat in others:
+            if _shown(shown, key, cat) or cat not in before or cat not in after:
+                continue
+            pairs = sum(r[5] for r in paired_counts(before[cat], after[cat]))
+            est = paired_estimate(before[cat], after[cat])
+            shown[(key, cat)] = ni_test(key, cat, est, pairs, level, margin, look)
+
+
+def _ni_rows(arms, shown: dict) -> list[NonInferior]:
+    """The cells' verdicts, named by model label as the rows are."""
+    label = {key: model_label(outs[0].run.model, outs[0].run.params) for key, outs in arms[1].items()}
+    return [cell.model_copy(update={"model": label.get(key, key)}) for (key, _), cell in sorted(shown.items())]
 
 
 def _tables(arms: list[dict], key: str, eval_ids: set[str]) -> tuple[dict, dict] | None:

@@ -127,8 +127,11 @@ def decision_lines(report: TuneReport) -> list[str]:
         return []
     head = {
         "accepted": "**Accepted**: the winner improved the target on fresh samples of its tuning evals (where the "
-        "change was chosen), and no drop is established in any other category, tuning or held-out evals "
-        "(exact one-sided McNemar per model × category, Benjamini-Hochberg across them, 5% family-wise).",
+        f"change was chosen), a drop of more than {report.tolerance * 100:.0f} points (`--tolerance`) is ruled out "
+        "in every other category, tuning and held-out evals together (one-sided, at each confirmation look's "
+        "share of alpha: at most 5% over every rerun for a change that drops that much), and no drop is "
+        "established anywhere else (exact one-sided McNemar per model × category, Benjamini-Hochberg, 5% "
+        "family-wise).",
         "no change": "**No change**: no selection beat the baseline; nothing to publish.",
         "withheld": "**Withheld**: the winner is not offered for publishing.",
         "not measured": "**Not measured**: some cells lost answers to provider or grader failures; no decision.",
@@ -143,6 +146,22 @@ def decision_lines(report: TuneReport) -> list[str]:
                 f"- {c.model} · `{c.category}`: {_part(tuning)} on its {tuning.evals} tuning evals (fresh "
                 "samples; the change was chosen on these evals); "
                 + (f"on its {held.evals} held-out evals {_part(held)}." if held else "no held-out evals.")
+            )
+    if a.noninferiority:
+        lines += [
+            "",
+            f"A drop of more than {report.tolerance * 100:.0f} points ruled out elsewhere (the one-sided bound at "
+            "the look that showed it, else the last look):",
+            "",
+            "| model | category | pairs | Δ | lower bound | one-sided level | look | ruled out |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for n in a.noninferiority:
+            delta = "n/a" if n.delta is None else f"{n.delta:+.0%}"
+            lo = "n/a" if n.lo is None else f"{n.lo:+.0%}"
+            lines.append(
+                f"| {n.model} | {n.category} | {n.pairs} | {delta} | {lo} | {n.level:.2g} | {n.look or 'n/a'} "
+                f"| {'yes' if n.shown else 'no'} |"
             )
     if a.drops:
         lines += [

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tuner.compare.table import Cell
+from tuner.tuning.noninferior import NonInferior
 from tuner.tuning.scoring import TrialScore
 
 __all__ = [
@@ -163,6 +164,11 @@ class Confirmation(BaseModel):
     )
     alpha_spent: float = Field(
         default=0.0, description="The experiment's confirmation alpha spent so far, this invocation's looks included."
+    )
+    noninferiority: list[NonInferior] = Field(
+        default=[],
+        description="Per model x other category, whether a drop of the margin (--tolerance) is ruled out, "
+        "tested at every look at its alpha share (``tuner.tuning.noninferior``); the acceptance needs every one.",
     )
 
 

@@ -154,7 +154,15 @@ def _decide(
     config: TuneConfig, screening: Screening, confirmation: Confirmation, fresh, held, changed: bool, effects: list
 ) -> Acceptance:
     """The acceptance, and, when it could not be judged, why: the check or the confirmation not measured."""
-    acceptance = _refused(accept(config.category, fresh, held, changed=changed), screening, changed, effects)
+    decided = accept(
+        config.category,
+        fresh,
+        held,
+        changed=changed,
+        noninferiority=confirmation.noninferiority if confirmation.design == "sequential" else None,
+        margin=config.tolerance,
+    )
+    acceptance = _refused(decided, screening, changed, effects)
     if screening.not_measured:
         return acceptance.model_copy(
             update={

@@ -219,6 +219,12 @@ def tune_answer(store, project, exp: dict) -> dict:
             if drops
             else f"no other cell points down ({len(cells) - len(up)} checked)"
         )
+        ruled_out = acceptance.get("noninferiority") or []  # recorded since the acceptance requires it
+        if ruled_out:
+            reasons.append(
+                f"a drop of more than {ruled_out[0]['margin'] * 100:.0f} points is ruled out in every other "
+                f"category ({len(ruled_out)} cells)"
+            )
     return {
         "decision": decision,
         "reasons": reasons,

@@ -1,0 +1,183 @@
+"""Is a drop of the margin ruled out in every other category? The acceptance's non-inferiority.
+
+"Accepted" tells a user the winner is better at its target *without making the others worse*. An
+absent drop is not that: the drop family (``acceptance.drop_family``) only says no drop is
+*established*, and at the product's sizes it misses a 15-point drop in one category a third to
+nine tenths of the time. Over reruns the misses grew, because a user reruns until the target is
+confirmed and the winner was accepted at the first invocation that confirmed it, whose drop test
+had least power: on Convex, +30 on the target and -15 in one other category was published 0.21
+at the first cap and 0.56 within three reruns (docs/tune-and-publish.md).
+
+So every model x other category (its tuning and held-out evals pooled, as the drop family's cells)
+must show it: the one-sided lower bound of the paired difference (``paired_estimate``: samples
+the random unit, the zone's standard error) above ``-margin`` (the study's ``--tolerance``, 15
+points by default, the publish gate's margin). Requiring every cell is an intersection-union test:
+its error is one cell's, so no correction over cells.
+
+Sequential over the confirmation's looks and reruns: the confirmation tests each open cell at every
+look at that look's alpha share (``confirm_looks``: the shares of every look of the experiment,
+every rerun and selection, add up to at most alpha), and a cell shown non-inferior stays so. By the
+union bound, a change whose true drop in a category is the margin is accepted at most alpha of the
+time over any number of reruns; a replayed look replays its verdict (the same samples, the same
+share). The confirmation keeps sampling a category until each of its cells is decided, within its
+budget.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import BaseModel, Field
+
+__all__ = ["NON_INFERIOR", "NOT_RULED_OUT", "NonInferior", "ni_test", "planned_showing", "row_estimate"]
+
+NON_INFERIOR, NOT_RULED_OUT = "non-inferior", "not ruled out"
+
+
+class NonInferior(BaseModel):
+    """One model x other category: is a drop of the margin ruled out?"""
+
+    model: str = Field(description="The model's label.")
+    category: str = Field(description="The category (its tuning and held-out evals pooled).")
+    margin: float = Field(description="The drop that must be ruled out (the study's --tolerance).")
+    verdict: str = Field(description="non-inferior | not ruled out.")
+    look: int | None = Field(description="The look that showed it, else the last look tested.")
+    level: float = Field(description="That look's one-sided level (its share of alpha).")
+    delta: float | None = Field(description="After minus before over the pairs at that look.")
+    lo: float | None = Field(description="The one-sided lower bound at that level.")
+    hi: float | None = Field(description="The matching upper bound.")
+    pairs: int = Field(description="Paired answers at that look.")
+
+    @property
+    def shown(self) -> bool:
+        return self.verdict == NON_INFERIOR
+
+    def reason(self) -> str:
+        """One line saying why this cell stops an acceptance."""
+        where = f"{self.model} · {self.category}"
+        if self.delta is None or self.lo is None:
+            return f"{where}: a drop of more than {self.margin * 100:.0f} points is not ruled out (no pairs measured)"
+        return (
+            f"{where}: a drop of more than {self.margin * 100:.0f} points is not ruled out ({self.delta:+.0%} "
+            f"[{self.lo:+.0%}, {self.hi:+.0%}], {self.pairs} pairs, one-sided level {self.level:.2g})"
+        )
+
+
+def ni_test(
+    model: str,
+    category: str,
+    estimate: tuple[float, float, float] | None,
+    pairs: int,
+    level: float,
+    margin: float,
+    look: int | None,
+) -> NonInferior:
+    """The cell's verdict at one look: ``estimate`` (delta, standard error, degrees of freedom;
+    ``paired_estimate``) over ``pairs`` pairs, ``level`` its one-sided share of alpha (0: nothing
+    can be shown)."""
+    from scipy.stats import t
+
+    if estimate is None:
+        return NonInferior(
+            model=model,
+            category=category,
+            margin=margin,
+            verdict=NOT_RULED_OUT,
+            look=look,
+            level=level,
+            delta=None,
+            lo=None,
+            hi=None,
+            pairs=0,
+        )
+    delta, se, df = estimate
+    half = float(t.isf(level, df)) * se if level > 0 else float("inf")
+    lo, hi = delta - half, delta + half
+    return NonInferior(
+        model=model,
+        category=category,
+        margin=margin,
+        verdict=NON_INFERIOR if lo > -margin else NOT_RULED_OUT,
+        look=look,
+        level=level,
+        delta=delta,
+        lo=max(-1.0, lo),
+        hi=min(1.0, hi),
+        pairs=pairs,
+    )
+
+
+def row_estimate(rows: list) -> tuple[tuple[float, float, float] | None, int]:
+    """(delta, se, df) of ``paired_estimate`` from confirmation rows (``CategoryRow``) pooled, and
+    their pairs: for a caller with rows only (one look, no sequence)."""
+    from tuner.stats.difference import discordance_se
+
+    n = sum(r.paired.pairs for r in rows)
+    if not n:
+        return None, 0
+    down = sum(sum(r.paired.pass_to_fail.values()) for r in rows)
+    up = sum(sum(r.paired.fail_to_pass.values()) for r in rows)
+    tasks = sum(r.paired.tasks for r in rows)
+    return ((up - down) / n, float(discordance_se(up + down, n)), float(max(1, n - tasks))), n
+
+
+def planned_showing(evals: dict[str, int], samples: int, level: float, margin: float, rate: float = 0.5) -> dict:
+    """What a confirmation can show before it runs: per other category (``evals``: its tuning and
+    held-out evals), the chance that a change which moves nothing there rules a drop of ``margin``
+    out at a look with ``samples`` per eval tested at one-sided ``level``, and the chance all of them
+    do (independent cells). ``rate``: the pass rate assumed (0.5: the largest discordance between
+    independent answers, so it is not optimistic). The earlier looks can show it too, at smaller
+    shares: a floor, close to the sequential test's."""
+    from scipy.stats import norm
+
+    q = 2 * rate * (1 - rate)
+    z = float(norm.isf(level)) if level > 0 else float("inf")
+    each = {c: float(norm.cdf(margin / math.sqrt(q / max(1, e * samples)) - z)) for c, e in evals.items()}
+    return {"each": each, "all": math.prod(each.values()) if each else 1.0}
+
+
+def plan_line(h, config, n_models: int, confirm_calls: int) -> dict:
+    """The tune plan's line on what the acceptance requires of the other categories and what this
+    cap's confirmation can show (``planned_showing`` at its last planned look and that look's share
+    of alpha, the looks earlier invocations made counted as the confirmation counts them)."""
+    from tuner.stats.zones import Zone
+    from tuner.tuning.budgets import confirm_per_sample, evidence_samples
+    from tuner.tuning.confirm_looks import ALL, ConfirmLooks
+
+    held = [e for e in h.suite.evals if e.held_out]
+    tuning = set(config.eval_ids)
+    evals: dict[str, int] = {}
+    for e in h.suite.evals:
+        if e.category != config.category and (e.held_out or e.id in tuning):
+            evals[e.category] = evals.get(e.category, 0) + 1
+    anchor, made = h.store.engine_looks(config.hash, ALL)
+    looks = ConfirmLooks(h.store, config.hash, "", anchor, list(made), [])
+    planned = looks.plan(evidence_samples(config), confirm_per_sample(config, len(held), n_models), confirm_calls)
+    family = f"acceptance: a drop of more than {config.tolerance * 100:.0f} points ruled out elsewhere"
+    cells = len(evals) * n_models
+    if not evals:
+        return {"family": family, "questions": 0, "mde": None, "note": "", "line": f"{family}: no other category"}
+    if not planned:
+        line = f"{family} ({cells} cells): the confirmation has no calls at this cap, so nothing can be accepted"
+        return {"family": family, "questions": cells, "mde": None, "note": "", "line": line}
+    level = looks.spending(planned, Zone())[-1][0]
+    shown = planned_showing(evals, planned[-1], level, config.tolerance)
+    low, high = min(shown["each"].values()), max(shown["each"].values())
+    each = f"{low:.0%}" if round(low, 2) == round(high, 2) else f"{low:.0%} to {high:.0%}"
+    note = (
+        f"every model x other category must show it, one-sided at each confirmation look's share of alpha; at this "
+        f"cap's last look ({planned[-1]} samples per eval, level {level:.2g}) a change that moves nothing there shows "
+        f"it in all {cells} {_about(shown['all'] ** n_models)} of the time (each {each}, at a 50% pass rate); "
+        "a larger --budget-calls goes on from there"
+    )
+    return {
+        "family": family,
+        "questions": cells,
+        "mde": None,
+        "note": note,
+        "line": f"{family} ({cells} cells): {note}",
+    }
+
+
+def _about(p: float) -> str:
+    return "under 1%" if p < 0.005 else f"about {p:.0%}"
