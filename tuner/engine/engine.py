@@ -51,6 +51,15 @@ decides 0.90 of the true rules where its first failing step decides 0.62, the pa
 the printed minimum detectable effect stays the pass bit's (a conservative figure:
 ``tests/stats/test_calibration_modes_mde.py``).
 
+Questions asked first (issue 29, ``Plan.priority``; off in the product). Each look's BH step can
+weigh some cells more (weighted BH: p / w, the weights fixed by the plan and rescaled to mean 1 over
+the cells tested, ``design.look_weights``), e.g. the rules whose ``targets`` include the category
+(``design.targeted``). In the design lab it gained nothing measurable at the default budget (the
+critical value moves on a log scale: a targeted rule's printed MDE 13.5 -> 12.9 points on `careful` /
+`actions`, the others' 13.9) and cost the true rules that do not target the category; nor did asking
+only the targeted rules, another drop fraction, or sections first (docs/engine.md, "Fewer, better
+questions"). Calibrated as an option: ``tests/stats/test_calibration_priority.py``.
+
 Why not racing each rule against the full set (leave-one-out pairs)? A pair informs one rule; a
 random-dropout prompt informs every rule it varies, so at the same calls each effect is estimated
 from all of them. Thompson sampling or bandit racing answer "which arm is best", not "which rules
