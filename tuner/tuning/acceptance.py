@@ -117,9 +117,11 @@ class Acceptance(BaseModel):
     reasons: list[str]
     cells: list[CellCheck]
     drops: list[DropCell] = []
-    # Per model x other category, whether a drop of the margin is ruled out (``noninferior``); every
-    # one must be for "accepted".
-    noninferiority: list[NonInferior] = []
+    noninferiority: list[NonInferior] = Field(
+        default=[],
+        description="Per model x other category, whether a drop of the margin (--tolerance) is ruled out "
+        "(``tuner.tuning.noninferior``); every one must be for 'accepted'.",
+    )
     # What an accepted (or withheld) winner was measured to do to the target, per model: on its tuning
     # evals (the claim) and, beside it, on its held-out evals.
     claim: list[Claim] = []
