@@ -78,6 +78,14 @@ def test_tune_plan_prints_the_screening_and_confirmation_mde(cli, py_project):
     ]
     # What the acceptance requires of the other categories, and what this cap's confirmation can show.
     assert decides[2]["questions"] == 1 and "samples per eval" in decides[2]["line"], decides[2]
+    # The cap that shows it (``noninferior.margin_cap``): said, larger than this one, and at that cap
+    # the plan says no larger one is needed.
+    need = decides[2]["calls"]
+    cap = json.loads(r.stdout)["cap"]["calls"]
+    assert need is not None and need > cap, (need, cap)
+    assert f"a cap of {need:,} calls shows it in all with 80% chance" in decides[2]["line"], decides[2]
+    again = cli("tune", "-c", "text", "--plan", "--json", "--model", "sim/careful", "--budget-calls", str(need))
+    assert json.loads(again.stdout)["decides"][2]["calls"] is None, again.stdout
     sized = json.loads(
         cli("tune", "-c", "text", "--plan", "--json", "--model", "sim/careful", "--decide", "0.25").stdout
     )
@@ -134,3 +142,27 @@ def test_tune_names_what_would_decide_its_open_questions(cli, py_project):
         and "tuner tune --category text" in data["screening"]["continue"]
     )
     assert "What would decide the leading open questions" in Path(data["report"]).read_text()
+
+
+@pytest.mark.slow
+def test_a_tune_withheld_by_the_margin_names_the_cap_that_rules_it_out(cli, py_project):
+    """At 400 calls the confirmation cannot rule out a 15-point drop elsewhere: the result names the
+    command whose cap does (80% chance where nothing moves), and that cap's plan needs no larger one."""
+    r = cli("tune", "-c", "data", "--model", "sim/careful", "--budget-calls", "400", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    cells = data["acceptance"]["noninferiority"]
+    # The simulator is deterministic: a change reaches the confirmation, whose 400-call share cannot show it.
+    assert cells and not all(c["verdict"] == "non-inferior" for c in cells), cells
+    command = data["confirmation"]["margin_continue"]
+    import shlex
+
+    args = shlex.split(command)
+    need = int(args[args.index("--budget-calls") + 1])
+    assert args[:4] == ["tuner", "tune", "--category", "data"] and need > 400, command
+    plan = cli(*args[1:], "--plan", "--json")
+    assert plan.exit_code == 0, plan.output
+    decides = json.loads(plan.stdout)["decides"]
+    assert decides[-1]["calls"] is None, decides[-1]
+    text = cli("tune", "-c", "data", "--model", "sim/careful", "--budget-calls", "400")
+    assert "to rule it out everywhere (80% chance where nothing moves" in " ".join(text.output.split()), text.output

@@ -138,7 +138,7 @@ def tune(
                 placebo_seed=placebo_seed,
             )
         if not result.accepted:
-            what_would_decide(h, config, specs, result, run_calls, model, panel)
+            what_would_decide(h, config, specs, result, run_calls, model, panel, confirm_budget)
         path = _write_report(h.project, result, report)
     decision = result.acceptance.decision if result.acceptance else None
     if as_json:
@@ -271,8 +271,14 @@ def _print(result, path: Path, wide: bool = False) -> None:
             from tuner.tuning.budgets import SCREEN_SHARE
 
             cap = round(result.screening.engine.budget_calls / SCREEN_SHARE)
+            margin = result.confirmation.margin_continue if result.confirmation else None
             out.print(
-                "  a larger --budget-calls goes on ruling it out (the confirmation continues its looks): "
+                (
+                    "  to rule it out everywhere (80% chance where nothing moves; the confirmation continues its "
+                    f"looks): {margin}"
+                )
+                if margin
+                else "  a larger --budget-calls goes on ruling it out (the confirmation continues its looks): "
                 + (result.screening.continue_ or f"the same command with --budget-calls {2 * cap}"),
                 markup=False,
             )

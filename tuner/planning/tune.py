@@ -9,7 +9,7 @@ import shlex
 
 from tuner.errors import InputError
 
-__all__ = ["continue_command", "placebo_cap", "tune_plan", "what_would_decide"]
+__all__ = ["continue_command", "margin_command", "placebo_cap", "tune_plan", "what_would_decide"]
 
 
 def placebo_cap(h, config, specs, cap: int, given: bool) -> tuple[int, int]:
@@ -39,7 +39,7 @@ def tune_plan(h, config, specs, budget_calls, confirm_budget, placebo_seed=None,
     from tuner.planning.commands import tune_detectables
     from tuner.runs.plan import PlanBuilder
     from tuner.tuning.budgets import confirm_budget as confirm_calls
-    from tuner.tuning.noninferior import plan_line
+    from tuner.tuning.noninferior import margin_cap, plan_line
     from tuner.tuning.placebo import arm_calls
     from tuner.tuning.screen import screen_phases
 
@@ -54,6 +54,7 @@ def tune_plan(h, config, specs, budget_calls, confirm_budget, placebo_seed=None,
         builder.add_calls(name, calls, tokens, evals, only_if=only_if, prompts=prompts)
         used += calls
     conf = confirm_calls(config, len(held), n, max(0, budget_calls - used), confirm_budget, cap=budget_calls)
+    needed = margin_cap(h, config, n, _confirm_for(h, config, n, confirm_budget), budget_calls)
     builder.add_calls(
         f"confirmation: fresh samples of all {len(everywhere)} evals (every tuning eval, every held-out "
         "eval), sequential",
@@ -68,18 +69,47 @@ def tune_plan(h, config, specs, budget_calls, confirm_budget, placebo_seed=None,
         _plan_placebo(builder, h, config, placebo_seed, arm_calls(h, config, n), tokens)
     out = builder.build(cap_calls=budget_calls if placebo_seed is None else cap, cap_usd=h.budget.usd)
     out.decides = [{**d.model_dump(), "line": d.line()} for d in tune_detectables(h, config, specs, budget_calls, conf)]
-    out.decides.append(plan_line(h, config, n, conf))  # what the acceptance requires of the other categories
+    out.decides.append(plan_line(h, config, n, conf, needed))  # what the acceptance requires of the other categories
     return out
 
 
-def what_would_decide(h, config, specs, result, cap: int, model, panel) -> None:
+def _confirm_for(h, config, n_models: int, given: int | None):
+    """The confirmation's calls at a cap, as ``tune_plan`` plans them (what the cap leaves after the
+    baseline, the screening and the check, within ``confirm_budget``)."""
+    from tuner.tuning.budgets import confirm_budget
+    from tuner.tuning.screen import screen_phases
+
+    held = len(h.suite.select(held_out=True))
+
+    def calls(cap: int) -> int:
+        used = sum(c for _, c, _, _ in screen_phases(h, config, n_models, cap))
+        return confirm_budget(config, held, n_models, max(0, cap - used), given, cap=cap)
+
+    return calls
+
+
+def margin_command(h, config, specs, cap: int, confirm_budget: int | None, model, panel) -> str | None:
+    """The command whose cap shows the acceptance's margin in every other category with 80% chance
+    where nothing moves (``noninferior.margin_cap``), or None when ``cap`` already does."""
+    from tuner.tuning.noninferior import margin_cap
+
+    need = margin_cap(h, config, len(specs), _confirm_for(h, config, len(specs), confirm_budget), cap)
+    return continue_command(h, config, need, model, panel) if need else None
+
+
+def what_would_decide(h, config, specs, result, cap: int, model, panel, confirm_budget: int | None = None) -> None:
     """The screening's leading undecided questions with the cap each needs at its current estimate,
-    and the exact command that goes on (``result.screening``: ``leads``, ``continue``), recorded with the tune."""
+    and the exact command that goes on (``result.screening``: ``leads``, ``continue``); when the
+    acceptance's margin stopped it, the command that shows the margin (``result.confirmation``:
+    ``margin_continue``); recorded with the tune."""
     from tuner.planning.commands import open_leads, screen_plan
     from tuner.tuning.budgets import SCREEN_SHARE
 
     if result.screening is None:
         return
+    a, conf = result.acceptance, result.confirmation
+    if a is not None and conf is not None and any(not n.shown for n in a.noninferiority):
+        conf.margin_continue = margin_command(h, config, specs, cap, confirm_budget, model, panel)
     leads = open_leads(
         screen_plan(h, config, specs, cap), result.rule_effects, scale=getattr(h, "turns", 1) / SCREEN_SHARE
     )

@@ -29,7 +29,17 @@ import math
 
 from pydantic import BaseModel, Field
 
-__all__ = ["NON_INFERIOR", "NOT_RULED_OUT", "NonInferior", "ni_test", "planned_showing", "row_estimate"]
+__all__ = [
+    "NON_INFERIOR",
+    "NOT_RULED_OUT",
+    "NonInferior",
+    "calls_to_show",
+    "margin_cap",
+    "ni_test",
+    "planned_showing",
+    "row_estimate",
+    "showing",
+]
 
 NON_INFERIOR, NOT_RULED_OUT = "non-inferior", "not ruled out"
 
@@ -136,44 +146,124 @@ def planned_showing(evals: dict[str, int], samples: int, level: float, margin: f
     return {"each": each, "all": math.prod(each.values()) if each else 1.0}
 
 
-def plan_line(h, config, n_models: int, confirm_calls: int) -> dict:
-    """The tune plan's line on what the acceptance requires of the other categories and what this
-    cap's confirmation can show (``planned_showing`` at its last planned look and that look's share
-    of alpha, the looks earlier invocations made counted as the confirmation counts them)."""
-    from tuner.stats.zones import Zone
-    from tuner.tuning.budgets import confirm_per_sample, evidence_samples
-    from tuner.tuning.confirm_looks import ALL, ConfirmLooks
-
-    held = [e for e in h.suite.evals if e.held_out]
+def _other_evals(h, config) -> dict[str, int]:
+    """Per other category, its evals the confirmation measures (tuning and held-out)."""
     tuning = set(config.eval_ids)
     evals: dict[str, int] = {}
     for e in h.suite.evals:
         if e.category != config.category and (e.held_out or e.id in tuning):
             evals[e.category] = evals.get(e.category, 0) + 1
+    return evals
+
+
+def _looks(h, config):
+    """The experiment's confirmation looks so far (any selection), as the confirmation counts them."""
+    from tuner.tuning.confirm_looks import ALL, ConfirmLooks
+
     anchor, made = h.store.engine_looks(config.hash, ALL)
-    looks = ConfirmLooks(h.store, config.hash, "", anchor, list(made), [])
-    planned = looks.plan(evidence_samples(config), confirm_per_sample(config, len(held), n_models), confirm_calls)
+    return ConfirmLooks(h.store, config.hash, "", anchor, list(made), [])
+
+
+def showing(looks, k: int, per_sample: int, budget: int, evals: dict[str, int], margin: float):
+    """(``planned_showing`` at the last planned look, samples per eval there, that look's level) of a
+    confirmation of ``budget`` calls (``looks``: its ``ConfirmLooks``; ``k``, ``per_sample``: as
+    ``ConfirmLooks.plan``); None when the budget buys no look."""
+    from tuner.stats.zones import Zone
+
+    planned = looks.plan(k, per_sample, budget)
+    if not planned:
+        return None
+    level = looks.spending(planned, Zone())[-1][0]
+    return planned_showing(evals, planned[-1], level, margin), planned[-1], level
+
+
+def calls_to_show(
+    looks, k: int, per_sample: int, evals: dict[str, int], margin: float, n_models: int, chance: float = 0.8
+) -> int | None:
+    """The smallest confirmation budget (calls) whose last planned look shows the margin in every
+    model x other category with ``chance`` where nothing moves (``showing``); None past 4,096 rounds
+    of samples (nothing reasonable does)."""
+
+    def enough(budget: int) -> bool:
+        got = showing(looks, k, per_sample, budget, evals, margin)
+        return got is not None and got[0]["all"] ** n_models >= chance
+
+    low, high = 0, max(1, per_sample)
+    while not enough(high):
+        if high > 4096 * per_sample:
+            return None
+        low, high = high, 2 * high
+    while high - low > max(1, per_sample // 2):
+        mid = (low + high) // 2
+        low, high = (low, mid) if enough(mid) else (mid, high)
+    return high
+
+
+def margin_cap(h, config, n_models: int, confirm_for, cap: int, chance: float = 0.8, most: int = 64) -> int | None:
+    """The smallest cap (``--budget-calls``) whose confirmation (``confirm_for(cap)``: its calls at
+    that cap) shows the margin in every model x other category with ``chance`` where the change
+    moves nothing there (``calls_to_show``: a 50% pass rate, the largest discordance, so not
+    optimistic). None when ``cap`` already does, or no cap up to ``most`` x it does (a fixed
+    ``--confirm-budget`` never grows)."""
+    from tuner.tuning.budgets import confirm_per_sample, evidence_samples
+
+    evals = _other_evals(h, config)
+    if not evals:
+        return None
+    held = sum(1 for e in h.suite.evals if e.held_out)
+    per_sample = confirm_per_sample(config, held, n_models)
+    need = calls_to_show(
+        _looks(h, config), evidence_samples(config), per_sample, evals, config.tolerance, n_models, chance
+    )
+    if need is None or confirm_for(cap) >= need:
+        return None
+    low, high = cap, 2 * cap
+    while confirm_for(high) < need:
+        if high >= most * cap or confirm_for(high) == confirm_for(low):
+            return None
+        low, high = high, 2 * high
+    while high - low > max(1, low // 100):  # to about 1%
+        mid = (low + high) // 2
+        low, high = (low, mid) if confirm_for(mid) >= need else (mid, high)
+    return high
+
+
+def plan_line(h, config, n_models: int, confirm_calls: int, needed: int | None = None) -> dict:
+    """The tune plan's line on what the acceptance requires of the other categories and what this
+    cap's confirmation can show (``planned_showing`` at its last planned look and that look's share
+    of alpha); ``needed``: the cap that shows it with 80% chance (``margin_cap``), said when given."""
+    evals = _other_evals(h, config)
     family = f"acceptance: a drop of more than {config.tolerance * 100:.0f} points ruled out elsewhere"
     cells = len(evals) * n_models
     if not evals:
         return {"family": family, "questions": 0, "mde": None, "note": "", "line": f"{family}: no other category"}
-    if not planned:
+    from tuner.tuning.budgets import confirm_per_sample, evidence_samples
+
+    held = sum(1 for e in h.suite.evals if e.held_out)
+    per_sample = confirm_per_sample(config, held, n_models)
+    got = showing(_looks(h, config), evidence_samples(config), per_sample, confirm_calls, evals, config.tolerance)
+    if got is None:
         line = f"{family} ({cells} cells): the confirmation has no calls at this cap, so nothing can be accepted"
         return {"family": family, "questions": cells, "mde": None, "note": "", "line": line}
-    level = looks.spending(planned, Zone())[-1][0]
-    shown = planned_showing(evals, planned[-1], level, config.tolerance)
+    shown, samples, level = got
     low, high = min(shown["each"].values()), max(shown["each"].values())
     each = f"{low:.0%}" if round(low, 2) == round(high, 2) else f"{low:.0%} to {high:.0%}"
+    goes_on = (
+        f"a cap of {needed:,} calls shows it in all with 80% chance"
+        if needed
+        else "a larger --budget-calls goes on from there"
+    )
     note = (
         f"every model x other category must show it, one-sided at each confirmation look's share of alpha; at this "
-        f"cap's last look ({planned[-1]} samples per eval, level {level:.2g}) a change that moves nothing there shows "
+        f"cap's last look ({samples} samples per eval, level {level:.2g}) a change that moves nothing there shows "
         f"it in all {cells} {_about(shown['all'] ** n_models)} of the time (each {each}, at a 50% pass rate); "
-        "a larger --budget-calls goes on from there"
+        + goes_on
     )
     return {
         "family": family,
         "questions": cells,
         "mde": None,
+        "calls": needed,
         "note": note,
         "line": f"{family} ({cells} cells): {note}",
     }

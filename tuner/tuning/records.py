@@ -170,6 +170,11 @@ class Confirmation(BaseModel):
         description="Per model x other category, whether a drop of the margin (--tolerance) is ruled out, "
         "tested at every look at its alpha share (``tuner.tuning.noninferior``); the acceptance needs every one.",
     )
+    margin_continue: str | None = Field(
+        default=None,
+        description="When the margin was not ruled out everywhere: the command whose cap shows it in every "
+        "other category with 80% chance where nothing moves (``noninferior.margin_cap``).",
+    )
 
 
 class Evidence(BaseModel):
