@@ -91,6 +91,9 @@ def test_the_tune_page_leads_with_its_decision_and_reason(flows, flows_viewer):
     assert 'href="/reports/tune/' in page
     if decision == "accepted":
         assert "publish --from" in page and "improved" in reasons[0]
+    # A winner withheld by the margin: the page names the command whose cap rules it out, as the CLI did.
+    said = "to rule it out everywhere" in " ".join(flows.out["tune"].split())
+    assert said == ('id="margin-continue"' in page), (said, flows.out["tune"][-1500:])
 
 
 def test_the_ablation_page_leads_with_its_verdict_counts_and_decided_cells(flows, flows_viewer):

@@ -247,6 +247,8 @@ def tune_answer(store, project, exp: dict) -> dict:
         "helps": result.get("found_helpful") or [],
         "hurts": result.get("found_harmful") or [],
         "cells": [c for c in acceptance.get("cells") or []],
+        # A winner withheld by the acceptance's margin: the command whose cap rules it out (``margin_cap``).
+        "margin_continue": (result.get("confirmation") or {}).get("margin_continue"),
         "show": show,
         "report": report_of(project, exp),
         "publish": decision == "accepted",
