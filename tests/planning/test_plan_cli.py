@@ -160,6 +160,7 @@ def test_a_tune_withheld_by_the_margin_names_the_cap_that_rules_it_out(cli, py_p
     args = shlex.split(command)
     need = int(args[args.index("--budget-calls") + 1])
     assert args[:4] == ["tuner", "tune", "--category", "data"] and need > 400, command
+    assert "To rule it out everywhere (80% chance where nothing moves" in Path(data["report"]).read_text()
     plan = cli(*args[1:], "--plan", "--json")
     assert plan.exit_code == 0, plan.output
     decides = json.loads(plan.stdout)["decides"]

@@ -163,6 +163,12 @@ def decision_lines(report: TuneReport) -> list[str]:
                 f"| {n.model} | {n.category} | {n.pairs} | {delta} | {lo} | {n.level:.2g} | {n.look or 'n/a'} "
                 f"| {'yes' if n.shown else 'no'} |"
             )
+        if report.confirmation is not None and report.confirmation.margin_continue:
+            lines += [
+                "",
+                "To rule it out everywhere (80% chance where nothing moves; the confirmation continues its "
+                f"looks): `{report.confirmation.margin_continue}`",
+            ]
     if a.drops:
         lines += [
             "",
