@@ -1,7 +1,7 @@
 """Which grader signature each simulated mistake produces (issue 29, ``--modes signature`` of the
 design lab): every planted gap and side effect of a profile, applied alone to each tuning eval's
 reference answer of the categories asked, graded by the suite's real grader (Node: bundle, tsc,
-eslint, vitest) and read as ``tuner.grading.signature.signature`` reads a stored grade.
+eslint, vitest) and read as ``tuner.grading.signature.signature`` reads a stored grade (the Convex kind's reader).
 
 Writes ``benchmarks/data/gap_signatures.json``: {eval id: {mistake id: signature}} (a mistake that
 does not change an eval's answer is left out; one that still passes has the empty signature).
@@ -71,7 +71,7 @@ def main() -> None:
         if r.infra_error:
             print(f"infra error on {eval_id} {mistake}: {r.infra_error}")
             continue
-        sig = list(signature(r))
+        sig = list(signature(r, h.suite.kind.failure_signature))
         if mistake == "reference":
             assert not sig, f"{eval_id}: the reference answer fails: {sig}"
             continue
@@ -107,7 +107,7 @@ def pairs(h, singles, labels) -> None:
     results = grade(h.project, requests, suite=h.suite)
     same = 0
     for (eval_id, a, b, want), r in zip(expected, results):
-        got = signature(r)
+        got = signature(r, h.suite.kind.failure_signature)
         same += got == want
         if got != want:
             print(f"{eval_id:35} {a} + {b}: graded {' '.join(got) or 'PASS'}; modelled {' '.join(want)}")

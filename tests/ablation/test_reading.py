@@ -1,6 +1,7 @@
 """How the engine reads a design point (``tuner.ablation.reading``, ``tuner.grading.signature``):
-its failure signature from the cached grade, the same for a point replayed from the store as for
-a fresh one, and its failing step alone when the grade is not cached."""
+its failure signature from the cached grade as the suite's kind reads it (Convex's
+``failure_signature``), the same for a point replayed from the store as for a fresh one, and its
+failing step alone when the grade is not cached or the kind names no identities."""
 
 from __future__ import annotations
 
@@ -12,9 +13,13 @@ from tuner.ablation.reading import graded_points
 from tuner.engine import Graded
 from tuner.grading import GradeResult, StepResult
 from tuner.grading.cache import GradeCache
-from tuner.grading.signature import signature, step_signature
+from tuner.grading.signature import signature
 from tuner.store import Store
 from tuner.store.points import PointRecord
+from tuner.suites import get_kind
+from tuner.suites.convex.signature import step_signature
+
+READER = get_kind("convex").failure_signature
 
 TSC = (
     "convex/a.ts(12,5): error TS2345: Argument of type 'string' is not assignable to parameter of type 'Id<\"t\">'.\n"
@@ -68,8 +73,11 @@ def test_signatures_name_what_failed_without_lines_paths_or_answer_text():
     # Nothing recognizable (a hang, a module that did not load): the step alone.
     assert step_signature("tests", "timed out after 30s: the code hangs") == ("tests",)
     assert step_signature("codegen", "convex/x.ts: bad export") == ("codegen",)
-    assert signature(_grade("k", "tsc", TSC)) == ("tsc:TS2345", "tsc:TS7022")
-    assert signature(GradeResult(eval_id="e", passed=True, steps=[])) == ()
+    assert signature(_grade("k", "tsc", TSC), READER) == ("tsc:TS2345", "tsc:TS7022")
+    assert signature(GradeResult(eval_id="e", passed=True, steps=[]), READER) == ()
+    # A kind without a reader (pytest, C today): the step alone.
+    assert signature(_grade("k", "tsc", TSC)) == ("tsc",)
+    assert not hasattr(get_kind("pytest"), "failure_signature")
 
 
 @pytest.mark.parametrize("reading", ["signature", "step"])
@@ -95,8 +103,8 @@ def test_a_replayed_point_is_read_as_the_fresh_one_and_a_missing_grade_falls_bac
     finally:
         store.close()
     assert [p.sample_index for p in replayed] == [0, 1, 2, 3, 4]
-    as_fresh = graded_points([{"m": p} for p in fresh], tmp_path / "cache", reading)
-    assert graded_points([{"m": p} for p in replayed], tmp_path / "cache", reading) == as_fresh
+    as_fresh = graded_points([{"m": p} for p in fresh], tmp_path / "cache", reading, READER)
+    assert graded_points([{"m": p} for p in replayed], tmp_path / "cache", reading, READER) == as_fresh
     first = ("tsc:TS2345", "tsc:TS7022") if reading == "signature" else ("tsc",)
     assert [g["m"] for g in as_fresh] == [
         Graded(False, first),
@@ -106,7 +114,7 @@ def test_a_replayed_point_is_read_as_the_fresh_one_and_a_missing_grade_falls_bac
         Graded(False, ("filesystem",)),
     ]
     # No cache folder at all: every failure read by its step, nothing raised.
-    assert graded_points([{"m": fresh[0]}], tmp_path / "nowhere", reading) == [{"m": Graded(False, ("tsc",))}]
+    assert graded_points([{"m": fresh[0]}], tmp_path / "nowhere", reading, READER) == [{"m": Graded(False, ("tsc",))}]
 
 
 def test_a_record_without_grade_fields_is_read_by_what_it_has(tmp_path):

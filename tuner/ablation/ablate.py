@@ -169,7 +169,7 @@ def engine_effects(
         # How each answer failed rides along (its failure signature, read from its cached grade; its
         # first failing step where none is cached): the engine reads each rule through the modes it
         # acts on (``Plan.modes``, on in ``engine_plan``; ``tuner.ablation.reading``).
-        read = graded_points(found, h.project.cache_dir)
+        read = graded_points(found, h.project.cache_dir, reader=getattr(h.suite.kind, "failure_signature", None))
         return [{s.key: by_model.get(s.key) for s in specs} for by_model in read], paid
 
     def on_round(snapshot: dict) -> None:

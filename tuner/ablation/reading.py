@@ -22,9 +22,10 @@ READINGS = ("step", "signature")
 READING = "signature"
 
 
-def graded_points(found: list[dict], cache_dir: Path, reading: str | None = None) -> list[dict]:
+def graded_points(found: list[dict], cache_dir: Path, reading: str | None = None, reader=None) -> list[dict]:
     """``found`` (per point ``{model key: its PointRecord}``, ``execute_points``' answer) as the
-    engine observes it: per point ``{model key: Graded, or None for an infrastructure failure}``."""
+    engine observes it: per point ``{model key: Graded, or None for an infrastructure failure}``.
+    ``reader``: the suite kind's ``failure_signature`` (None: a kind without one, read by the step)."""
     reading = reading or READING
     if reading not in READINGS:
         raise ValueError(f"unknown reading {reading!r} (known: {', '.join(READINGS)})")
@@ -35,7 +36,7 @@ def graded_points(found: list[dict], cache_dir: Path, reading: str | None = None
         # A record without a grade key (an answer that failed before grading, a test's stand-in)
         # is read by its step.
         keys = [getattr(r, "grade_key", None) for by_model in found for r in by_model.values() if r.outcome == "fail"]
-        sigs = signatures_by_key([k for k in keys if k], cache_dir)
+        sigs = signatures_by_key([k for k in keys if k], cache_dir, reader)
 
     def graded(r) -> Graded | None:
         if r is None or r.outcome == "infra":

@@ -89,6 +89,10 @@ class SuiteKind(Protocol):
       ``convex/_generated/``; pytest: ``__pycache__/``). ``tuner grade DIR`` and the suite loader
       (reference and alternative answers) leave them out of files read from disk, as they are not
       the answer's. Default: none.
+    - ``failure_signature(step, detail)``: the distinct error identities a failing step's detail
+      names (Convex: failing test names, tsc codes, eslint rule ids), normalized so answers that
+      fail the same way share them; the rule-effect engine reads answers through them
+      (``tuner.grading.signature``). Default: the step alone.
 
     Kinds are found through the ``tuner.suite_kinds`` entry-point group (``name = "module:Class"``,
     instantiated without arguments), so a kind can ship as a package of its own.

@@ -4,6 +4,7 @@ a copy of suites/c, answered offline by the simulated models of suites/c/sim."""
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 
 import pytest
@@ -43,7 +44,17 @@ def test_c_suite_runs_compares_ablates_tunes_and_publishes_through_the_cli(cli, 
     assert tuned["category"] == "memory" and {row["category"] for row in tuned["fresh"]} == {"strings", "memory"}
     assert {row["category"] for row in tuned["held_out"]} == {"strings", "memory"}
     # The candidate rule that alone cures the planted leak is what tuning finds; the harmful one stays out.
-    assert "c.free-what-you-allocate" in tuned["best_selection"] and tuned["decision"] == "accepted"
+    assert "c.free-what-you-allocate" in tuned["best_selection"]
+    if tuned["decision"] != "accepted":
+        # At the default cap (600 calls) the confirmation cannot yet rule out a 15-point drop in
+        # `strings` (the plan says so before the first call): the printed command, the cap that does
+        # with 80% chance, goes on with the same experiment, as a user would.
+        assert tuned["decision"] == "withheld" and tuned["confirmation"]["margin_continue"], tuned["acceptance"]
+        args = shlex.split(tuned["confirmation"]["margin_continue"])
+        r = cli(*args[1:], "--json")
+        assert r.exit_code == 0, r.output
+        tuned = json.loads(r.stdout)
+    assert "c.free-what-you-allocate" in tuned["best_selection"] and tuned["decision"] == "accepted", tuned["acceptance"]
     assert "c.strncpy-is-enough" not in tuned["best_selection"]
 
     r = cli("publish", "--suite", suite, "--json")

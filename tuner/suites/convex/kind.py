@@ -43,6 +43,11 @@ class ConvexKind:
 
         return generated_paths(files)
 
+    def failure_signature(self, step: str, detail: str) -> tuple[str, ...]:
+        from tuner.suites.convex.signature import step_signature
+
+        return step_signature(step, detail)
+
     def grader_id(self, suite) -> str:
         from tuner.grading.sandbox import check_reachable
         from tuner.suites.convex.identity import grader_id
