@@ -34,6 +34,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from test_calibration_engine import _beyond_planned_spending
 
 from tuner.ablation import MIN_BUDGET
 from tuner.engine import Graded, Plan, run_engine
@@ -142,18 +143,6 @@ def _edge_first_flags(plan: Plan) -> tuple[list[int | None], list[int]]:
         looks = outcome.looks
         first.append(next((h["round"] for h in outcome.history if h.get(HELPS, 0) + h.get(HURTS, 0)), None))
     return first, looks
-
-
-def _beyond_planned_spending(first: list[int | None], looks: list[int]) -> list[str]:
-    """The looks k where the designs flagged by look k exceed the error planned up to it (plus two
-    binomial standard errors of the simulation), as ``test_calibration_engine.py`` checks it."""
-    zone, n, out = Zone(), len(first), []
-    for k in range(1, len(looks) + 1):
-        planned = sum(a for a, _ in zone.continued(0, looks, (0.0, 0.0), looks[-1])[:k])
-        seen = sum(1 for f in first if f is not None and f <= k) / n
-        if seen > planned + 2 * math.sqrt(planned * (1 - planned) / n):
-            out.append(f"look {k}: {seen:.3f} flagged, {planned:.4f} planned")
-    return out
 
 
 def test_modes_every_cell_at_the_edge_of_mattering_is_rarely_flagged():

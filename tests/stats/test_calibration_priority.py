@@ -28,6 +28,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from test_calibration_engine import _beyond_planned_spending
 
 from tuner.ablation import MIN_BUDGET
 from tuner.engine import Plan, run_engine
@@ -78,18 +79,6 @@ def _design(seed: int, effect: float, everywhere: bool):
     return run_engine(_plan(seed), observe)
 
 
-def _beyond_planned(first: list[int | None], looks: list[int]) -> list[str]:
-    """Looks k where the designs flagged by look k exceed a(t_k) planned up to it (plus two binomial
-    standard errors of the simulation)."""
-    zone, n, out = Zone(), len(first), []
-    for k in range(1, len(looks) + 1):
-        planned = sum(a for a, _ in zone.continued(0, looks, (0.0, 0.0), looks[-1])[:k])
-        seen = sum(1 for f in first if f is not None and f <= k) / n
-        if seen > planned + 2 * math.sqrt(planned * (1 - planned) / n):
-            out.append(f"look {k}: {seen:.3f} flagged, {planned:.4f} planned")
-    return out
-
-
 @pytest.mark.parametrize("world", ["A/A", "+delta0 everywhere"])
 def test_any_flag_at_most_alpha_with_questions_asked_first(world):
     """Measured (200): A/A 0.005; every cell at +delta0 0.010."""
@@ -100,9 +89,9 @@ def test_any_flag_at_most_alpha_with_questions_asked_first(world):
         looks = out.looks
         first.append(next((h["round"] for h in out.history if h.get(HELPS, 0) + h.get(HURTS, 0)), None))
     rate = sum(f is not None for f in first) / SEEDS
-    print(f"asked first, {world}: any flag {rate:.3f}; {_beyond_planned(first, looks)}")
+    print(f"asked first, {world}: any flag {rate:.3f}; {_beyond_planned_spending(first, looks)}")
     assert len(looks) >= 3
-    assert rate <= ALPHA and not _beyond_planned(first, looks)
+    assert rate <= ALPHA and not _beyond_planned_spending(first, looks)
 
 
 def test_a_rule_asked_first_is_decided_at_its_printed_mde_80_percent_of_the_time():

@@ -45,7 +45,7 @@ from pydantic import BaseModel, Field
 from tuner.stats import ALPHA, drop_tests
 from tuner.stats.zones import RESERVE
 from tuner.tuning.evidence import CategoryRow
-from tuner.tuning.noninferior import NonInferior, ni_test, row_estimate
+from tuner.tuning.noninferior import NonInferior, ni_test, pooled_counts, row_estimate
 
 __all__ = [
     "Acceptance",
@@ -137,9 +137,7 @@ class Acceptance(BaseModel):
 
 
 def _counts(rows: list[CategoryRow]) -> tuple[int, int, int, float | None]:
-    down = sum(sum(r.paired.pass_to_fail.values()) for r in rows)
-    up = sum(sum(r.paired.fail_to_pass.values()) for r in rows)
-    pairs = sum(r.paired.pairs for r in rows)
+    down, up, pairs = pooled_counts(rows)
     return down, up, pairs, ((up - down) / pairs if pairs else None)
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "margin_cap",
     "ni_test",
     "planned_showing",
+    "pooled_counts",
     "row_estimate",
     "showing",
 ]
@@ -122,13 +123,18 @@ def row_estimate(rows: list) -> tuple[tuple[float, float, float] | None, int]:
     their pairs: for a caller with rows only (one look, no sequence)."""
     from tuner.stats.difference import discordance_se
 
-    n = sum(r.paired.pairs for r in rows)
+    down, up, n = pooled_counts(rows)
     if not n:
         return None, 0
-    down = sum(sum(r.paired.pass_to_fail.values()) for r in rows)
-    up = sum(sum(r.paired.fail_to_pass.values()) for r in rows)
     tasks = sum(r.paired.tasks for r in rows)
     return ((up - down) / n, float(discordance_se(up + down, n)), float(max(1, n - tasks))), n
+
+
+def pooled_counts(rows: list) -> tuple[int, int, int]:
+    """(pass->fail, fail->pass, pairs) of confirmation rows (``CategoryRow``) pooled."""
+    down = sum(sum(r.paired.pass_to_fail.values()) for r in rows)
+    up = sum(sum(r.paired.fail_to_pass.values()) for r in rows)
+    return down, up, sum(r.paired.pairs for r in rows)
 
 
 def planned_showing(evals: dict[str, int], samples: int, level: float, margin: float, rate: float = 0.5) -> dict:
